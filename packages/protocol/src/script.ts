@@ -1,0 +1,77 @@
+import { z } from "zod";
+
+/**
+ * Scripted model turns. One format serves two jobs: the script that `tooling/fake-llm` plays
+ * over a provider's real wire protocol, and the cassette that the `replay` model plays inside
+ * the harness (no HTTP). Each model request consumes the next turn, in order.
+ *
+ * A turn is either a normal answer (any of `thinking`, `text`, `tool_calls`, in that order on
+ * the wire) or a failure (`error`, `stall`, `cut`, `malformed`). A failure may follow some
+ * normal content: e.g. `text` plus `cut: {after_chunks: 3}` streams three chunks of the answer
+ * and then drops the connection.
+ */
+
+export const ScriptToolCallSchema = z.object({
+  /** Call id; generated (`call_<turn>_<n>`) when omitted. */
+  id: z.string().min(1).optional(),
+  name: z.string().min(1),
+  /** Arguments as a JSON string (sent verbatim, so malformed JSON can be scripted) or an object. */
+  arguments: z.union([z.string(), z.record(z.string(), z.unknown())]).default({}),
+});
+export type ScriptToolCall = z.infer<typeof ScriptToolCallSchema>;
+
+export const ScriptUsageSchema = z.object({
+  input_tokens: z.number().int().nonnegative().default(0),
+  output_tokens: z.number().int().nonnegative().default(0),
+  cache_read_tokens: z.number().int().nonnegative().default(0),
+  cache_write_tokens: z.number().int().nonnegative().default(0),
+});
+export type ScriptUsage = z.infer<typeof ScriptUsageSchema>;
+
+export const ScriptErrorSchema = z.object({
+  /** HTTP status the server answers with (401, 429, 500, ...). */
+  status: z.number().int().min(400).max(599),
+  message: z.string().optional(),
+  /** Seconds, sent as the `retry-after` header. */
+  retry_after: z.number().nonnegative().optional(),
+});
+
+export const ScriptTurnSchema = z
+  .object({
+    /** Free-form label, shown in diagnostics only. */
+    label: z.string().optional(),
+    thinking: z.string().optional(),
+    /** Opaque signature for the thinking block (Anthropic), replayed byte for byte. */
+    thinking_signature: z.string().optional(),
+    text: z.string().optional(),
+    tool_calls: z.array(ScriptToolCallSchema).optional(),
+    /** Usage reported at the end of the stream; estimated from the text when omitted. */
+    usage: ScriptUsageSchema.optional(),
+    /** Characters per streamed delta (default 16). */
+    chunk_size: z.number().int().positive().optional(),
+    /** Delay between streamed chunks, in milliseconds (default 0). */
+    chunk_delay_ms: z.number().int().nonnegative().optional(),
+    /** Answer with an HTTP error instead of a stream. */
+    error: ScriptErrorSchema.optional(),
+    /** Stop sending (keep the connection open) after this many chunks. */
+    stall: z.object({ after_chunks: z.number().int().nonnegative().default(0) }).optional(),
+    /** Destroy the connection mid-event after this many chunks. */
+    cut: z.object({ after_chunks: z.number().int().nonnegative().default(0) }).optional(),
+    /** Send a chunk whose JSON is malformed after this many chunks, then end the stream. */
+    malformed: z.object({ after_chunks: z.number().int().nonnegative().default(0) }).optional(),
+  })
+  .refine(
+    (t) => t.error !== undefined || t.stall !== undefined || t.cut !== undefined || t.malformed !== undefined ||
+      t.text !== undefined || t.thinking !== undefined || (t.tool_calls?.length ?? 0) > 0,
+    { message: "a turn needs text, thinking, tool_calls, or a failure (error, stall, cut, malformed)" },
+  );
+export type ScriptTurn = z.infer<typeof ScriptTurnSchema>;
+
+export const ModelScriptSchema = z.object({
+  /** Format version of the script/cassette file. */
+  version: z.literal(1).default(1),
+  /** What the script is for; shown in diagnostics. */
+  description: z.string().optional(),
+  turns: z.array(ScriptTurnSchema),
+});
+export type ModelScript = z.infer<typeof ModelScriptSchema>;
