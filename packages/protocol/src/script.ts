@@ -61,8 +61,14 @@ export const ScriptTurnSchema = z
     malformed: z.object({ after_chunks: z.number().int().nonnegative().default(0) }).optional(),
   })
   .refine(
-    (t) => t.error !== undefined || t.stall !== undefined || t.cut !== undefined || t.malformed !== undefined ||
-      t.text !== undefined || t.thinking !== undefined || (t.tool_calls?.length ?? 0) > 0,
+    (t) =>
+      t.error !== undefined ||
+      t.stall !== undefined ||
+      t.cut !== undefined ||
+      t.malformed !== undefined ||
+      t.text !== undefined ||
+      t.thinking !== undefined ||
+      (t.tool_calls?.length ?? 0) > 0,
     { message: "a turn needs text, thinking, tool_calls, or a failure (error, stall, cut, malformed)" },
   );
 export type ScriptTurn = z.infer<typeof ScriptTurnSchema>;

@@ -1,0 +1,33 @@
+import { z } from "zod";
+
+/** Why a model request, a tool call or a task ended. */
+export const StopReasonSchema = z.enum(["completed", "failed", "aborted", "timeout", "malformed", "auth"]);
+export type StopReason = z.infer<typeof StopReasonSchema>;
+export const STOP_REASONS = StopReasonSchema.options;
+
+/**
+ * Token counts of one request or of a whole session. `total` counts every input token
+ * (cached or not) plus the output; `cache_read` and `cache_write` are the parts of the input
+ * served from or written to the provider's prompt cache.
+ */
+export const TokenCountsSchema = z.looseObject({
+  cache_read: z.number().int().nonnegative(),
+  cache_write: z.number().int().nonnegative(),
+  output: z.number().int().nonnegative(),
+  total: z.number().int().nonnegative(),
+});
+export type TokenCounts = z.infer<typeof TokenCountsSchema>;
+
+/**
+ * Provider replay data (a thinking signature, an encrypted reasoning item, a provider-specific
+ * field name...). Carried opaquely through stream, trace and resume, and never rewritten.
+ */
+export const FidelitySchema = z.record(z.string(), z.unknown());
+export type Fidelity = z.infer<typeof FidelitySchema>;
+
+/** Who wrote a text message: a human, the parent agent of a subagent, the harness or a server. */
+export const SenderSchema = z.enum(["user", "parent_agent", "harness", "server"]);
+export type Sender = z.infer<typeof SenderSchema>;
+
+export const PermissionSchema = z.enum(["r", "rw"]);
+export type Permission = z.infer<typeof PermissionSchema>;

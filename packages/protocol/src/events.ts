@@ -1,0 +1,132 @@
+import { z } from "zod";
+import { PermissionSchema, StopReasonSchema, TokenCountsSchema } from "./common.js";
+
+// Events: everything that happens in a session besides model messages.
+
+/** A tool as the model is offered it; front ends pick a call's display form from `parameters`. */
+export const ToolSpecSchema = z.looseObject({
+  name: z.string(),
+  description: z.string(),
+  /** JSON Schema of the arguments, as sent to the model. */
+  parameters: z.record(z.string(), z.unknown()),
+  permission: PermissionSchema,
+});
+export type ToolSpec = z.infer<typeof ToolSpecSchema>;
+
+export const ToolListReadyPayloadSchema = z.looseObject({
+  type: z.literal("tool_list_ready"),
+  tools: z.array(ToolSpecSchema),
+});
+
+/** Detail of a failed or retried request. */
+const retryDetail = {
+  error_message: z.string().optional(),
+  /** 1-based attempt number. */
+  attempt: z.number().int().positive().optional(),
+  /** Wait before the next attempt, when one follows. */
+  retry_in_ms: z.number().int().nonnegative().optional(),
+};
+
+export const RequestBeginPayloadSchema = z.looseObject({
+  type: z.literal("request_begin"),
+  attempt: z.number().int().positive().optional(),
+});
+
+export const RequestEndPayloadSchema = z.looseObject({
+  type: z.literal("request_end"),
+  status: StopReasonSchema,
+  ...retryDetail,
+});
+
+/** What decided an approval: a mode, a session rule, the guardrail, a hook or a callback. */
+export const DecisionSourceSchema = z.looseObject({
+  kind: z.enum(["mode", "session_rule", "guardrail", "hook", "callback", "human", "default"]),
+  /** The mode, rule or hook name. */
+  name: z.string().optional(),
+});
+export type DecisionSource = z.infer<typeof DecisionSourceSchema>;
+
+export const ApprovalDecisionPayloadSchema = z.looseObject({
+  type: z.literal("approval_decision"),
+  decision: z.enum(["allow", "deny", "forbidden"]),
+  tool_call_id: z.string().min(1),
+  source: DecisionSourceSchema.optional(),
+  /** Why, in words a human or the model can act on. */
+  reason: z.string().optional(),
+});
+export type ApprovalDecisionPayload = z.infer<typeof ApprovalDecisionPayloadSchema>;
+
+export const TokenUsagePayloadSchema = z.looseObject({
+  type: z.literal("token_usage"),
+  request: TokenCountsSchema,
+  session: TokenCountsSchema,
+  /** Cost in US dollars where the model's prices are known. */
+  request_cost_usd: z.number().nonnegative().optional(),
+  session_cost_usd: z.number().nonnegative().optional(),
+});
+export type TokenUsagePayload = z.infer<typeof TokenUsagePayloadSchema>;
+
+const compactionReason = z.enum(["context", "turns", "manual"]);
+const compactionMode = z.enum(["summarize", "discard"]);
+
+export const CompactionBeginPayloadSchema = z.looseObject({
+  type: z.literal("compaction_begin"),
+  reason: compactionReason,
+  mode: compactionMode,
+});
+
+export const CompactionEndPayloadSchema = z.looseObject({
+  type: z.literal("compaction_end"),
+  reason: compactionReason,
+  mode: compactionMode,
+  status: StopReasonSchema,
+  ...retryDetail,
+});
+
+export const AbortPayloadSchema = z.looseObject({
+  type: z.literal("abort"),
+  reason: z.string().optional(),
+});
+
+/** Pointer from a parent's trace to a child session's trace. */
+export const SubagentPayloadSchema = z.looseObject({
+  type: z.literal("subagent"),
+  session_id: z.string().min(1),
+  subagent_id: z.string().optional(),
+  tool_call_id: z.string().optional(),
+});
+
+/** A task ended on one of its limits (max_turns, tokens, cost, wall time, context window). */
+export const LimitReachedPayloadSchema = z.looseObject({
+  type: z.literal("limit_reached"),
+  limit: z.enum(["max_turns", "tokens", "cost", "wall_time", "context_window"]),
+  /** The configured limit and the amount used, in the limit's unit. */
+  max: z.number(),
+  used: z.number(),
+  message: z.string(),
+});
+export type LimitReachedPayload = z.infer<typeof LimitReachedPayloadSchema>;
+
+/** A task ended: its stop reason, and a message when it did not complete. */
+export const TaskEndPayloadSchema = z.looseObject({
+  type: z.literal("task_end"),
+  status: StopReasonSchema,
+  message: z.string().optional(),
+});
+
+export const EventPayloadSchema = z.discriminatedUnion("type", [
+  ToolListReadyPayloadSchema,
+  RequestBeginPayloadSchema,
+  RequestEndPayloadSchema,
+  ApprovalDecisionPayloadSchema,
+  TokenUsagePayloadSchema,
+  CompactionBeginPayloadSchema,
+  CompactionEndPayloadSchema,
+  AbortPayloadSchema,
+  SubagentPayloadSchema,
+  LimitReachedPayloadSchema,
+  TaskEndPayloadSchema,
+]);
+export type EventPayload = z.infer<typeof EventPayloadSchema>;
+export type EventType = EventPayload["type"];
+export type EventOf<T extends EventType> = Extract<EventPayload, { type: T }>;

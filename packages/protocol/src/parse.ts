@@ -1,0 +1,50 @@
+import type { z } from "zod";
+import { type AnyOmniMessage, OmniMessageSchema } from "./envelope.js";
+
+/** Why a value is not a valid envelope: the path of the first bad field and what is wrong. */
+export interface EnvelopeError {
+  /** Dotted path of the first bad field, e.g. `payload.tool_call_id`; "" for the whole value. */
+  path: string;
+  message: string;
+}
+
+export type ParseResult = { ok: true; value: AnyOmniMessage } | { ok: false; error: EnvelopeError };
+
+function formatPath(path: ReadonlyArray<PropertyKey>): string {
+  let out = "";
+  for (const key of path) {
+    if (typeof key === "number") out += `[${key}]`;
+    else out += out === "" ? String(key) : `.${String(key)}`;
+  }
+  return out;
+}
+
+function firstIssue(error: z.ZodError): EnvelopeError {
+  // A discriminated union reports an unknown discriminator on the discriminator itself;
+  // nested union failures carry their own issues, of which the first is the most specific.
+  let issue = error.issues[0];
+  while (issue && issue.code === "invalid_union" && issue.errors.length > 0 && issue.errors[0].length > 0) {
+    const inner = issue.errors[0][0];
+    issue = { ...inner, path: [...issue.path, ...inner.path] };
+  }
+  if (!issue) return { path: "", message: "invalid envelope" };
+  return { path: formatPath(issue.path), message: issue.message };
+}
+
+/** Validates an already parsed value as an envelope. Never throws. */
+export function parseEnvelope(value: unknown): ParseResult {
+  const result = OmniMessageSchema.safeParse(value);
+  if (result.success) return { ok: true, value: result.data };
+  return { ok: false, error: firstIssue(result.error) };
+}
+
+/** Parses one JSON line (a trace line, an SSE data field) into an envelope. Never throws. */
+export function parseEnvelopeLine(line: string): ParseResult {
+  let value: unknown;
+  try {
+    value = JSON.parse(line);
+  } catch (err) {
+    return { ok: false, error: { path: "", message: `not valid JSON: ${(err as Error).message}` } };
+  }
+  return parseEnvelope(value);
+}
