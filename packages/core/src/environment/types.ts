@@ -1,0 +1,57 @@
+import type { OmniMessage, StopReason, ToolCallPayload } from "@penguin/protocol";
+import type { ToolDefinitionConfig } from "@penguin/state";
+import type { ProcessManager } from "../tools/command/process-manager.js";
+
+/** Called once per complete tool call; a throw counts as "deny". */
+export type ApproveFn = (toolCall: OmniMessage<ToolCallPayload>) => Promise<"allow" | "deny">;
+
+/** Answers a question about an image with the configured vision model (for `describe_image`). */
+export type DescribeImageFn = (
+  image: { dataUrl: string; mimeType: string },
+  prompt: string,
+  signal?: AbortSignal,
+) => Promise<{ ok: true; text: string } | { ok: false; error: string }>;
+
+/** What a tool may use while it runs. Built by the Environment for every call. */
+export interface ToolExecutionContext {
+  /** The session's workspace (absolute); relative paths resolve against it. */
+  workspaceDir: string;
+  toolCallId: string;
+  /** Fires on user interrupt or on the call's timeout. */
+  signal?: AbortSignal;
+  /** Forwarded to tools that spawn child sessions (approval inheritance). */
+  approve?: ApproveFn;
+  sessionId: string;
+  /** `scratchpad/<session-id>/` of the session (absolute). */
+  scratchpadDir: string;
+  /** The session's command sessions (exec_command / input_command). */
+  processes: ProcessManager;
+  /** Whether the session's model reads images itself. */
+  modelHasVision: boolean;
+  /** Present when a vision model is configured for text-only sessions. */
+  describeImage?: DescribeImageFn;
+}
+
+/** A tool's own report of how it ended. */
+export interface ToolResult {
+  /** The tool's self-reported terminal state (lowest priority). */
+  stopReason?: StopReason;
+  /** Terminal marker appended outside the truncation window (e.g. the exit code). */
+  note?: string;
+  /** Data-URL images, appended after the text output. */
+  images?: string[];
+}
+
+/**
+ * A tool yields only `partial_tool_call_output` deltas (and, for subagent tools, the child's
+ * origin-tagged messages); the Environment frames, times out, truncates, archives and closes
+ * every call.
+ */
+export interface BuiltinTool {
+  name: string;
+  definition: ToolDefinitionConfig;
+  execute(args: Record<string, unknown>, ctx: ToolExecutionContext): AsyncGenerator<OmniMessage, ToolResult | void>;
+}
+
+/** Makes a tool from its (possibly user-edited) definition. */
+export type ToolFactory = (definition: ToolDefinitionConfig) => BuiltinTool;
