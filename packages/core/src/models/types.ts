@@ -1,0 +1,48 @@
+import type {
+  CompleteModelPayload,
+  OmniMessage,
+  StopReason,
+  TokenCounts,
+  ToolSpec,
+} from "@penguin/protocol";
+
+/** How hard the model should think; mapped to each provider's effort or thinking budget. */
+export type ThinkingLevel = "none" | "low" | "medium" | "high" | "max";
+
+/** One model request: the whole context, sent as is (the prefix stays byte-stable). */
+export interface ModelRequest {
+  systemPrompt: string;
+  /** Complete model messages in context order (user text, assistant output, tool outputs...). */
+  messages: OmniMessage<CompleteModelPayload>[];
+  tools: ToolSpec[];
+  thinkingLevel: ThinkingLevel;
+  /** Already clamped to what the context window leaves. */
+  maxTokens?: number;
+  signal?: AbortSignal;
+}
+
+/** How a request ended. Adapters report failures here; they never throw and never retry. */
+export interface ModelOutcome {
+  status: StopReason;
+  errorMessage?: string;
+  /** From a `retry-after` header, when the provider sent one. */
+  retryAfterMs?: number;
+  usage: TokenCounts;
+}
+
+export interface ModelInfo {
+  provider: string;
+  modelId: string;
+  contextWindow?: number;
+  /** Whether the model reads images (selects read_image vs describe_image). */
+  vision: boolean;
+}
+
+/**
+ * A provider adapter: streams partials (start/delta/stop) and complete messages for one request,
+ * then returns the outcome. Never throws, never retries.
+ */
+export interface ModelAdapter {
+  readonly info: ModelInfo;
+  stream(request: ModelRequest): AsyncGenerator<OmniMessage, ModelOutcome>;
+}
