@@ -1,0 +1,32 @@
+/**
+ * The one-line form of a tool call at the terminal: its model-written `description` when the
+ * tool takes one, else the argument that says what it touches (a file path, a source).
+ */
+export function summarizeToolCall(name: string, argumentsJson: string): { title: string; detail?: string } {
+  let args: Record<string, unknown> = {};
+  try {
+    const parsed: unknown = JSON.parse(argumentsJson);
+    if (parsed && typeof parsed === "object" && !Array.isArray(parsed)) args = parsed as Record<string, unknown>;
+  } catch {
+    return { title: name, detail: "(arguments are not valid JSON)" };
+  }
+  const str = (key: string) => (typeof args[key] === "string" ? (args[key] as string) : undefined);
+  const description = str("description");
+  const command = str("cmd") ?? str("chars");
+  const target = str("file_path") ?? str("source") ?? str("process_id") ?? str("subagent_id");
+  if (description) return { title: `${name}: ${description}`, detail: command ?? target };
+  if (command !== undefined) return { title: `${name}: ${command}` };
+  if (target) return { title: `${name} ${target}` };
+  return { title: name };
+}
+
+/** Keeps the first and last lines of a long output; says how many lines were folded away. */
+export function collapseOutput(output: string, keepHead = 4, keepTail = 4): { text: string; folded: number } {
+  const lines = output.replace(/\n$/, "").split("\n");
+  if (lines.length <= keepHead + keepTail + 1) return { text: lines.join("\n"), folded: 0 };
+  const folded = lines.length - keepHead - keepTail;
+  return {
+    text: [...lines.slice(0, keepHead), `… ${folded} more lines …`, ...lines.slice(-keepTail)].join("\n"),
+    folded,
+  };
+}

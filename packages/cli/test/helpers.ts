@@ -1,0 +1,51 @@
+import { mkdtempSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { execa, type Result } from "execa";
+
+export const CLI_BIN = resolve(import.meta.dirname, "../dist/bin.js");
+export const REPO_ROOT = resolve(import.meta.dirname, "../../..");
+
+export function tempDir(prefix: string): string {
+  return mkdtempSync(join(tmpdir(), `penguin-cli-${prefix}-`));
+}
+
+/** Runs the built `penguin` binary the way a user does: a real process, no TTY. */
+export function penguin(
+  args: string[],
+  opts: { env?: Record<string, string>; input?: string; cwd?: string } = {},
+): Promise<Result> {
+  return execa(process.execPath, [CLI_BIN, ...args], {
+    env: { NO_COLOR: "1", ...opts.env },
+    extendEnv: true,
+    input: opts.input ?? "",
+    cwd: opts.cwd,
+    reject: false,
+    timeout: 60_000,
+  });
+}
+
+/** Every `*.jsonl` trace file under a data root. */
+export function traceFiles(dataRoot: string): string[] {
+  const out: string[] = [];
+  const walk = (dir: string) => {
+    for (const name of readdirSync(dir)) {
+      const p = join(dir, name);
+      if (statSync(p).isDirectory()) walk(p);
+      else if (p.endsWith(".jsonl")) out.push(p);
+    }
+  };
+  walk(join(dataRoot, "traces"));
+  return out;
+}
+
+export function readJsonLines(file: string): Array<{ type: string; payload: Record<string, unknown> }> {
+  return readFileSync(file, "utf8")
+    .split("\n")
+    .filter((l) => l.length > 0)
+    .map((l) => JSON.parse(l));
+}
+
+/** `type` of a record: the payload kind for model messages and events, else the envelope type. */
+export const kindOf = (r: { type: string; payload: Record<string, unknown> }) =>
+  r.type === "session_meta" ? "session_meta" : String(r.payload.type);
