@@ -1,1 +1,136 @@
 export const PACKAGE_NAME = "@penguin/state";
+
+// Agents.
+export {
+  type Agent,
+  type AgentLoadResult,
+  type AgentResult,
+  createAgent,
+  ensureDefaultAgent,
+  listAgents,
+  loadAgent,
+  type SyncToolsResult,
+  syncAgentTools,
+} from "./agents.js";
+// Config errors, shared by every config file.
+export {
+  type ConfigError,
+  type ConfigResult,
+  formatConfigError,
+  formatConfigErrors,
+} from "./config-errors.js";
+export { DEFAULT_GUARDRAIL_RULES, type GuardrailRule, matchGuardrail } from "./guardrail.js";
+// Logging.
+export { type CreateLoggerOptions, createLogger, REDACTED, redactSecrets } from "./logger.js";
+// Data root and the layout under it.
+export {
+  agentDir,
+  agentsDir,
+  DATA_ROOT_ENV,
+  type DataPaths,
+  DEFAULT_AGENT_ID,
+  DEFAULT_PROJECT_ID,
+  dataPaths,
+  isValidAgentId,
+  isValidProjectId,
+  isValidSessionId,
+  logsDir,
+  modelVisiblePath,
+  projectConfigFile,
+  resolveDataRoot,
+  scratchpadDir,
+  scratchpadRoot,
+  systemConfigFile,
+  traceDayDir,
+  traceFile,
+  tracesDir,
+  truncatedOutputDir,
+} from "./paths.js";
+// Private files (0600 files, 0700 folders, atomic writes).
+export {
+  ensurePrivateDir,
+  PRIVATE_DIR_MODE,
+  PRIVATE_FILE_MODE,
+  type WritePrivateFileOptions,
+  writePrivateFile,
+} from "./private-files.js";
+
+// Project config: models, keys, default and vision model, guardrail.
+export {
+  addModel,
+  type Credentials,
+  defaultProjectConfig,
+  findModel,
+  formatModelRef,
+  loadProjectConfig,
+  type ModelEntry,
+  type ModelEntryInput,
+  type ModelPrices,
+  type ModelRef,
+  PROVIDER_APIS,
+  type ProjectConfig,
+  type ProjectConfigInput,
+  ProjectConfigSchema,
+  type ProjectConfigUpdate,
+  type ProviderApi,
+  parseModelRef,
+  providerApi,
+  providerEnvPrefix,
+  REPLAY_PROVIDER,
+  removeModel,
+  resolveCredentials,
+  saveProjectConfig,
+  secretValues,
+  setDefaultModel,
+  setVisionModel,
+} from "./project-config.js";
+// system_config.yaml.
+export {
+  APPROVAL_MODES,
+  type ApprovalMode,
+  type Budget,
+  DEFAULT_MAX_TURNS,
+  DEFAULT_MODEL_MAX_TOKENS,
+  DEFAULT_MODEL_TIMEOUT_MS,
+  DEFAULT_THINKING_LEVEL,
+  defaultSystemConfig,
+  loadSystemConfig,
+  type McpServer,
+  parseSystemConfig,
+  renderDefaultsYaml,
+  resolveToolset,
+  type SystemConfig,
+  type SystemConfigInput,
+  SystemConfigSchema,
+  systemPromptTemplate,
+  THINKING_LEVELS,
+  type ThinkingLevel,
+} from "./system-config.js";
+// The system prompt.
+export {
+  AGENTS_MD_MAX_CHARS,
+  type BuildSystemPromptOptions,
+  buildSystemPrompt,
+  DEFAULT_SYSTEM_PROMPT,
+  expandSystemPrompt,
+  readAgentsMd,
+  type SystemPromptValues,
+} from "./system-prompt.js";
+// Tool definitions and the default toolset.
+export {
+  adoptDefaultTools,
+  applyCallDescription,
+  BUILTIN_TOOL_NAMES,
+  CALL_DESCRIPTION_PROPERTY,
+  DEFAULT_MAX_OUTPUT_LENGTH,
+  DEFAULT_TOOL_DEFINITIONS,
+  DEFAULT_TOOL_TIMEOUT_MS,
+  defaultToolDefinitions,
+  missingDefaultTools,
+  selectToolsForModel,
+  type ToolDefinitionConfig,
+  type ToolDefinitionConfigInput,
+  ToolDefinitionConfigSchema,
+  type ToolParameters,
+  takesCallDescription,
+} from "./tool-definitions.js";

@@ -1,0 +1,162 @@
+import type { Dirent } from "node:fs";
+import { readdir, readFile } from "node:fs/promises";
+import { Document, isSeq, parseDocument } from "yaml";
+import {
+  type ConfigError,
+  formatConfigErrors,
+  formatFieldPath,
+  ioError,
+  parseYamlConfig,
+} from "./config-errors.js";
+import { agentsDir, DEFAULT_AGENT_ID, isValidAgentId, systemConfigFile } from "./paths.js";
+import { writePrivateFile } from "./private-files.js";
+import {
+  loadSystemConfig,
+  type SystemConfig,
+  type SystemConfigInput,
+  SystemConfigSchema,
+} from "./system-config.js";
+import {
+  defaultToolDefinitions,
+  missingDefaultTools,
+  type ToolDefinitionConfig,
+} from "./tool-definitions.js";
+
+/** A loaded agent: its id, the file it came from, and its parsed configuration. */
+export interface Agent {
+  id: string;
+  file: string;
+  config: SystemConfig;
+}
+
+export type AgentResult = { ok: true; agent: Agent } | { ok: false; message: string };
+/** A loaded agent, or every problem with its file (see `formatConfigErrors`). */
+export type AgentLoadResult = { ok: true; agent: Agent } | { ok: false; errors: ConfigError[] };
+
+const FILE_HEADER = [
+  " Penguin agent configuration (see docs/configuration.md).",
+  " tools.builtin is written out in full and is frozen: tools that Penguin adds later are not",
+  " picked up automatically. `penguin config tools sync` adds the missing default entries.",
+  " Omit system_prompt to follow the built-in prompt.",
+].join("\n");
+
+/**
+ * Creates `agents/<agentId>/system_config.yaml`. The full default tool list is written into the
+ * file unless `config` brings its own: from then on the agent's toolset is frozen as written, so
+ * an agent keeps the tools it was created with when Penguin's defaults change. The file is 0600
+ * because MCP server entries may carry keys (env, headers). An existing agent is never replaced.
+ */
+export async function createAgent(
+  root: string,
+  agentId: string,
+  config: SystemConfigInput = {},
+): Promise<AgentResult> {
+  if (!isValidAgentId(agentId)) return { ok: false, message: `invalid agent id ${JSON.stringify(agentId)}` };
+  const file = systemConfigFile(root, agentId);
+  const withTools: SystemConfigInput = {
+    ...config,
+    tools: { ...config.tools, builtin: config.tools?.builtin ?? defaultToolDefinitions() },
+  };
+  const parsed = SystemConfigSchema.safeParse(withTools);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    return {
+      ok: false,
+      message: `invalid agent config at ${formatFieldPath(issue.path) || "(root)"}: ${issue.message}`,
+    };
+  }
+  const document = new Document(withTools, { aliasDuplicateObjects: false });
+  document.commentBefore = FILE_HEADER;
+  try {
+    await writePrivateFile(file, document.toString({ lineWidth: 0 }), { overwrite: false });
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    return {
+      ok: false,
+      message: code === "EEXIST" ? `agent "${agentId}" already exists (${file})` : String(error),
+    };
+  }
+  return { ok: true, agent: { id: agentId, file, config: parsed.data } };
+}
+
+export async function loadAgent(root: string, agentId: string): Promise<AgentLoadResult> {
+  if (!isValidAgentId(agentId)) {
+    return {
+      ok: false,
+      errors: [
+        {
+          file: "",
+          line: 0,
+          column: 0,
+          path: "",
+          message: `invalid agent id ${JSON.stringify(agentId)}`,
+          kind: "io",
+        },
+      ],
+    };
+  }
+  const file = systemConfigFile(root, agentId);
+  const result = await loadSystemConfig(file);
+  return result.ok ? { ok: true, agent: { id: agentId, file, config: result.config } } : result;
+}
+
+/** Ids of the agents under the data root (folders holding a system_config.yaml), sorted. */
+export async function listAgents(root: string): Promise<string[]> {
+  let entries: Dirent[];
+  try {
+    entries = await readdir(agentsDir(root), { withFileTypes: true });
+  } catch {
+    return [];
+  }
+  const ids: string[] = [];
+  for (const entry of entries) {
+    if (!entry.isDirectory() || !isValidAgentId(entry.name)) continue;
+    try {
+      await readFile(systemConfigFile(root, entry.name));
+      ids.push(entry.name);
+    } catch {
+      // A folder without a config is not an agent.
+    }
+  }
+  return ids.sort();
+}
+
+/** Loads the "default" agent, creating it first when it does not exist yet. */
+export async function ensureDefaultAgent(root: string): Promise<AgentLoadResult> {
+  const created = await createAgent(root, DEFAULT_AGENT_ID);
+  if (created.ok) return created;
+  // Already there (or created concurrently): load it, reporting an invalid file as such.
+  return loadAgent(root, DEFAULT_AGENT_ID);
+}
+
+export type SyncToolsResult = { ok: true; added: string[]; file: string } | { ok: false; message: string };
+
+/**
+ * Adopts new default tools into an agent's frozen `tools.builtin` list: appends the default
+ * entries it lacks, keeping the rest of the file (comments and edits) as written. An agent that
+ * omits `tools.builtin` already follows the defaults, so nothing is added.
+ */
+export async function syncAgentTools(root: string, agentId: string): Promise<SyncToolsResult> {
+  if (!isValidAgentId(agentId)) return { ok: false, message: `invalid agent id ${JSON.stringify(agentId)}` };
+  const file = systemConfigFile(root, agentId);
+  let text: string;
+  try {
+    text = await readFile(file, "utf8");
+  } catch (error) {
+    const { message } = ioError(file, error);
+    return { ok: false, message: `${file}: ${message}` };
+  }
+  const parsed = parseYamlConfig(text, file, SystemConfigSchema);
+  if (!parsed.ok) return { ok: false, message: formatConfigErrors(parsed.errors) };
+  const builtin: ToolDefinitionConfig[] | undefined = parsed.config.tools.builtin;
+  if (builtin === undefined) return { ok: true, added: [], file };
+  const missing = missingDefaultTools(builtin);
+  if (missing.length === 0) return { ok: true, added: [], file };
+  // Edit the original document (not the parsed value) so comments and formatting survive.
+  const document = parseDocument(text);
+  const list = document.getIn(["tools", "builtin"], true);
+  if (!isSeq(list)) return { ok: false, message: `${file}: tools.builtin is not a list` };
+  for (const tool of missing) list.add(document.createNode(tool, { aliasDuplicateObjects: false }));
+  await writePrivateFile(file, document.toString({ lineWidth: 0 }));
+  return { ok: true, added: missing.map((tool) => tool.name), file };
+}

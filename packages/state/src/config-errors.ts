@@ -1,0 +1,173 @@
+import { readFile } from "node:fs/promises";
+import { type Document, isMap, isNode, isPair, isScalar, LineCounter, parseDocument } from "yaml";
+import type { z } from "zod";
+
+/**
+ * One problem with a config file, precise enough to fix without guessing: where it is (1-based
+ * line and column; both 0 when the problem is the file as a whole, e.g. it cannot be read), which
+ * field (`tools.builtin[0].parameters`; empty for the document itself) and what is wrong.
+ */
+export interface ConfigError {
+  file: string;
+  line: number;
+  column: number;
+  path: string;
+  message: string;
+  kind: "io" | "yaml" | "schema";
+}
+
+/** Either the whole parsed config or every error found: a config is never half-loaded. */
+export type ConfigResult<T> = { ok: true; config: T } | { ok: false; errors: ConfigError[] };
+
+/** `file:line:column: path: message`, the form editors and terminals link to. */
+export function formatConfigError(error: ConfigError): string {
+  const where = error.line > 0 ? `${error.file}:${error.line}:${error.column}` : error.file;
+  return error.path ? `${where}: ${error.path}: ${error.message}` : `${where}: ${error.message}`;
+}
+
+export function formatConfigErrors(errors: readonly ConfigError[]): string {
+  return errors.map(formatConfigError).join("\n");
+}
+
+/** `["tools", "builtin", 0, "parameters"]` -> `tools.builtin[0].parameters`. */
+export function formatFieldPath(path: readonly PropertyKey[]): string {
+  let out = "";
+  for (const key of path) {
+    if (typeof key === "number") out += `[${key}]`;
+    else if (typeof key === "string" && /^[A-Za-z_][A-Za-z0-9_-]*$/.test(key)) out += out ? `.${key}` : key;
+    else out += `[${JSON.stringify(String(key))}]`;
+  }
+  return out;
+}
+
+/**
+ * Parses YAML `text` and validates it with `schema`. Invalid YAML reports yaml's own line and
+ * column; each schema violation is mapped back to the node it concerns (the key, for unknown
+ * keys; the enclosing map, for missing ones). An empty document counts as `{}` so that an empty
+ * file means "all defaults".
+ */
+export function parseYamlConfig<S extends z.ZodType>(
+  text: string,
+  file: string,
+  schema: S,
+): ConfigResult<z.output<S>> & { document?: Document } {
+  const lineCounter = new LineCounter();
+  const document = parseDocument(text, { lineCounter, prettyErrors: true, uniqueKeys: true });
+  if (document.errors.length > 0) {
+    return {
+      ok: false,
+      errors: document.errors.map((error) => ({
+        file,
+        line: error.linePos?.[0].line ?? 0,
+        column: error.linePos?.[0].col ?? 0,
+        path: "",
+        message: `invalid YAML: ${firstLine(error.message)}`,
+        kind: "yaml",
+      })),
+    };
+  }
+  const data: unknown = document.contents === null ? {} : document.toJS({ maxAliasCount: 100 });
+  const parsed = schema.safeParse(data);
+  if (parsed.success) return { ok: true, config: parsed.data, document };
+  const errors = parsed.error.issues.flatMap((issue) =>
+    locateIssue(issue, document, lineCounter, data, file),
+  );
+  errors.sort((a, b) => a.line - b.line || a.column - b.column);
+  return { ok: false, errors };
+}
+
+/** Reads and parses a config file; an unreadable file is one `io` error. */
+export async function loadYamlConfig<S extends z.ZodType>(
+  file: string,
+  schema: S,
+): Promise<ConfigResult<z.output<S>>> {
+  let text: string;
+  try {
+    text = await readFile(file, "utf8");
+  } catch (error) {
+    return { ok: false, errors: [ioError(file, error)] };
+  }
+  const { document: _document, ...result } = parseYamlConfig(text, file, schema);
+  return result as ConfigResult<z.output<S>>;
+}
+
+export function ioError(file: string, error: unknown): ConfigError {
+  const code = (error as NodeJS.ErrnoException).code;
+  const message =
+    code === "ENOENT"
+      ? "file not found"
+      : `cannot read the file: ${error instanceof Error ? error.message : String(error)}`;
+  return { file, line: 0, column: 0, path: "", message, kind: "io" };
+}
+
+function firstLine(message: string): string {
+  return message.split("\n")[0].replace(/ at line \d+, column \d+:?$/, "");
+}
+
+function locateIssue(
+  issue: z.core.$ZodIssue,
+  document: Document,
+  lineCounter: LineCounter,
+  data: unknown,
+  file: string,
+): ConfigError[] {
+  const path = issue.path;
+  if (issue.code === "unrecognized_keys") {
+    return issue.keys.map((key) => {
+      const offset = keyOffset(document, path, key) ?? nodeOffset(document, path);
+      return {
+        file,
+        ...position(lineCounter, offset),
+        path: formatFieldPath([...path, key]),
+        message: `unknown field "${key}"`,
+        kind: "schema" as const,
+      };
+    });
+  }
+  const missing = path.length > 0 && valueAt(data, path) === undefined;
+  let message = issue.message;
+  if (missing) message = `missing required field "${String(path[path.length - 1])}"`;
+  else if (issue.code === "invalid_type") message = `${issue.message.replace(/^Invalid input: /, "")}`;
+  return [
+    {
+      file,
+      ...position(lineCounter, nodeOffset(document, path)),
+      path: formatFieldPath(path),
+      message,
+      kind: "schema",
+    },
+  ];
+}
+
+function position(lineCounter: LineCounter, offset: number | undefined): { line: number; column: number } {
+  if (offset === undefined) return { line: 1, column: 1 };
+  const { line, col } = lineCounter.linePos(offset);
+  return { line, column: col };
+}
+
+/** Start offset of the deepest existing node on `path` (a missing field points at its parent map). */
+function nodeOffset(document: Document, path: readonly PropertyKey[]): number | undefined {
+  for (let depth = path.length; depth >= 0; depth--) {
+    const node = depth === 0 ? document.contents : document.getIn(path.slice(0, depth), true);
+    if (isNode(node) && node.range) return node.range[0];
+  }
+  return undefined;
+}
+
+function keyOffset(document: Document, path: readonly PropertyKey[], key: string): number | undefined {
+  const map = path.length === 0 ? document.contents : document.getIn(path, true);
+  if (!isMap(map)) return undefined;
+  for (const item of map.items) {
+    if (isPair(item) && isScalar(item.key) && String(item.key.value) === key) return item.key.range?.[0];
+  }
+  return undefined;
+}
+
+function valueAt(data: unknown, path: readonly PropertyKey[]): unknown {
+  let current = data;
+  for (const key of path) {
+    if (current === null || typeof current !== "object") return undefined;
+    current = (current as Record<PropertyKey, unknown>)[key];
+  }
+  return current;
+}

@@ -1,0 +1,187 @@
+import { Document } from "yaml";
+import { z } from "zod";
+import { type ConfigResult, loadYamlConfig, parseYamlConfig } from "./config-errors.js";
+import { DEFAULT_SYSTEM_PROMPT } from "./system-prompt.js";
+import {
+  applyCallDescription,
+  DEFAULT_TOOL_DEFINITIONS,
+  defaultToolDefinitions,
+  type ToolDefinitionConfig,
+  ToolDefinitionConfigSchema,
+} from "./tool-definitions.js";
+
+/** "max_turns per Task (default -1 = unlimited)". */
+export const DEFAULT_MAX_TURNS = -1;
+/** model.max_tokens default; -1 leaves the choice to the provider. */
+export const DEFAULT_MODEL_MAX_TOKENS = 32_000;
+/** model.timeoutMs: how long one model request may take. */
+export const DEFAULT_MODEL_TIMEOUT_MS = 120_000;
+export const THINKING_LEVELS = ["none", "low", "medium", "high", "max"] as const;
+export const DEFAULT_THINKING_LEVEL = "medium";
+/** "--approve takes four modes: allow-all (default) / deny-all / read-only / always-ask". */
+export const APPROVAL_MODES = ["allow-all", "deny-all", "read-only", "always-ask"] as const;
+/** MCP servers: how long connecting may take before the server is skipped. */
+export const DEFAULT_MCP_CONNECT_TIMEOUT_MS = 10_000;
+
+const positiveInt = z.number().int().positive();
+const positiveNumber = z.number().positive();
+const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
+export const ModelSettingsSchema = z.strictObject({
+  provider: z.string().min(1).optional(),
+  model_id: z.string().min(1).optional(),
+  max_tokens: z
+    .number()
+    .int()
+    .refine((n) => n === -1 || n > 0, "use a positive number of tokens, or -1 for the provider's default")
+    .default(DEFAULT_MODEL_MAX_TOKENS),
+  thinking_level: z.enum(THINKING_LEVELS).default(DEFAULT_THINKING_LEVEL),
+  timeoutMs: positiveInt.default(DEFAULT_MODEL_TIMEOUT_MS),
+});
+
+export const ApprovalSettingsSchema = z.strictObject({
+  mode: z.enum(APPROVAL_MODES),
+});
+
+/** Limits for one task; a limit that is absent does not apply. */
+export const BudgetSchema = z.strictObject({
+  max_tokens: positiveInt.optional(),
+  max_cost_usd: positiveNumber.optional(),
+  max_wall_ms: positiveInt.optional(),
+});
+
+const McpCommonFields = {
+  connectTimeoutMs: positiveInt.default(DEFAULT_MCP_CONNECT_TIMEOUT_MS),
+  timeoutMs: z.number().int().optional(),
+  maxOutputLength: z.number().int().optional(),
+  /** auto: a tool's readOnlyHint decides r or rw. */
+  permission: z.enum(["auto", "r", "rw"]).default("auto"),
+};
+
+/** How to reach one MCP server ("MCP server configs (name + config)"); connecting comes later. */
+export const McpServerConfigSchema = z.discriminatedUnion("transport", [
+  z.strictObject({
+    transport: z.literal("stdio"),
+    command: z.string().min(1),
+    args: z.array(z.string()).default([]),
+    env: z.record(z.string(), z.string()).optional(),
+    cwd: z.string().optional(),
+    ...McpCommonFields,
+  }),
+  z.strictObject({
+    transport: z.enum(["http", "sse"]),
+    url: z.url({ protocol: /^https?$/, error: "an http(s) URL" }),
+    headers: z.record(z.string(), z.string()).optional(),
+    ...McpCommonFields,
+  }),
+]);
+
+export const McpServerSchema = z.strictObject({
+  name: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, "a server name is 1-64 letters, digits, '_' or '-'"),
+  config: McpServerConfigSchema,
+});
+
+export const ToolsSectionSchema = z.strictObject({
+  /** Omitted: the full default toolset. Written: replaces the defaults wholesale. */
+  builtin: z.array(ToolDefinitionConfigSchema).superRefine(uniqueNames("tool")).optional(),
+  mcpServers: z.array(McpServerSchema).superRefine(uniqueNames("MCP server")).default([]),
+});
+
+/** The whole of `agents/<agentId>/system_config.yaml`. */
+export const SystemConfigSchema = z.strictObject({
+  name: z.string().optional(),
+  description: z.string().optional(),
+  version: positiveInt.default(1),
+  system_prompt: z.string().min(1, "system_prompt is empty; remove the key to use the default").optional(),
+  max_turns: z
+    .number()
+    .int()
+    .refine((n) => n === -1 || n > 0, "use a positive number of turns, or -1 for unlimited")
+    .default(DEFAULT_MAX_TURNS),
+  model: ModelSettingsSchema.default(() => ModelSettingsSchema.parse({})),
+  /** Absent: each front end uses its own default mode. */
+  approval: ApprovalSettingsSchema.optional(),
+  budget: BudgetSchema.optional(),
+  subagent_budget: BudgetSchema.optional(),
+  tools: ToolsSectionSchema.default(() => ToolsSectionSchema.parse({})),
+  /** Names of environment variables whose values are redacted from logs and traces. */
+  secrets: z.array(z.string().regex(ENV_NAME, "an environment variable name")).optional(),
+});
+
+export type SystemConfig = z.output<typeof SystemConfigSchema>;
+export type SystemConfigInput = z.input<typeof SystemConfigSchema>;
+export type McpServer = z.output<typeof McpServerSchema>;
+export type Budget = z.output<typeof BudgetSchema>;
+export type ApprovalMode = (typeof APPROVAL_MODES)[number];
+export type ThinkingLevel = (typeof THINKING_LEVELS)[number];
+
+function uniqueNames(kind: string) {
+  return (list: { name: string }[], ctx: z.RefinementCtx) => {
+    const seen = new Map<string, number>();
+    list.forEach((entry, index) => {
+      const first = seen.get(entry.name);
+      if (first === undefined) seen.set(entry.name, index);
+      else {
+        ctx.addIssue({
+          code: "custom",
+          path: [index, "name"],
+          message: `duplicate ${kind} name "${entry.name}" (also at index ${first})`,
+        });
+      }
+    });
+  };
+}
+
+/** Parses the text of a system_config.yaml; `fileName` is used in error messages. */
+export function parseSystemConfig(text: string, fileName: string): ConfigResult<SystemConfig> {
+  const { document: _document, ...result } = parseYamlConfig(text, fileName, SystemConfigSchema);
+  return result as ConfigResult<SystemConfig>;
+}
+
+export function loadSystemConfig(file: string): Promise<ConfigResult<SystemConfig>> {
+  return loadYamlConfig(file, SystemConfigSchema);
+}
+
+/** The configuration of a file that sets nothing (`tools.builtin` omitted = the default toolset). */
+export function defaultSystemConfig(): SystemConfig {
+  return SystemConfigSchema.parse({});
+}
+
+/** The system prompt template of a config: its own, or the default. */
+export function systemPromptTemplate(config: SystemConfig): string {
+  return config.system_prompt ?? DEFAULT_SYSTEM_PROMPT;
+}
+
+/**
+ * The tools a session built from `config` offers: the defaults when `tools.builtin` is omitted,
+ * otherwise exactly the list as written ("wholesale replacement, not merging"), each with
+ * `call_description` applied. Names are not checked here; core reports unknown names when it
+ * assembles the toolset.
+ */
+export function resolveToolset(config: Pick<SystemConfig, "tools">): ToolDefinitionConfig[] {
+  const list = config.tools.builtin ?? DEFAULT_TOOL_DEFINITIONS;
+  return list.map(applyCallDescription);
+}
+
+/**
+ * The defaults as YAML, for users to copy into an agent's system_config.yaml (`penguin config
+ * defaults`). Every field is written out, including the full default tool list.
+ */
+export function renderDefaultsYaml(): string {
+  const config = defaultSystemConfig();
+  const document = new Document(
+    {
+      ...config,
+      system_prompt: DEFAULT_SYSTEM_PROMPT,
+      tools: { builtin: defaultToolDefinitions(), mcpServers: [] },
+    },
+    // Shared sub-objects (the call-description property) are written out in full, never as YAML aliases.
+    { aliasDuplicateObjects: false },
+  );
+  document.commentBefore = [
+    " Penguin system_config.yaml defaults (see docs/configuration.md).",
+    " Writing tools.builtin replaces the default toolset wholesale: keep every tool you want, each",
+    " with its complete definition. Omit system_prompt to follow the built-in prompt.",
+  ].join("\n");
+  return document.toString({ lineWidth: 0 });
+}

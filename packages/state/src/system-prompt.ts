@@ -1,0 +1,145 @@
+import { readFile } from "node:fs/promises";
+import { join } from "node:path";
+import { modelVisiblePath } from "./paths.js";
+
+/** "AGENTS.md contents inserted … capped at e.g. 25,000 chars with a note." */
+export const AGENTS_MD_MAX_CHARS = 25_000;
+export const AGENTS_MD_FILE = "AGENTS.md";
+
+/**
+ * The default system prompt. It is sent with every request, so it says only who the agent is,
+ * how to work with its tools and when to stop. `{{NAME}}` placeholders are expanded once, when a
+ * session is created (see `expandSystemPrompt`).
+ */
+export const DEFAULT_SYSTEM_PROMPT = `You are Penguin, a coding agent working in the user's workspace. You act through tool calls; the user sees each call and its output and may deny a call.
+
+# How to work
+- Do what the user asked, completely and no more. If the request is ambiguous in a way that matters, ask one short question instead of guessing.
+- Look before you change: read the relevant code, then make small exact edits.
+- Verify your work: run the build, tests or program and read the result.
+- Calls that do not depend on each other can go in the same turn; they run concurrently.
+- When a call fails or is denied, read the message and adapt. Do not repeat a call unchanged.
+
+# Tools
+- exec_command runs \`bash -lc\` in the workspace. A command that outlasts yield_time_ms moves to the background with a process_id; poll it, write to it or stop it (Ctrl-C) with input_command.
+- Use read_file, edit_file and write_file for files, and the shell for searching (rg, find) and everything else. Paths are absolute or relative to the workspace.
+- Give run_subagent only self-contained subtasks, with all the context in the prompt.
+- Long tool output is cut; the note at its end names a file holding the full text.
+
+# When to stop
+Stop when the task is done and verified, or when you need the user to decide or to supply something (say exactly what). End with a brief summary: what you changed, how you verified it, what is left.
+
+# Environment
+- Workspace (CWD): {{CWD}}
+- App data dir: {{DATA_DIR}}
+- Date: {{DATE}}
+- Platform: {{PLATFORM}}; shell: {{SHELL}}
+{{AGENTS_MD}}`;
+
+/** Values for the placeholders; a placeholder without a value is left as written. */
+export interface SystemPromptValues {
+  /** The workspace; shown in model-visible spelling. */
+  cwd: string;
+  /** The data root ("App data dir"); shown in model-visible spelling. */
+  dataDir: string;
+  /** yyyy-mm-dd. */
+  date: string;
+  platform: string;
+  shell: string;
+  /** The workspace's AGENTS.md text (see `readAgentsMd`); no block when absent or blank. */
+  agentsMd?: string;
+  agentId?: string;
+  sessionId?: string;
+  provider?: string;
+  modelId?: string;
+  /** Extra placeholders, by name (`{ FOO: "x" }` expands `{{FOO}}`). */
+  extra?: Record<string, string>;
+}
+
+/**
+ * Expands `{{NAME}}` placeholders in one pass: inserted text is never scanned again (an AGENTS.md
+ * that contains `{{CWD}}` keeps it literally), and unknown placeholders stay as written.
+ */
+export function expandSystemPrompt(template: string, values: SystemPromptValues): string {
+  const cwd = modelVisiblePath(values.cwd);
+  const table: Record<string, string | undefined> = {
+    ...values.extra,
+    CWD: cwd,
+    DATA_DIR: modelVisiblePath(values.dataDir),
+    PROJECT_DIR: modelVisiblePath(values.dataDir),
+    DATE: values.date,
+    PLATFORM: values.platform,
+    SHELL: values.shell,
+    AGENTS_MD: agentsMdBlock(values.agentsMd, cwd),
+    AGENT_ID: values.agentId,
+    SESSION_ID: values.sessionId,
+    PROVIDER: values.provider,
+    MODEL_ID: values.modelId,
+  };
+  return template.replace(/\{\{([A-Z][A-Z0-9_]*)\}\}/g, (token, name: string) => table[name] ?? token);
+}
+
+function agentsMdBlock(text: string | undefined, cwd: string): string {
+  if (text === undefined || text.trim() === "") return "";
+  return `\n# Workspace instructions\nThe workspace's AGENTS.md (${cwd.replace(/\/$/, "")}/${AGENTS_MD_FILE}) follows between the markers. Follow it unless the user says otherwise.\n[agents_md]\n${text.trimEnd()}\n[/agents_md]\n`;
+}
+
+/**
+ * Reads `<cwd>/AGENTS.md` for the prompt: undefined when there is none (or it cannot be read);
+ * text beyond `AGENTS_MD_MAX_CHARS` is replaced by a note that points at the file.
+ */
+export async function readAgentsMd(cwd: string): Promise<string | undefined> {
+  let text: string;
+  try {
+    text = await readFile(join(cwd, AGENTS_MD_FILE), "utf8");
+  } catch {
+    return undefined;
+  }
+  if (text.length <= AGENTS_MD_MAX_CHARS) return text;
+  return `${text.slice(0, AGENTS_MD_MAX_CHARS)}\n[AGENTS.md truncated: showing the first ${AGENTS_MD_MAX_CHARS} of ${text.length} characters; read the file for the rest]`;
+}
+
+export interface BuildSystemPromptOptions {
+  /** Default: `DEFAULT_SYSTEM_PROMPT` (an agent's `system_prompt` when it has one). */
+  template?: string;
+  cwd: string;
+  dataDir: string;
+  /** Default: now. */
+  now?: Date;
+  /** Default: `process.platform`. */
+  platform?: string;
+  /** Default: "bash" (exec_command always runs `bash -lc`). */
+  shell?: string;
+  agentId?: string;
+  sessionId?: string;
+  provider?: string;
+  modelId?: string;
+  extra?: Record<string, string>;
+}
+
+/**
+ * The prompt a new session records in its `session_meta`: the template expanded with the
+ * workspace, data dir, date, platform, shell and the workspace's AGENTS.md. A resumed session
+ * reuses the recorded text unchanged, so this runs once per session.
+ */
+export async function buildSystemPrompt(options: BuildSystemPromptOptions): Promise<string> {
+  const now = options.now ?? new Date();
+  return expandSystemPrompt(options.template ?? DEFAULT_SYSTEM_PROMPT, {
+    cwd: options.cwd,
+    dataDir: options.dataDir,
+    date: localDate(now),
+    platform: options.platform ?? process.platform,
+    shell: options.shell ?? "bash",
+    agentsMd: await readAgentsMd(options.cwd),
+    agentId: options.agentId,
+    sessionId: options.sessionId,
+    provider: options.provider,
+    modelId: options.modelId,
+    extra: options.extra,
+  });
+}
+
+function localDate(date: Date): string {
+  const pad = (n: number) => String(n).padStart(2, "0");
+  return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}`;
+}
