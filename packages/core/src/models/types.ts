@@ -1,10 +1,4 @@
-import type {
-  CompleteModelPayload,
-  OmniMessage,
-  StopReason,
-  TokenCounts,
-  ToolSpec,
-} from "@penguin/protocol";
+import type { CompleteModelPayload, OmniMessage, StopReason, TokenCounts, ToolSpec } from "@penguin/protocol";
 
 /** How hard the model should think; mapped to each provider's effort or thinking budget. */
 export type ThinkingLevel = "none" | "low" | "medium" | "high" | "max";
@@ -27,6 +21,11 @@ export interface ModelOutcome {
   errorMessage?: string;
   /** From a `retry-after` header, when the provider sent one. */
   retryAfterMs?: number;
+  /**
+   * Set when a retry cannot succeed (a 400 the provider will refuse again, a replay cassette
+   * with no turn left): the engine should stop instead of retrying.
+   */
+  permanent?: boolean;
   usage: TokenCounts;
 }
 
