@@ -1,1 +1,28 @@
-export const PACKAGE_NAME = "@penguin/trace";
+// @penguin/trace: a session's history, durable (append-only JSONL, one write per record),
+// readable (readers that skip bad lines with diagnostics) and resumable (rebuildContext).
+// Layout, record order and commit rules: docs/sessions-and-traces.md.
+
+export { type AuditEntry, approvalAudit } from "./audit.js";
+export { TraceError, type TraceErrorCode } from "./errors.js";
+export { findSessionFiles, type TraceLocation } from "./location.js";
+export { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from "./private-fs.js";
+export {
+  iterateSession,
+  readSession,
+  readTraceFile,
+  type SessionContents,
+  type TraceDiagnostic,
+  type TraceFileContents,
+} from "./reader.js";
+export {
+  type CarryOver,
+  interruptedOutputText,
+  type ResumeState,
+  type ResumeTokens,
+  rebuildContext,
+} from "./resume.js";
+export { isValidSessionId } from "./session-id.js";
+export { type DeleteResult, deleteSession, listSessions, type SessionSummary } from "./sessions.js";
+export { type SubagentNode, subagentTree } from "./subagents.js";
+export { type ExportResult, exportSession, type ImportOptions, importSession } from "./transfer.js";
+export { type CreateTraceOptions, TraceWriter, type TraceWriterOptions } from "./writer.js";

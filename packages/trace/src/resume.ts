@@ -1,0 +1,299 @@
+import {
+  type CompleteModelPayload,
+  emptyTokenCounts,
+  isCompleteModelMessage,
+  type OmniMessage,
+  type SessionMetaPayload,
+  type StopReason,
+  type TokenCounts,
+  type ToolCallOutputPayload,
+  type ToolCallPayload,
+} from "@penguin/protocol";
+import { TraceError } from "./errors.js";
+
+type ModelMessage = OmniMessage<CompleteModelPayload>;
+type ToolCallMessage = OmniMessage<ToolCallPayload>;
+type ToolOutputMessage = OmniMessage<ToolCallOutputPayload>;
+
+/** What the last model request of the trace left unfinished, for the next run. Never traced. */
+export interface CarryOver {
+  /**
+   * - `none`: the last request committed and every one of its tool calls has an output.
+   * - `request`: the last request did not commit (no `request_end`: a crash during the model
+   *   stream, or a status other than `completed`); its messages are in `droppedMessages`.
+   * - `tools`: the last request committed, but some of its tool calls have no output (a crash or
+   *   an interrupt while they ran); `messages` pairs them with a synthetic interrupted output.
+   */
+  interruption: "none" | "request" | "tools";
+  /** The `request_end` status of a dropped last request; absent when it never ended. */
+  requestStatus?: StopReason;
+  /** Complete messages of the dropped last request, and outputs of its calls that ran, in order. */
+  droppedMessages: ModelMessage[];
+  /** Tool calls of the last request that got a synthetic interrupted output in `messages`. */
+  interruptedToolCallIds: string[];
+  /** The trailing `abort` event (no user input or request after it), if any. */
+  abort?: { reason?: string };
+  /** A sentence for the model or the user that says what was cut short or interrupted; absent when nothing was. */
+  notice?: string;
+}
+
+export interface ResumeTokens {
+  /** Session totals from the last `token_usage` event (zeros when there was none). */
+  session: TokenCounts;
+  /** The last request's counts (drives the context-window compaction trigger). */
+  lastRequest?: TokenCounts;
+  sessionCostUsd?: number;
+}
+
+export interface ResumeState {
+  /** The session's configuration: the latest `session_meta` (each file starts with one). */
+  meta: SessionMetaPayload;
+  /** The model context of committed turns only, in model-context order. */
+  messages: ModelMessage[];
+  carryOver: CarryOver;
+  tokens: ResumeTokens;
+  /** Committed model requests (turns of the agent loop) over the whole session. */
+  turns: number;
+  /** Every traced tool call that has no `tool_call_output` record; never re-run them. */
+  unansweredToolCallIds: string[];
+  /** A `compaction_begin` without its `compaction_end`: the engine closes it as failed. */
+  danglingCompaction: boolean;
+}
+
+/** The output a committed tool call gets when the trace has none (the tool is never re-run). */
+export function interruptedOutputText(approved: boolean | undefined): string {
+  if (approved === true) {
+    return "Tool call interrupted: the session stopped while this call was running, so its result is unknown and it may have had partial effects. It was not re-run.";
+  }
+  return "Tool call interrupted: the session stopped before this call was approved and run. It was not run.";
+}
+
+interface Slot {
+  call: ToolCallMessage;
+  output?: ToolOutputMessage;
+}
+
+type Entry = { message: ModelMessage } | { slot: Slot };
+
+interface Request {
+  messages: ModelMessage[];
+  calls: ToolCallMessage[];
+  outputs: Map<string, ToolOutputMessage>;
+  /** User input recorded while the request was open (steering): it follows the request. */
+  heldInput: ModelMessage[];
+}
+
+interface RequestOutcome {
+  request: Request;
+  committed: boolean;
+  status?: StopReason;
+  slots: Slot[];
+}
+
+/**
+ * Rebuilds a session's model context from its trace records (see docs/sessions-and-traces.md,
+ * "Commit rules"). Pure: reads nothing, writes nothing. Throws `not_a_session` when the records
+ * do not start with a session_meta.
+ */
+export function rebuildContext(records: readonly OmniMessage[]): ResumeState {
+  const own = records.filter((record) => record.origin === undefined || record.origin.length === 0);
+  const first = own[0];
+  if (first?.type !== "session_meta") {
+    throw new TraceError("not_a_session", "a trace to resume must start with a session_meta record");
+  }
+  let meta = first.payload;
+  let context: Entry[] = [];
+  let slotsById = new Map<string, Slot>();
+  let open: Request | undefined;
+  let last: RequestOutcome | undefined;
+  let inCompaction = false;
+  let turns = 0;
+  let abort: { reason?: string } | undefined;
+  const tokens: ResumeTokens = { session: emptyTokenCounts() };
+  const approvals = new Map<string, string>();
+  const callIds: string[] = [];
+  const answered = new Set<string>();
+
+  const flushHeld = (request: Request) => {
+    for (const message of request.heldInput) context.push({ message });
+  };
+  const close = (request: Request, status: StopReason | undefined) => {
+    const committed = status === "completed";
+    const slots: Slot[] = [];
+    if (committed) {
+      turns++;
+      for (const message of request.messages) context.push({ message });
+      for (const call of request.calls) {
+        const slot: Slot = { call, output: request.outputs.get(call.payload.tool_call_id) };
+        slots.push(slot);
+        slotsById.set(call.payload.tool_call_id, slot);
+        context.push({ slot });
+      }
+    }
+    flushHeld(request);
+    last = { request, committed, status, slots };
+  };
+  const closeOpen = () => {
+    if (open) close(open, undefined);
+    open = undefined;
+  };
+
+  for (const record of own) {
+    if (record === first) continue;
+    if (record.type === "session_meta") {
+      // A new file: a new model context (after compaction), with the same session config.
+      closeOpen();
+      meta = record.payload;
+      context = [];
+      slotsById = new Map();
+      inCompaction = false;
+      continue;
+    }
+    if (record.type === "event_msg") {
+      const event = record.payload;
+      switch (event.type) {
+        case "token_usage":
+          tokens.session = event.session;
+          tokens.lastRequest = event.request;
+          if (event.session_cost_usd !== undefined) tokens.sessionCostUsd = event.session_cost_usd;
+          break;
+        case "approval_decision":
+          approvals.set(event.tool_call_id, event.decision);
+          break;
+        case "abort":
+          abort = event.reason !== undefined ? { reason: event.reason } : {};
+          break;
+        case "compaction_begin":
+          closeOpen();
+          inCompaction = true;
+          break;
+        case "compaction_end":
+          inCompaction = false;
+          break;
+        case "request_begin":
+          if (inCompaction) break;
+          closeOpen();
+          open = { messages: [], calls: [], outputs: new Map(), heldInput: [] };
+          abort = undefined;
+          break;
+        case "request_end":
+          if (inCompaction || !open) break;
+          close(open, event.status);
+          open = undefined;
+          break;
+      }
+      continue;
+    }
+    if (!isCompleteModelMessage(record) || inCompaction) continue;
+    const payload = record.payload;
+    if (payload.type === "tool_call_output") {
+      const output = record as ToolOutputMessage;
+      const id = payload.tool_call_id;
+      answered.add(id);
+      const slot = slotsById.get(id);
+      if (slot) {
+        slot.output ??= output;
+      } else if (open?.calls.some((call) => call.payload.tool_call_id === id)) {
+        if (!open.outputs.has(id)) open.outputs.set(id, output);
+      } else if (
+        last &&
+        !last.committed &&
+        last.request.calls.some((call) => call.payload.tool_call_id === id)
+      ) {
+        if (!last.request.outputs.has(id)) last.request.outputs.set(id, output);
+      }
+      // Any other output has no call in the context (its request did not commit): left out.
+      continue;
+    }
+    if (payload.role === "assistant") {
+      // Assistant messages outside a request (harness notices) are not model context.
+      if (!open) continue;
+      open.messages.push(record);
+      if (payload.type === "tool_call") {
+        open.calls.push(record as ToolCallMessage);
+        callIds.push(payload.tool_call_id);
+      }
+      continue;
+    }
+    // User input: text, images and data from the user (or the harness speaking as the user).
+    abort = undefined;
+    if (open) open.heldInput.push(record);
+    else context.push({ message: record });
+  }
+  closeOpen();
+
+  const messages: ModelMessage[] = [];
+  const synthesized: string[] = [];
+  for (const entry of context) {
+    if ("message" in entry) {
+      messages.push(entry.message);
+      continue;
+    }
+    const { call, output } = entry.slot;
+    if (output) {
+      messages.push(output);
+    } else {
+      const id = call.payload.tool_call_id;
+      synthesized.push(id);
+      messages.push(syntheticOutput(call, approvals.get(id) === "allow"));
+    }
+  }
+
+  return {
+    meta,
+    messages,
+    carryOver: carryOverOf(last, synthesized, abort),
+    tokens,
+    turns,
+    unansweredToolCallIds: callIds.filter((id) => !answered.has(id)),
+    danglingCompaction: inCompaction,
+  };
+}
+
+function syntheticOutput(call: ToolCallMessage, approved: boolean): ToolOutputMessage {
+  return {
+    timestamp: call.timestamp,
+    type: "model_msg",
+    payload: {
+      type: "tool_call_output",
+      role: "user",
+      output: interruptedOutputText(approved),
+      tool_call_id: call.payload.tool_call_id,
+      stop_reason: "aborted",
+    },
+  };
+}
+
+function carryOverOf(
+  last: RequestOutcome | undefined,
+  synthesized: string[],
+  abort: { reason?: string } | undefined,
+): CarryOver {
+  const carry: CarryOver = { interruption: "none", droppedMessages: [], interruptedToolCallIds: [] };
+  if (abort) carry.abort = abort;
+  if (last && !last.committed) {
+    carry.interruption = "request";
+    if (last.status) carry.requestStatus = last.status;
+    const { messages, calls, outputs } = last.request;
+    carry.droppedMessages = [...messages];
+    for (const call of calls) {
+      const output = outputs.get(call.payload.tool_call_id);
+      if (output) carry.droppedMessages.push(output);
+    }
+    const how = last.status ? `ended with status ${last.status}` : "was cut off before it finished";
+    carry.notice = `The previous model request ${how}; its reply was not kept in the conversation.`;
+  } else if (last) {
+    const cut = last.slots.filter((slot) => synthesized.includes(slot.call.payload.tool_call_id));
+    if (cut.length > 0) {
+      carry.interruption = "tools";
+      carry.interruptedToolCallIds = cut.map((slot) => slot.call.payload.tool_call_id);
+      const names = cut
+        .map((slot) => `${slot.call.payload.name} (${slot.call.payload.tool_call_id})`)
+        .join(", ");
+      carry.notice = `The session stopped while tool calls were running: ${names}. They were not re-run; their results are marked as interrupted.`;
+    }
+  }
+  if (carry.abort && carry.notice) carry.notice = `The user interrupted the previous turn. ${carry.notice}`;
+  else if (carry.abort) carry.notice = "The user interrupted the previous turn.";
+  return carry;
+}
