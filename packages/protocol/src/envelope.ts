@@ -11,19 +11,22 @@ const origin = z.array(z.string().min(1)).optional();
 /** ISO 8601 UTC. */
 const timestamp = z.string().min(1);
 
-export const SessionMetaEnvelopeSchema = z.object({
+// Envelopes, like payloads, keep fields they do not know: a reader of an older version passes a
+// newer writer's additions through instead of dropping them.
+
+export const SessionMetaEnvelopeSchema = z.looseObject({
   timestamp,
   type: z.literal("session_meta"),
   payload: SessionMetaPayloadSchema,
   origin,
 });
-export const ModelMsgEnvelopeSchema = z.object({
+export const ModelMsgEnvelopeSchema = z.looseObject({
   timestamp,
   type: z.literal("model_msg"),
   payload: ModelPayloadSchema,
   origin,
 });
-export const EventMsgEnvelopeSchema = z.object({
+export const EventMsgEnvelopeSchema = z.looseObject({
   timestamp,
   type: z.literal("event_msg"),
   payload: EventPayloadSchema,

@@ -2,6 +2,14 @@
 // Pure TypeScript with no Node APIs, so it runs in a browser too.
 
 export {
+  matchesComplete,
+  type OpenPartialStream,
+  PartialAggregator,
+  type PartialKind,
+  type StreamedPayload,
+  streamKeyOf,
+} from "./aggregate.js";
+export {
   abortEvent,
   approvalDecision,
   assistantText,
@@ -111,5 +119,6 @@ export {
   ScriptUsageSchema,
 } from "./script.js";
 export { type SessionMetaPayload, SessionMetaPayloadSchema } from "./session-meta.js";
+export { splitIntoPartials } from "./split.js";
 export { addTokenCounts, emptyTokenCounts } from "./tokens.js";
 export { PROTOCOL_VERSION } from "./version.js";
