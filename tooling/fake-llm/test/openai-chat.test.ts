@@ -34,7 +34,10 @@ describe("OpenAI Chat Completions", () => {
   });
 
   it("streams thinking as reasoning_content deltas before the text", async () => {
-    llm.setScript([{ thinking: "Let me think about this.", text: "Done.", chunk_size: 8 }]);
+    // chunk_delay_ms paces the deltas (as benchmarks use it); nothing here depends on timing.
+    llm.setScript([
+      { thinking: "Let me think about this.", text: "Done.", chunk_size: 8, chunk_delay_ms: 2 },
+    ]);
     const stream = client.chat.completions.stream({ model: "m", messages: [{ role: "user", content: "q" }] });
     const order: string[] = [];
     let reasoning = "";
