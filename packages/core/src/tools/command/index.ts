@@ -1,0 +1,45 @@
+// The command-session tools (exec_command, input_command) and the process manager behind them.
+export {
+  CTRL_C,
+  clampYieldTime,
+  DEFAULT_EXEC_YIELD_MS,
+  DEFAULT_POLL_YIELD_MS,
+  DEFAULT_WRITE_YIELD_MS,
+  isUserInterrupt,
+  MIN_EXEC_YIELD_MS,
+  YIELD_TIMEOUT_MARGIN_MS,
+} from "./call-arguments.js";
+export { createExecCommandTool } from "./exec-command.js";
+export { createInputCommandTool } from "./input-command.js";
+export { NON_INTERACTIVE_ENV, nonInteractiveEnv } from "./non-interactive-env.js";
+export {
+  type FindOnPathOptions,
+  findOnPath,
+  interruptPlan,
+  isWslLauncher,
+  type Platform,
+  processGroupSpawnOptions,
+  type ResolveShellOptions,
+  resolveShell,
+  SHELL_OVERRIDE_ENV,
+  type ShellResolution,
+  type SignalPlan,
+  shellArgs,
+  terminatePlan,
+} from "./platform.js";
+export {
+  MAX_COMMAND_SESSIONS,
+  ProcessManager,
+  type ProcessManagerOptions,
+  type StartResult,
+} from "./process-manager.js";
+export {
+  type CommandExit,
+  type CommandSession,
+  type CommandSessionInfo,
+  EXIT_DRAIN_GRACE_MS,
+  exitNote,
+  type SessionStatus,
+  TERMINATE_GRACE_MS,
+} from "./session.js";
+export { DEFAULT_UNREAD_BUFFER_CHARS, droppedOutputMarker, UnreadBuffer } from "./unread-buffer.js";

@@ -1,0 +1,115 @@
+import type { OmniMessage } from "@penguin/protocol";
+import type { ToolDefinitionConfig } from "@penguin/state";
+import type { BuiltinTool, ToolExecutionContext, ToolResult } from "../../environment/types.js";
+import {
+  CTRL_C,
+  clampYieldTime,
+  DEFAULT_POLL_YIELD_MS,
+  DEFAULT_WRITE_YIELD_MS,
+  optionalMilliseconds,
+  optionalString,
+  requiredString,
+} from "./call-arguments.js";
+import type { ProcessManager } from "./process-manager.js";
+import { type CommandSession, exitNote } from "./session.js";
+import { followOutput, messageDelta } from "./stream-output.js";
+
+/** input_command has no minimum window: 0 returns what is already there. */
+const MIN_INPUT_YIELD_MS = 0;
+
+function unknownProcessMessage(processes: ProcessManager, id: string): string {
+  const live = processes.liveIds();
+  const known =
+    live.length > 0 ? `Running command sessions: ${live.join(", ")}.` : "No command session is running.";
+  return `unknown process_id "${id}" (it never existed, or it was evicted). ${known}`;
+}
+
+function runningNote(session: CommandSession): string {
+  return `[still running: process_id=${session.id}]`;
+}
+
+/** What the call does to the session before it waits for output. */
+type Action = { kind: "poll" } | { kind: "interrupt" } | { kind: "write"; chars: string };
+
+function actionFor(chars: string | undefined): Action {
+  if (chars === undefined || chars === "") return { kind: "poll" };
+  if (chars === CTRL_C) return { kind: "interrupt" };
+  return { kind: "write", chars };
+}
+
+/**
+ * `input_command`: drives a command session from exec_command: writes `chars` to its stdin,
+ * `"\u0003"` alone sends Ctrl-C, empty `chars` polls. Returns the output produced since the last
+ * read (never the same output twice), waiting up to `yield_time_ms` and returning early when the
+ * command exits.
+ *
+ * An abort (interrupt or timeout) of an input_command call ends only the call: the command was in
+ * the background before this call and stays there, like it does after exec_command's window.
+ */
+export function createInputCommandTool(definition: ToolDefinitionConfig): BuiltinTool {
+  async function* execute(
+    args: Record<string, unknown>,
+    ctx: ToolExecutionContext,
+  ): AsyncGenerator<OmniMessage, ToolResult> {
+    const processId = requiredString(args, "process_id");
+    const chars = optionalString(args, "chars");
+    const requestedYield = optionalMilliseconds(args, "yield_time_ms");
+    for (const parsed of [processId, chars, requestedYield]) {
+      if (!parsed.ok) {
+        yield messageDelta(ctx.toolCallId, parsed.error);
+        return { stopReason: "failed" };
+      }
+    }
+    const id = (processId as { value: string }).value.trim();
+    const session = ctx.processes.get(id);
+    if (!session) {
+      yield messageDelta(ctx.toolCallId, unknownProcessMessage(ctx.processes, id));
+      return { stopReason: "failed" };
+    }
+
+    const action = actionFor(chars.ok ? chars.value : undefined);
+    session.activeCalls += 1;
+    session.touch();
+    try {
+      if (action.kind !== "poll" && session.status === "exited") {
+        // Nothing can be delivered; hand back what is left to read and how it ended.
+        const rest = session.takeUnread();
+        if (rest.length > 0) yield messageDelta(ctx.toolCallId, rest);
+        const what = action.kind === "interrupt" ? "no Ctrl-C was sent" : "nothing was written to its stdin";
+        const exit = session.exit;
+        return {
+          stopReason: "failed",
+          note: `[${session.id} has already exited; ${what}]${exit ? ` ${exitNote(exit)}` : ""}`,
+        };
+      }
+      let writeError: string | undefined;
+      if (action.kind === "interrupt") session.interrupt();
+      if (action.kind === "write") {
+        const written = await session.write(action.chars);
+        if (!written.ok) writeError = written.error;
+      }
+
+      const windowMs = clampYieldTime({
+        requested: requestedYield.ok ? requestedYield.value : undefined,
+        fallback: action.kind === "poll" ? DEFAULT_POLL_YIELD_MS : DEFAULT_WRITE_YIELD_MS,
+        min: MIN_INPUT_YIELD_MS,
+        timeoutMs: definition.timeoutMs,
+      });
+      const outcome = yield* followOutput(session, {
+        windowMs,
+        toolCallId: ctx.toolCallId,
+        signal: ctx.signal,
+      });
+      const status = outcome === "finished" && session.exit ? exitNote(session.exit) : runningNote(session);
+      if (writeError !== undefined) {
+        return { stopReason: "failed", note: `[nothing was written: ${writeError}] ${status}` };
+      }
+      return { stopReason: "completed", note: status };
+    } finally {
+      session.activeCalls -= 1;
+      session.touch();
+    }
+  }
+
+  return { name: definition.name, definition, execute };
+}

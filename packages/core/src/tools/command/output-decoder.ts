@@ -1,0 +1,33 @@
+/**
+ * Turns a stream of stdout or stderr bytes into text for the model.
+ *
+ * - UTF-8 with a streaming decoder: a multi-byte character split across two chunks survives;
+ *   invalid bytes become U+FFFD (the decoder is not fatal).
+ * - Control characters: NUL and the other C0 controls except tab, newline, carriage return and
+ *   ESC become U+FFFD. Binary output (NUL runs, random bytes) then reaches the model as a
+ *   readable run of replacement characters, never as raw NULs that some provider APIs and
+ *   databases reject. ESC is kept so that ANSI sequences from tools that ignore NO_COLOR stay
+ *   recognisable as such instead of turning into stray `[31m` fragments.
+ */
+export const REPLACEMENT_CHARACTER = "\uFFFD";
+
+// C0 controls except \t (09), \n (0A), \r (0D) and ESC (1B).
+const UNSAFE_CONTROL_CHARACTERS = /[\u0000-\u0008\u000B\u000C\u000E-\u001A\u001C-\u001F]/g;
+
+export function replaceControlCharacters(text: string): string {
+  return text.replace(UNSAFE_CONTROL_CHARACTERS, REPLACEMENT_CHARACTER);
+}
+
+export class OutputDecoder {
+  private readonly decoder = new TextDecoder("utf-8", { fatal: false });
+
+  /** Text for the next chunk; an incomplete trailing character waits for the next chunk. */
+  write(chunk: Uint8Array): string {
+    return replaceControlCharacters(this.decoder.decode(chunk, { stream: true }));
+  }
+
+  /** Text left at the end of the stream (an incomplete trailing character becomes U+FFFD). */
+  end(): string {
+    return replaceControlCharacters(this.decoder.decode());
+  }
+}

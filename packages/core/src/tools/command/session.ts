@@ -1,0 +1,361 @@
+import { type ChildProcessWithoutNullStreams, spawn } from "node:child_process";
+import { readdirSync, readFileSync } from "node:fs";
+import { OutputDecoder } from "./output-decoder.js";
+import {
+  interruptPlan,
+  type Platform,
+  processGroupSpawnOptions,
+  type SignalPlan,
+  shellArgs,
+  terminatePlan,
+} from "./platform.js";
+import { UnreadBuffer } from "./unread-buffer.js";
+
+/**
+ * How long a session waits after the shell exited for its pipes to close before it counts as
+ * finished. Output the shell wrote before exiting is already in the pipe and arrives within this
+ * window; a background child (`server &`) that inherited the pipes can keep them open forever,
+ * and must not keep the call waiting.
+ */
+export const EXIT_DRAIN_GRACE_MS = 100;
+
+/** "kill_command: SIGTERM group, SIGKILL after 1s grace" — the same grace for eviction and disposal. */
+export const TERMINATE_GRACE_MS = 1000;
+
+/** How often the group is checked for survivors while waiting out the grace. */
+const GROUP_POLL_MS = 50;
+
+export type SessionStatus = "running" | "exited";
+
+/** How a command ended: an exit code, or the signal that terminated it, or a failure to start. */
+export type CommandExit =
+  | { kind: "code"; code: number }
+  | { kind: "signal"; signal: NodeJS.Signals }
+  | { kind: "spawn-error"; message: string };
+
+export interface CommandSessionSpec {
+  id: string;
+  cmd: string;
+  cwd: string;
+  shell: string;
+  env: Record<string, string>;
+  unreadBufferChars: number;
+  platform?: Platform;
+}
+
+/** A snapshot for process lists (the UI, the model's "live ids" hint). */
+export interface CommandSessionInfo {
+  id: string;
+  cmd: string;
+  cwd: string;
+  pid: number | undefined;
+  status: SessionStatus;
+  exit: CommandExit | undefined;
+  startedAt: number;
+  lastUsedAt: number;
+}
+
+/** The note that ends a call on a finished command: `[exit code: N]` / `[terminated by signal S]`. */
+export function exitNote(exit: CommandExit): string {
+  switch (exit.kind) {
+    case "code":
+      return `[exit code: ${exit.code}]`;
+    case "signal":
+      return `[terminated by signal ${exit.signal}]`;
+    case "spawn-error":
+      return `[failed to start: ${exit.message}]`;
+  }
+}
+
+/**
+ * One command running as its own process group (`bash -lc <cmd>`, detached), with stdin kept open
+ * as a pipe so that input_command can feed it, and stdout/stderr interleaved in arrival order into
+ * one bounded unread buffer.
+ *
+ * Known limit: a descendant that calls setsid() itself (a daemonizing server, `setsid cmd &`)
+ * leaves the process group and is not reached by Ctrl-C, eviction or disposal.
+ */
+export class CommandSession {
+  readonly id: string;
+  readonly cmd: string;
+  readonly cwd: string;
+  readonly startedAt = Date.now();
+  /** Last time a tool call started, polled or wrote to this session. */
+  lastUsedAt = this.startedAt;
+  /** Rises with every use across all sessions: orders LRU eviction even within one millisecond. */
+  useOrder = nextUseOrder();
+  /** Tool calls currently reading this session; a session in use is never evicted. */
+  activeCalls = 0;
+
+  private readonly platform: Platform;
+  private readonly child: ChildProcessWithoutNullStreams;
+  private readonly buffer: UnreadBuffer;
+  private exitInfo: CommandExit | undefined;
+  private finishedFlag = false;
+  private openStreams = 2;
+  private drainTimer: NodeJS.Timeout | undefined;
+  private stdinOpen = true;
+  private waiters = new Set<() => void>();
+  private terminating: Promise<void> | undefined;
+
+  constructor(spec: CommandSessionSpec) {
+    this.id = spec.id;
+    this.cmd = spec.cmd;
+    this.cwd = spec.cwd;
+    this.platform = spec.platform ?? process.platform;
+    this.buffer = new UnreadBuffer(spec.unreadBufferChars);
+    this.child = spawn(spec.shell, shellArgs(spec.cmd), {
+      cwd: spec.cwd,
+      env: spec.env,
+      stdio: ["pipe", "pipe", "pipe"],
+      ...processGroupSpawnOptions(this.platform),
+    });
+    this.child.on("error", (error) => {
+      // Only a failure to start reaches here in practice (ENOENT shell, EACCES cwd); a failed
+      // kill is handled where it is sent.
+      if (this.child.pid === undefined && !this.exitInfo)
+        this.onExit({ kind: "spawn-error", message: error.message });
+    });
+    this.child.on("exit", (code, signal) => {
+      this.onExit(signal ? { kind: "signal", signal } : { kind: "code", code: code ?? 0 });
+    });
+    this.pipeOutput(this.child.stdout);
+    this.pipeOutput(this.child.stderr);
+    // EPIPE when the command closed its stdin: the write is reported by write(); never crash.
+    this.child.stdin.on("error", () => {
+      this.stdinOpen = false;
+    });
+    this.child.stdin.on("close", () => {
+      this.stdinOpen = false;
+    });
+  }
+
+  get pid(): number | undefined {
+    return this.child.pid;
+  }
+
+  get status(): SessionStatus {
+    return this.exitInfo ? "exited" : "running";
+  }
+
+  get exit(): CommandExit | undefined {
+    return this.exitInfo;
+  }
+
+  /** Exited, and its output collected (the pipes closed, or the drain grace passed). */
+  get finished(): boolean {
+    return this.finishedFlag;
+  }
+
+  /** Characters currently held unread (bounded by the unread buffer's cap). */
+  get unreadChars(): number {
+    return this.buffer.size;
+  }
+
+  get hasUnread(): boolean {
+    return !this.buffer.isEmpty;
+  }
+
+  info(): CommandSessionInfo {
+    return {
+      id: this.id,
+      cmd: this.cmd,
+      cwd: this.cwd,
+      pid: this.pid,
+      status: this.status,
+      exit: this.exitInfo,
+      startedAt: this.startedAt,
+      lastUsedAt: this.lastUsedAt,
+    };
+  }
+
+  touch(): void {
+    this.lastUsedAt = Date.now();
+    this.useOrder = nextUseOrder();
+  }
+
+  /** Everything not read yet; reading consumes it. */
+  takeUnread(): string {
+    return this.buffer.take();
+  }
+
+  /**
+   * Resolves when there is news (output, exit, finish), after `ms`, or when `signal` aborts,
+   * whichever comes first.
+   */
+  waitForActivity(ms: number, signal?: AbortSignal): Promise<void> {
+    if (!this.buffer.isEmpty || this.finishedFlag || signal?.aborted || ms <= 0) return Promise.resolve();
+    return new Promise((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        this.waiters.delete(done);
+        signal?.removeEventListener("abort", done);
+        resolve();
+      };
+      const timer = setTimeout(done, ms);
+      this.waiters.add(done);
+      signal?.addEventListener("abort", done, { once: true });
+    });
+  }
+
+  /** Writes to stdin. Fails (with a reason) when the command has exited or closed its stdin. */
+  async write(chars: string): Promise<{ ok: true } | { ok: false; error: string }> {
+    if (this.exitInfo) return { ok: false, error: "the command has exited" };
+    if (!this.stdinOpen || this.child.stdin.destroyed) {
+      return { ok: false, error: "the command has closed its stdin" };
+    }
+    return new Promise((resolve) => {
+      this.child.stdin.write(chars, (error) => {
+        resolve(error ? { ok: false, error: `writing to stdin failed: ${error.message}` } : { ok: true });
+      });
+    });
+  }
+
+  /** Ctrl-C: SIGINT to the whole process group (a tree kill on Windows). */
+  interrupt(): void {
+    if (this.pid === undefined || this.exitInfo) return;
+    deliver(interruptPlan(this.platform, this.pid));
+  }
+
+  /**
+   * Ends the whole process group: SIGTERM, then SIGKILL after the grace if anything of the group
+   * is still alive. Also runs after the shell exited, for children it left behind in the group.
+   * Idempotent; resolves once the group is gone (or the forced stage has been sent and waited for).
+   */
+  terminate(graceMs: number = TERMINATE_GRACE_MS): Promise<void> {
+    this.terminating ??= this.runTermination(graceMs);
+    return this.terminating;
+  }
+
+  private async runTermination(graceMs: number): Promise<void> {
+    const pid = this.pid;
+    if (pid !== undefined) {
+      const plan = terminatePlan(this.platform, pid);
+      deliver(plan.polite);
+      if (!(await this.waitForGroupGone(pid, graceMs))) {
+        deliver(plan.forced);
+        await this.waitForGroupGone(pid, graceMs);
+      }
+    }
+    this.child.stdin.destroy();
+    // Pipes held open by an escaped (setsid) descendant must not keep this session alive.
+    this.child.stdout.destroy();
+    this.child.stderr.destroy();
+  }
+
+  private async waitForGroupGone(pid: number, ms: number): Promise<boolean> {
+    const deadline = Date.now() + ms;
+    for (;;) {
+      const gone = this.platform === "win32" ? this.exitInfo !== undefined : !groupAlive(pid);
+      if (gone) return true;
+      if (Date.now() >= deadline) return false;
+      await new Promise((resolve) => setTimeout(resolve, GROUP_POLL_MS));
+    }
+  }
+
+  private pipeOutput(stream: NodeJS.ReadableStream): void {
+    const decoder = new OutputDecoder();
+    stream.on("data", (chunk: Buffer) => {
+      this.append(decoder.write(chunk));
+    });
+    let closed = false;
+    const onClose = () => {
+      if (closed) return;
+      closed = true;
+      this.append(decoder.end());
+      this.openStreams -= 1;
+      if (this.openStreams === 0 && this.exitInfo) this.markFinished();
+    };
+    stream.on("end", onClose);
+    stream.on("close", onClose);
+    stream.on("error", onClose);
+  }
+
+  private append(text: string): void {
+    if (text.length === 0) return;
+    this.buffer.append(text);
+    this.notify();
+  }
+
+  private onExit(exit: CommandExit): void {
+    if (this.exitInfo) return;
+    this.exitInfo = exit;
+    this.stdinOpen = false;
+    if (exit.kind === "spawn-error" || this.openStreams === 0) {
+      this.markFinished();
+    } else {
+      this.drainTimer = setTimeout(() => this.markFinished(), EXIT_DRAIN_GRACE_MS);
+      this.drainTimer.unref();
+    }
+    this.notify();
+  }
+
+  private markFinished(): void {
+    if (this.finishedFlag) return;
+    this.finishedFlag = true;
+    clearTimeout(this.drainTimer);
+    this.notify();
+  }
+
+  private notify(): void {
+    for (const waiter of [...this.waiters]) waiter();
+  }
+}
+
+let useCounter = 0;
+function nextUseOrder(): number {
+  useCounter += 1;
+  return useCounter;
+}
+
+/**
+ * Whether a live process is left in process group `pgid`. `kill(-pgid, 0)` also counts zombies:
+ * children orphaned by the shell are reparented to init, and an init that does not reap (common
+ * in containers) would leave them as zombies forever, so on Linux a group that still answers is
+ * checked in /proc for a member that is not a zombie.
+ */
+function groupAlive(pgid: number): boolean {
+  try {
+    process.kill(-pgid, 0);
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "EPERM";
+  }
+  return process.platform === "linux" ? procHasLiveMember(pgid) : true;
+}
+
+function procHasLiveMember(pgid: number): boolean {
+  let entries: string[];
+  try {
+    entries = readdirSync("/proc");
+  } catch {
+    return true;
+  }
+  for (const entry of entries) {
+    if (entry.charCodeAt(0) < 48 || entry.charCodeAt(0) > 57) continue;
+    let stat: string;
+    try {
+      stat = readFileSync(`/proc/${entry}/stat`, "utf8");
+    } catch {
+      continue; // exited meanwhile
+    }
+    // "pid (comm) state ppid pgrp …"; comm may contain spaces and parentheses.
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    if (Number(fields[2]) === pgid && fields[0] !== "Z") return true;
+  }
+  return false;
+}
+
+function deliver(plan: SignalPlan): void {
+  if (plan.kind === "group-signal") {
+    try {
+      process.kill(-plan.pgid, plan.signal);
+    } catch {
+      // ESRCH: the group is already gone.
+    }
+    return;
+  }
+  const helper = spawn(plan.file, plan.args, { stdio: "ignore", windowsHide: true });
+  helper.on("error", () => {
+    // The tree may already be gone, or the helper missing; nothing more can be done.
+  });
+}
