@@ -20,8 +20,13 @@ export const GuardrailRuleSchema = z.strictObject({
 
 export type GuardrailRule = z.output<typeof GuardrailRuleSchema>;
 
+/**
+ * The start of a command part up to the command word: leading variable assignments and wrappers
+ * such as sudo or env, so `sudo rm …` is caught while `echo rm …` or `grep mkfs` is not.
+ */
+const COMMAND_START = String.raw`^\s*(?:[A-Za-z_][A-Za-z0-9_]*=\S*\s+|(?:sudo|doas|env|exec|nohup|nice|time|command)\s+(?:-\S+\s+)*)*`;
 /** rm with a recursive flag (-r, -R, -rf, -fr, --recursive …) somewhere among its arguments. */
-const RM_RECURSIVE = String.raw`(?:^|[\s;&|(])(?:sudo\s+)?rm\s+(?:\S+\s+)*?(?:-[A-Za-z]*[rR][A-Za-z]*|--recursive)\s+(?:\S+\s+)*?`;
+const RM_RECURSIVE = String.raw`rm\s+(?:\S+\s+)*?(?:-[A-Za-z]*[rR][A-Za-z]*|--recursive)\s+(?:\S+\s+)*?`;
 /** `/`, `/*`, `~`, `~/`, `~/*`, `$HOME`, `${HOME}/*`, and top-level system folders such as `/usr`. */
 const ROOTISH_TARGET = String.raw`(?:/|/\*|~/?\*?|"?\$\{?HOME\}?"?/?\*?|/(?:bin|boot|dev|etc|home|lib|lib32|lib64|opt|proc|root|sbin|srv|sys|usr|var)/?\*?)(?=\s|$|;|&|\|)`;
 
@@ -29,19 +34,19 @@ const ROOTISH_TARGET = String.raw`(?:/|/\*|~/?\*?|"?\$\{?HOME\}?"?/?\*?|/(?:bin|
 export const DEFAULT_GUARDRAIL_RULES: readonly GuardrailRule[] = [
   {
     name: "rm-rootish",
-    pattern: RM_RECURSIVE + ROOTISH_TARGET,
+    pattern: COMMAND_START + RM_RECURSIVE + ROOTISH_TARGET,
     action: "deny",
     message: "Refusing to delete the root, the home folder or a system folder recursively.",
   },
   {
     name: "rm-no-preserve-root",
-    pattern: String.raw`(?:^|\s)rm\s.*--no-preserve-root`,
+    pattern: `${COMMAND_START}rm\\s.*--no-preserve-root`,
     action: "deny",
     message: "Refusing rm --no-preserve-root.",
   },
   {
     name: "disk-write-dd",
-    pattern: String.raw`(?:^|\s)dd\s.*\bof=/dev/(?:sd|hd|vd|xvd|nvme|mmcblk|disk|rdisk)`,
+    pattern: `${COMMAND_START}dd\\s.*\\bof=/dev/(?:sd|hd|vd|xvd|nvme|mmcblk|disk|rdisk)`,
     action: "deny",
     message: "Refusing to write a raw disk device with dd.",
   },
@@ -53,7 +58,7 @@ export const DEFAULT_GUARDRAIL_RULES: readonly GuardrailRule[] = [
   },
   {
     name: "mkfs",
-    pattern: String.raw`(?:^|[\s;&|(])(?:sudo\s+)?mkfs(?:\.[A-Za-z0-9]+)?(?:\s|$)`,
+    pattern: `${COMMAND_START}mkfs(?:\\.[A-Za-z0-9]+)?(?:\\s|$)`,
     action: "deny",
     message: "Refusing to create a file system (mkfs).",
   },

@@ -1,5 +1,6 @@
+import { chmodSync } from "node:fs";
 import { dirname, join } from "node:path";
-import pino, { type Level, type Logger } from "pino";
+import pino, { type Level, type Logger, type LoggerOptions } from "pino";
 import { logsDir, resolveDataRoot } from "./paths.js";
 import { ensurePrivateDirSync, PRIVATE_FILE_MODE } from "./private-files.js";
 
@@ -90,22 +91,23 @@ export function createLogger(options: CreateLoggerOptions = {}): Logger {
   const file = options.file ?? join(logsDir(options.root ?? resolveDataRoot()), DEFAULT_LOG_FILE_NAME);
   ensurePrivateDirSync(dirname(file));
   const destination = pino.destination({ dest: file, sync: true, append: true, mode: PRIVATE_FILE_MODE });
+  // The mode above applies when the file is created; an older, wider file is tightened too.
+  if (process.platform !== "win32") chmodSync(file, PRIVATE_FILE_MODE);
   const secrets = (options.secrets ?? []).filter((secret) => secret.length > 0);
+  const hooks: LoggerOptions["hooks"] =
+    secrets.length === 0
+      ? {}
+      : {
+          logMethod(args, method) {
+            const scrubbed = args.map((arg) => redactDeep(arg, secrets, new WeakSet()));
+            method.apply(this, scrubbed as Parameters<typeof method>);
+          },
+        };
   return pino(
     {
       level: options.level ?? DEFAULT_LOG_LEVEL,
       redact: { paths: redactionPaths(), censor: REDACTED },
-      hooks:
-        secrets.length === 0
-          ? undefined
-          : {
-              logMethod(args, method) {
-                const scrubbed = args.map((arg) => redactDeep(arg, secrets, new WeakSet())) as Parameters<
-                  typeof method
-                >;
-                method.apply(this, scrubbed);
-              },
-            },
+      hooks,
     },
     destination,
   );
