@@ -1,9 +1,11 @@
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { type FakeLlm, startFakeLlm } from "../src/index.js";
 import { ALL_DRIVERS } from "./drivers.js";
 
-/** Short enough to keep the suite quick, long enough that a loaded machine still connects. */
-const CLIENT_TIMEOUT_MS = 500;
+/** The SDK request timeout of the stall tests; the stalled server never answers, so any value fails. */
+const CLIENT_TIMEOUT_MS = 300;
+/** How long a stalled stream is watched for further deltas before the client gives up. */
+const STALL_WATCH_MS = 200;
 
 let llm: FakeLlm;
 beforeEach(async () => {
@@ -58,7 +60,8 @@ describe.each(ALL_DRIVERS)("%s failures", (_name, makeDriver) => {
     const sdk = makeDriver(llm, "sk-right");
     const error = await rejectionOf(sdk.stream([], { timeout: CLIENT_TIMEOUT_MS }));
     expect(error).toBeInstanceOf(sdk.APIConnectionTimeoutError);
-    expect(llm.requests[0]).toMatchObject({ outcome: "stalled", turnIndex: 0 });
+    const [request] = await llm.waitForRequests(1);
+    expect(request).toMatchObject({ outcome: "stalled", turnIndex: 0 });
   });
 
   it("stalls a non-streamed answer until the SDK times out", async () => {
@@ -73,7 +76,13 @@ describe.each(ALL_DRIVERS)("%s failures", (_name, makeDriver) => {
     llm.setScript([{ text: "aaaabbbbccccdddd", chunk_size: 4, stall: { after_chunks: 2 } }]);
     const sdk = makeDriver(llm, "sk-right");
     const deltas: string[] = [];
-    const error = await rejectionOf(sdk.stream(deltas, { signal: AbortSignal.timeout(CLIENT_TIMEOUT_MS) }));
+    const controller = new AbortController();
+    const streaming = rejectionOf(sdk.stream(deltas, { signal: controller.signal }));
+    await vi.waitFor(() => expect(deltas).toHaveLength(2), { timeout: 10_000 });
+    // Nothing more arrives while the connection stays open; then the client gives up.
+    await new Promise((resolve) => setTimeout(resolve, STALL_WATCH_MS));
+    controller.abort();
+    const error = await streaming;
     expect(error).toBeInstanceOf(sdk.APIUserAbortError);
     expect(deltas).toEqual(["aaaa", "bbbb"]);
   });
