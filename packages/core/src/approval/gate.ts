@@ -1,0 +1,80 @@
+import type { DecisionSource, OmniMessage, Permission, ToolCallPayload } from "@penguin/protocol";
+import type { GuardrailRule } from "@penguin/state";
+import type { ApproveFn } from "../environment/types.js";
+import { checkToolCall } from "./guardrail.js";
+import { type ApprovalPolicy, isApprovalPolicy, messageOf } from "./policies.js";
+import type { SessionRule, SessionRules } from "./session-rules.js";
+
+/** The one decision a tool call gets, as its `approval_decision` event records it. */
+export interface ApprovalOutcome {
+  decision: "allow" | "deny" | "forbidden";
+  source: DecisionSource;
+  reason?: string;
+  /** A session rule the human granted with this decision (already added to the session's rules). */
+  rule?: SessionRule;
+}
+
+export interface ApprovalGateOptions {
+  guardrail: readonly GuardrailRule[];
+  rules: SessionRules;
+  permissionOf(toolName: string): Permission | undefined;
+}
+
+/** "With none injected the engine denies by default (conservative — nothing gets approved unattended)". */
+export const NO_APPROVER_REASON = "no approval callback was given for this run, so every call is denied";
+
+/**
+ * Decides one call: the command guardrail first (under every mode, before any callback is
+ * asked), then the policy or callback, and a deny when there is none. Never throws: a throwing
+ * callback counts as deny.
+ */
+export async function decideApproval(
+  call: OmniMessage<ToolCallPayload>,
+  approve: ApproveFn | ApprovalPolicy | undefined,
+  options: ApprovalGateOptions,
+  signal?: AbortSignal,
+): Promise<ApprovalOutcome> {
+  const hit = checkToolCall(options.guardrail, call);
+  if (hit) {
+    return {
+      decision: "forbidden",
+      source: { kind: "guardrail", name: hit.rule.name },
+      reason: `${hit.rule.message} (rule ${hit.rule.name} matched: ${hit.part})`,
+    };
+  }
+  if (approve === undefined)
+    return { decision: "deny", source: { kind: "default" }, reason: NO_APPROVER_REASON };
+  if (isApprovalPolicy(approve)) {
+    try {
+      const decided = await approve.decide({
+        call,
+        permission: options.permissionOf(call.payload.name),
+        rules: options.rules,
+        signal,
+      });
+      const outcome: ApprovalOutcome = { decision: decided.decision, source: decided.source };
+      if (decided.reason) outcome.reason = decided.reason;
+      if (decided.remember && options.rules.add(decided.remember)) outcome.rule = decided.remember;
+      return outcome;
+    } catch (error) {
+      return {
+        decision: "deny",
+        source: { kind: "mode", name: approve.mode },
+        reason: `approval failed: ${messageOf(error)}`,
+      };
+    }
+  }
+  const granted = options.rules.match(call);
+  if (granted) return { decision: "allow", source: { kind: "session_rule", name: granted } };
+  try {
+    const answer = await approve(call);
+    if (answer === "allow") return { decision: "allow", source: { kind: "callback" } };
+    return { decision: "deny", source: { kind: "callback" } };
+  } catch (error) {
+    return {
+      decision: "deny",
+      source: { kind: "callback" },
+      reason: `the approval callback threw: ${messageOf(error)}`,
+    };
+  }
+}

@@ -1,0 +1,62 @@
+import type { OmniMessage, ToolCallPayload } from "@penguin/protocol";
+import { DEFAULT_GUARDRAIL_RULES, type GuardrailRule, matchGuardrail } from "@penguin/state";
+import { normalizedText, splitShellCommand } from "./shell-split.js";
+
+/**
+ * The tools whose argument is shell text, and which argument holds it. "A command guardrail
+ * that runs before every mode … over the command text of `exec_command` and `input_command`."
+ */
+export const COMMAND_TEXT_ARGUMENT: Readonly<Record<string, string>> = {
+  exec_command: "cmd",
+  input_command: "chars",
+};
+
+/** A guardrail rule that matched one part of a call's command. */
+export interface GuardrailHit {
+  rule: GuardrailRule;
+  /** The part of the command that matched, as written. */
+  part: string;
+}
+
+/** The shell text a tool call would run, or undefined for a call that runs none. */
+export function commandTextOf(call: OmniMessage<ToolCallPayload>): string | undefined {
+  const key = COMMAND_TEXT_ARGUMENT[call.payload.name];
+  if (key === undefined) return undefined;
+  let args: unknown;
+  try {
+    args = JSON.parse(call.payload.arguments);
+  } catch {
+    // Malformed arguments never run: the Environment answers them with a failed output.
+    return undefined;
+  }
+  const value = (args as Record<string, unknown> | null)?.[key];
+  return typeof value === "string" ? value : undefined;
+}
+
+/**
+ * Checks every part of a command on its own: each element of a pipeline, `&&`, `||` and `;` chain,
+ * every subshell and command substitution, and the script of `sh -c` / `bash -c` / `eval`.
+ * A part matches when a rule matches its text as written or with needless quotes removed
+ * (`rm -rf "/"` is `rm -rf /`; `echo "rm -rf /"` stays an echo).
+ */
+export function checkCommand(rules: readonly GuardrailRule[], command: string): GuardrailHit | undefined {
+  const { parts } = splitShellCommand(command);
+  for (const part of parts) {
+    for (const text of [part.raw, normalizedText(part)]) {
+      const rule = matchGuardrail(rules, text);
+      if (rule) return { rule, part: part.raw };
+    }
+  }
+  return undefined;
+}
+
+/** The guardrail for one tool call; calls without shell text pass. */
+export function checkToolCall(
+  rules: readonly GuardrailRule[],
+  call: OmniMessage<ToolCallPayload>,
+): GuardrailHit | undefined {
+  const command = commandTextOf(call);
+  return command === undefined ? undefined : checkCommand(rules, command);
+}
+
+export { DEFAULT_GUARDRAIL_RULES, type GuardrailRule };

@@ -1,0 +1,125 @@
+import type { DecisionSource, OmniMessage, Permission, ToolCallPayload } from "@penguin/protocol";
+import type { ApprovalMode } from "@penguin/state";
+import type { ApproveFn } from "../environment/types.js";
+import { type SessionRule, SessionRules } from "./session-rules.js";
+
+/** What a policy knows about the call it decides. */
+export interface ApprovalRequest {
+  call: OmniMessage<ToolCallPayload>;
+  /** The tool's permission; undefined for a tool the session does not offer. */
+  permission?: Permission;
+  /** The rules granted so far in the session. */
+  rules: SessionRules;
+  signal?: AbortSignal;
+}
+
+/**
+ * A human's answer. Besides allow/deny, an approval may grant a rule for the rest of the
+ * session: the tool (`{ tool: "exec_command" }`) or a command prefix (`{ commandPrefix: "git status" }`).
+ */
+export type HumanAnswer =
+  | "allow"
+  | "deny"
+  | { decision: "allow" | "deny"; remember?: SessionRule; reason?: string };
+
+/** Asks a human about one call (a terminal prompt, a web button…). A throw counts as deny. */
+export type AskFn = (call: OmniMessage<ToolCallPayload>, request: ApprovalRequest) => Promise<HumanAnswer>;
+
+export interface PolicyDecision {
+  decision: "allow" | "deny";
+  source: DecisionSource;
+  reason?: string;
+  /** A rule the human granted with this decision. */
+  remember?: SessionRule;
+}
+
+/**
+ * One of the four approval modes, reusable across sessions. It is also a plain `ApproveFn`
+ * (without a permission it cannot auto-approve reads, so `readOnly` then asks).
+ */
+export interface ApprovalPolicy extends ApproveFn {
+  readonly mode: ApprovalMode;
+  decide(request: ApprovalRequest): Promise<PolicyDecision>;
+}
+
+function policy(
+  mode: ApprovalMode,
+  decide: (request: ApprovalRequest) => Promise<PolicyDecision>,
+): ApprovalPolicy {
+  const asFunction = async (call: OmniMessage<ToolCallPayload>) =>
+    (await decide({ call, rules: new SessionRules() })).decision;
+  return Object.assign(asFunction, { mode, decide });
+}
+
+const modeSource = (mode: ApprovalMode): DecisionSource => ({ kind: "mode", name: mode });
+
+/** "allow-all": every call runs (the command guardrail still applies first). */
+export const allowAll: ApprovalPolicy = policy("allow-all", async () => ({
+  decision: "allow",
+  source: modeSource("allow-all"),
+}));
+
+/** "deny-all": no call runs. */
+export const denyAll: ApprovalPolicy = policy("deny-all", async () => ({
+  decision: "deny",
+  source: modeSource("deny-all"),
+  reason: "the session's approval mode is deny-all",
+}));
+
+/** "read-only auto-approves permission: "r" tools and defers the rest to a human". */
+export function readOnly(ask: AskFn): ApprovalPolicy {
+  return policy("read-only", async (request) => {
+    if (request.permission === "r") return { decision: "allow", source: modeSource("read-only") };
+    return askHuman(ask, request);
+  });
+}
+
+/** "always-ask": every call goes to a human (unless a rule they granted covers it). */
+export function alwaysAsk(ask: AskFn): ApprovalPolicy {
+  return policy("always-ask", (request) => askHuman(ask, request));
+}
+
+/** The policy of a mode name, as written in configs and CLI flags. */
+export function policyForMode(mode: ApprovalMode, ask: AskFn): ApprovalPolicy {
+  switch (mode) {
+    case "allow-all":
+      return allowAll;
+    case "deny-all":
+      return denyAll;
+    case "read-only":
+      return readOnly(ask);
+    case "always-ask":
+      return alwaysAsk(ask);
+  }
+}
+
+export function isApprovalPolicy(fn: unknown): fn is ApprovalPolicy {
+  return typeof fn === "function" && typeof (fn as Partial<ApprovalPolicy>).decide === "function";
+}
+
+async function askHuman(ask: AskFn, request: ApprovalRequest): Promise<PolicyDecision> {
+  const granted = request.rules.match(request.call);
+  if (granted) return { decision: "allow", source: { kind: "session_rule", name: granted } };
+  let answer: HumanAnswer;
+  try {
+    answer = await ask(request.call, request);
+  } catch (error) {
+    return {
+      decision: "deny",
+      source: { kind: "human" },
+      reason: `asking for approval failed: ${messageOf(error)}`,
+    };
+  }
+  if (answer === "allow" || answer === "deny") return { decision: answer, source: { kind: "human" } };
+  const decision: PolicyDecision = {
+    decision: answer.decision === "allow" ? "allow" : "deny",
+    source: { kind: "human" },
+  };
+  if (answer.reason) decision.reason = answer.reason;
+  if (decision.decision === "allow" && answer.remember) decision.remember = answer.remember;
+  return decision;
+}
+
+export function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

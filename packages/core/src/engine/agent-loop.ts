@@ -1,0 +1,232 @@
+import {
+  abortEvent,
+  addTokenCounts,
+  eventMsg,
+  type OmniMessage,
+  type StopReason,
+  type ToolSpec,
+  taskEnd,
+  tokenUsage,
+  userText,
+} from "@penguin/protocol";
+import type { ApprovalGateOptions } from "../approval/gate.js";
+import type { ApprovalPolicy } from "../approval/policies.js";
+import type { ApproveFn } from "../environment/types.js";
+import { sleepUnlessAborted } from "../models/abort.js";
+import type { ModelAdapter, ModelOutcome, ThinkingLevel } from "../models/types.js";
+import {
+  budgetHit,
+  contextWindowHit,
+  estimateRequestTokens,
+  type LimitHit,
+  MIN_REPLY_TOKENS,
+  type ModelPrices,
+  maxTurnsHit,
+  requestCostUsd,
+  type SessionBudget,
+} from "./limits.js";
+import { flattenTurn, steeringText, turnAbortedText, turnRetriedText } from "./markers.js";
+import { DEFAULT_RETRY_POLICY, type RetryPolicy, retryDelay } from "./retry.js";
+import { runTurn, type TurnResult } from "./turn.js";
+import type { ConversationState, ModelMessage, ToolHost } from "./types.js";
+
+/** Input queued by `session.steer` while a task runs. */
+export class SteeringQueue {
+  private readonly texts: string[] = [];
+  push(text: string): void {
+    this.texts.push(text);
+  }
+  get pending(): boolean {
+    return this.texts.length > 0;
+  }
+  takeAll(): string[] {
+    return this.texts.splice(0, this.texts.length);
+  }
+}
+
+export interface AgentLoopOptions {
+  model: ModelAdapter;
+  tools: ToolHost;
+  toolSpecs: ToolSpec[];
+  systemPrompt: string;
+  thinkingLevel: ThinkingLevel;
+  state: ConversationState;
+  approve: ApproveFn | ApprovalPolicy | undefined;
+  gate: ApprovalGateOptions;
+  signal: AbortSignal;
+  /** Model requests per task; undefined or <= 0: unlimited ("default -1 = unlimited"). */
+  maxTurns?: number;
+  /** The reply's max_tokens before clamping to the context window; undefined: provider default. */
+  maxOutputTokens?: number;
+  contextWindow?: number;
+  prices?: ModelPrices;
+  budget?: SessionBudget;
+  retry?: RetryPolicy;
+  steering: SteeringQueue;
+  record(message: OmniMessage): void;
+  now?: () => number;
+}
+
+export interface TaskOutcome {
+  status: StopReason;
+  message?: string;
+}
+
+/**
+ * One task: the user's input, then turns until a turn has no tool call (or an interrupt, a
+ * limit, or a request that cannot succeed). Every task ends with exactly one `task_end`.
+ */
+export async function* runTask(
+  options: AgentLoopOptions,
+  input: readonly ModelMessage[],
+): AsyncGenerator<OmniMessage, TaskOutcome, undefined> {
+  const now = options.now ?? Date.now;
+  const started = now();
+  const { state, signal } = options;
+  const policy = options.retry ?? DEFAULT_RETRY_POLICY;
+  const wallMs = () => state.activeMs + (now() - started);
+
+  function* emit(message: OmniMessage): Generator<OmniMessage, void, undefined> {
+    options.record(message);
+    yield message;
+  }
+  function* addToContext(message: ModelMessage): Generator<OmniMessage, void, undefined> {
+    state.messages.push(message);
+    yield* emit(message);
+  }
+  function* end(outcome: TaskOutcome): Generator<OmniMessage, TaskOutcome, undefined> {
+    state.activeMs += now() - started;
+    yield* emit(taskEnd(outcome.status, outcome.message));
+    return outcome;
+  }
+  function* limit(hit: LimitHit): Generator<OmniMessage, TaskOutcome, undefined> {
+    yield* emit(eventMsg({ type: "limit_reached", ...hit }));
+    return yield* end({ status: "aborted", message: hit.message });
+  }
+  function* interrupted(): Generator<OmniMessage, TaskOutcome, undefined> {
+    yield* emit(abortEvent(abortReason(signal)));
+    return yield* end({ status: "aborted", message: "interrupted by the user" });
+  }
+
+  for (const note of state.pendingNotes.splice(0)) yield* addToContext(note);
+  for (const message of input) yield* addToContext(message);
+
+  let turnsThisTask = 0;
+  while (true) {
+    if (signal.aborted) return yield* interrupted();
+    const maxTurns = options.maxTurns ?? 0;
+    if (maxTurns > 0 && turnsThisTask >= maxTurns) return yield* limit(maxTurnsHit(maxTurns));
+    const spent = budgetHit(options.budget, usedSoFar(state, wallMs()));
+    if (spent) return yield* limit(spent);
+    for (const text of options.steering.takeAll())
+      yield* addToContext(userText(steeringText(text), { sender: "user" }));
+
+    const estimate = estimateRequestTokens(options.systemPrompt, state.messages, options.toolSpecs);
+    const window = options.contextWindow;
+    if (window !== undefined && estimate >= window) return yield* limit(contextWindowHit(estimate, window));
+
+    let attempt = 1;
+    let turn: TurnResult;
+    while (true) {
+      turn = yield* runTurn({
+        model: options.model,
+        tools: options.tools,
+        request: {
+          systemPrompt: options.systemPrompt,
+          messages: [...state.messages],
+          tools: options.toolSpecs,
+          thinkingLevel: options.thinkingLevel,
+          maxTokens: clampMaxTokens(options.maxOutputTokens, window, estimate),
+        },
+        attempt,
+        signal,
+        approve: options.approve,
+        gate: options.gate,
+        planRetry: (outcome) => (signal.aborted ? undefined : retryDelay(outcome, attempt, policy)),
+        usageEvent: (outcome) => usageEvent(state, outcome, options.prices),
+        record: options.record,
+      });
+      if (turn.outcome.status === "completed") break;
+
+      const transcript = flattenTurn(attemptMessages(turn), turn.cutOffText);
+      if (signal.aborted || turn.outcome.status === "aborted") {
+        // The model's reply did not commit: hand the unfinished turn back on the next run.
+        const notice = "The user interrupted the previous turn before the model's reply was complete.";
+        yield* addToContext(userText(turnAbortedText(notice, transcript), { sender: "harness" }));
+        return yield* interrupted();
+      }
+      const reason = turn.outcome.errorMessage ?? turn.outcome.status;
+      if (turn.retryInMs === undefined) {
+        if (transcript) {
+          const notice = `The previous model request failed (${reason}) and was not retried.`;
+          yield* addToContext(userText(turnAbortedText(notice, transcript), { sender: "harness" }));
+        }
+        return yield* end({ status: turn.outcome.status, message: giveUpMessage(turn.outcome, attempt) });
+      }
+      yield* addToContext(userText(turnRetriedText(reason, transcript), { sender: "harness" }));
+      if ((await sleepUnlessAborted(turn.retryInMs, signal)) === "aborted") return yield* interrupted();
+      attempt++;
+    }
+
+    // The reply committed: the model's messages, then every call's output in call order.
+    state.turns++;
+    turnsThisTask++;
+    for (const message of turn.modelMessages) state.messages.push(message);
+    for (const call of turn.calls) {
+      const output = turn.outputs.get(call.payload.tool_call_id);
+      if (output) state.messages.push(output);
+    }
+    if (signal.aborted) return yield* interrupted();
+    if (turn.calls.length === 0 && !options.steering.pending) return yield* end({ status: "completed" });
+  }
+}
+
+/** What an unfinished attempt produced: its complete messages, then its calls' outputs in call order. */
+function attemptMessages(turn: TurnResult): ModelMessage[] {
+  const outputs = turn.calls.flatMap((call) => {
+    const output = turn.outputs.get(call.payload.tool_call_id);
+    return output ? [output] : [];
+  });
+  return [...turn.modelMessages, ...outputs];
+}
+
+function usageEvent(
+  state: ConversationState,
+  outcome: ModelOutcome,
+  prices: ModelPrices | undefined,
+): OmniMessage {
+  state.sessionTokens = addTokenCounts(state.sessionTokens, outcome.usage);
+  if (!prices) return tokenUsage(outcome.usage, state.sessionTokens);
+  const requestCost = requestCostUsd(outcome.usage, prices);
+  state.sessionCostUsd = (state.sessionCostUsd ?? 0) + requestCost;
+  return tokenUsage(outcome.usage, state.sessionTokens, {
+    request_cost_usd: requestCost,
+    session_cost_usd: state.sessionCostUsd,
+  });
+}
+
+function usedSoFar(state: ConversationState, wallMs: number) {
+  return { tokens: state.sessionTokens.total, costUsd: state.sessionCostUsd, wallMs };
+}
+
+function clampMaxTokens(configured: number | undefined, window: number | undefined, estimate: number) {
+  if (configured === undefined || configured <= 0) return undefined;
+  if (window === undefined) return configured;
+  // "Already clamped to what the context window leaves" (at least a minimal reply).
+  return Math.max(Math.min(MIN_REPLY_TOKENS, configured), Math.min(configured, window - estimate));
+}
+
+function giveUpMessage(outcome: ModelOutcome, attempts: number): string {
+  const what = outcome.errorMessage ?? outcome.status;
+  if (outcome.status === "auth") return `the provider refused the credentials: ${what}`;
+  return attempts > 1
+    ? `the model request failed after ${attempts} attempts: ${what}`
+    : `the model request failed: ${what}`;
+}
+
+function abortReason(signal: AbortSignal): string | undefined {
+  const reason: unknown = signal.reason;
+  if (typeof reason === "string") return reason;
+  if (reason instanceof Error && reason.name !== "AbortError") return reason.message;
+  return undefined;
+}

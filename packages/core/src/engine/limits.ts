@@ -1,0 +1,100 @@
+import type { LimitReachedPayload, TokenCounts, ToolSpec } from "@penguin/protocol";
+import type { ModelPrices } from "@penguin/state";
+
+/** "estimate tokens: chars/4 of the request". */
+export const CHARS_PER_TOKEN = 4;
+/** Room kept free in the context window for the reply when the request's max_tokens is unknown. */
+export const MIN_REPLY_TOKENS = 1_024;
+
+export type { ModelPrices };
+
+/** Optional per-session limits; crossing one ends the task with `limit_reached`. */
+export interface SessionBudget {
+  /** Tokens (input + output, `total` of the session's token counts). */
+  maxTokens?: number;
+  /** US dollars, from the model's prices (ignored when they are unknown). */
+  maxCostUsd?: number;
+  /** Milliseconds of running tasks (idle time between runs does not count). */
+  maxWallMs?: number;
+}
+
+export function estimateRequestTokens(
+  systemPrompt: string,
+  messages: readonly unknown[],
+  tools: readonly ToolSpec[],
+): number {
+  const chars = systemPrompt.length + JSON.stringify(messages).length + JSON.stringify(tools).length;
+  return Math.ceil(chars / CHARS_PER_TOKEN);
+}
+
+/** US dollars for one request; the cache buckets cost the input price unless priced on their own. */
+export function requestCostUsd(usage: TokenCounts, prices: ModelPrices): number {
+  const cacheRead = usage.cache_read;
+  const cacheWrite = usage.cache_write;
+  const uncachedInput = Math.max(0, usage.total - usage.output - cacheRead - cacheWrite);
+  const dollars =
+    uncachedInput * prices.input_per_mtok +
+    cacheRead * (prices.cache_read_per_mtok ?? prices.input_per_mtok) +
+    cacheWrite * (prices.cache_write_per_mtok ?? prices.input_per_mtok) +
+    usage.output * prices.output_per_mtok;
+  return dollars / 1_000_000;
+}
+
+/** A `limit_reached` event's fields. */
+export interface LimitHit {
+  limit: LimitReachedPayload["limit"];
+  max: number;
+  used: number;
+  message: string;
+}
+
+/** The first budget limit that `used` has reached, if any. */
+export function budgetHit(
+  budget: SessionBudget | undefined,
+  used: { tokens: number; costUsd?: number; wallMs: number },
+): LimitHit | undefined {
+  if (!budget) return undefined;
+  if (budget.maxTokens !== undefined && used.tokens >= budget.maxTokens) {
+    return {
+      limit: "tokens",
+      max: budget.maxTokens,
+      used: used.tokens,
+      message: `token budget reached: ${used.tokens} of ${budget.maxTokens} tokens used; stopping`,
+    };
+  }
+  if (budget.maxCostUsd !== undefined && used.costUsd !== undefined && used.costUsd >= budget.maxCostUsd) {
+    return {
+      limit: "cost",
+      max: budget.maxCostUsd,
+      used: used.costUsd,
+      message: `cost budget reached: $${used.costUsd.toFixed(4)} of $${budget.maxCostUsd} spent; stopping`,
+    };
+  }
+  if (budget.maxWallMs !== undefined && used.wallMs >= budget.maxWallMs) {
+    return {
+      limit: "wall_time",
+      max: budget.maxWallMs,
+      used: Math.round(used.wallMs),
+      message: `time budget reached: ${Math.round(used.wallMs)} ms of ${budget.maxWallMs} ms used; stopping`,
+    };
+  }
+  return undefined;
+}
+
+export function maxTurnsHit(maxTurns: number): LimitHit {
+  return {
+    limit: "max_turns",
+    max: maxTurns,
+    used: maxTurns,
+    message: `reached max turns (${maxTurns}); stopping`,
+  };
+}
+
+export function contextWindowHit(estimate: number, window: number): LimitHit {
+  return {
+    limit: "context_window",
+    max: window,
+    used: estimate,
+    message: `the next request (about ${estimate} tokens) would not fit the model's context window of ${window} tokens; stopping. Start a new session or shorten the conversation.`,
+  };
+}

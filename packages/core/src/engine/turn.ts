@@ -1,0 +1,239 @@
+import {
+  approvalDecision,
+  isPartialMessage,
+  isPayload,
+  type OmniMessage,
+  requestBegin,
+  requestEnd,
+  toolCallOutput,
+} from "@penguin/protocol";
+import { interruptedOutputText } from "@penguin/trace";
+import { type ApprovalGateOptions, type ApprovalOutcome, decideApproval } from "../approval/gate.js";
+import type { ApprovalPolicy } from "../approval/policies.js";
+import type { ApproveFn } from "../environment/types.js";
+import type { ModelAdapter, ModelOutcome, ModelRequest } from "../models/types.js";
+import { MergeQueue } from "./merge-queue.js";
+import type { ModelMessage, ToolCallMessage, ToolHost, ToolOutputMessage } from "./types.js";
+
+export interface TurnOptions {
+  model: ModelAdapter;
+  tools: ToolHost;
+  request: Omit<ModelRequest, "signal">;
+  /** 1-based attempt of this request (retries count up). */
+  attempt: number;
+  /** The user's interrupt: stops the model stream, running tools and pending approvals. */
+  signal: AbortSignal;
+  approve: ApproveFn | ApprovalPolicy | undefined;
+  gate: ApprovalGateOptions;
+  /** Decides the wait before a retry (undefined: no retry) so that `request_end` can say it. */
+  planRetry(outcome: ModelOutcome): number | undefined;
+  /** Adds the request's usage to the session and returns the `token_usage` event. */
+  usageEvent(outcome: ModelOutcome): OmniMessage;
+  /** Writes a complete message or event to the trace; called as it is yielded. */
+  record(message: OmniMessage): void;
+}
+
+export interface TurnResult {
+  outcome: ModelOutcome;
+  retryInMs?: number;
+  /** Complete messages the model produced, in stream order. */
+  modelMessages: ModelMessage[];
+  /** Tool calls in call order, and the one output each got. */
+  calls: ToolCallMessage[];
+  outputs: Map<string, ToolOutputMessage>;
+  /** Text the model was streaming when the stream broke off (never completed). */
+  cutOffText: string;
+}
+
+export const INTERRUPTED_BEFORE_DECISION = "interrupted before a decision was made";
+
+/**
+ * One model request and its tool calls. Each complete tool_call is approved as soon as it arrives
+ * (one decision at a time); an approved call starts at once and runs concurrently with the
+ * stream and with other calls. The model stream and every tool push into one queue; this
+ * generator yields in arrival order and records each complete message as it yields it. It ends
+ * when the stream has ended and every call has its one output.
+ */
+export async function* runTurn(options: TurnOptions): AsyncGenerator<OmniMessage, TurnResult, undefined> {
+  const { signal } = options;
+  const queue = new MergeQueue<OmniMessage>();
+  const result: TurnResult = {
+    outcome: { status: "failed", errorMessage: "the request did not run", usage: zeroUsage() },
+    modelMessages: [],
+    calls: [],
+    outputs: new Map(),
+    cutOffText: "",
+  };
+  const answered = new Set<string>();
+  const deliver = (output: ToolOutputMessage) => {
+    const id = output.payload.tool_call_id;
+    if (answered.has(id)) return;
+    answered.add(id);
+    result.outputs.set(id, output);
+    queue.push(output);
+  };
+  const failed = (call: ToolCallMessage) => (error: unknown) => {
+    deliver(toolCallOutput(call.payload.tool_call_id, `[tool error] ${messageOf(error)}`, "failed"));
+  };
+
+  let approvals: Promise<void> = Promise.resolve();
+  const approveInTurn = (call: ToolCallMessage) => {
+    const mine = approvals.then(() => approveAndStart(call));
+    // A failure of one call (answered with a failed output) must not block the calls after it.
+    approvals = mine.catch(() => undefined);
+    queue.run(() => mine, failed(call));
+  };
+
+  const approveAndStart = async (call: ToolCallMessage) => {
+    const decision = signal.aborted ? interruptedDecision() : await decideOrInterrupt(call, options, signal);
+    queue.push(
+      approvalDecision(call.payload.tool_call_id, decision.decision, decision.source, decision.reason),
+    );
+    if (decision.reason === INTERRUPTED_BEFORE_DECISION) {
+      deliver(toolCallOutput(call.payload.tool_call_id, interruptedOutputText(false), "aborted"));
+      return;
+    }
+    if (decision.decision !== "allow") {
+      deliver(deniedOutput(options.tools, call, decision));
+      return;
+    }
+    queue.run(async () => {
+      const approveFn = options.approve as ApproveFn | undefined;
+      for await (const message of options.tools.executeTool(call, { signal, approve: approveFn })) {
+        if (isPayload(message, "tool_call_output") && message.origin === undefined) {
+          deliver(message as ToolOutputMessage);
+        } else {
+          queue.push(message);
+        }
+      }
+      if (!answered.has(call.payload.tool_call_id)) {
+        deliver(
+          toolCallOutput(
+            call.payload.tool_call_id,
+            "[tool error] the tool ended without an output",
+            "failed",
+          ),
+        );
+      }
+    }, failed(call));
+  };
+
+  queue.run(
+    async () => {
+      queue.push(requestBegin(options.attempt));
+      const outcome = await streamModel(options, queue, result, approveInTurn);
+      result.outcome = outcome;
+      result.retryInMs = options.planRetry(outcome);
+      queue.push(options.usageEvent(outcome));
+      const detail: { error_message?: string; attempt: number; retry_in_ms?: number } = {
+        attempt: options.attempt,
+      };
+      if (outcome.status !== "completed" && outcome.errorMessage) detail.error_message = outcome.errorMessage;
+      if (result.retryInMs !== undefined) detail.retry_in_ms = result.retryInMs;
+      queue.push(requestEnd(outcome.status, detail));
+      queue.close();
+    },
+    (error) => {
+      // The adapter contract says it never throws; should one do so, the queue must still end.
+      result.outcome = {
+        status: "failed",
+        errorMessage: `the model adapter threw: ${messageOf(error)}`,
+        usage: zeroUsage(),
+      };
+      queue.close();
+    },
+  );
+
+  for await (const message of queue.drain()) {
+    if (!isPartialMessage(message)) options.record(message);
+    yield message;
+  }
+  return result;
+}
+
+async function streamModel(
+  options: TurnOptions,
+  queue: MergeQueue<OmniMessage>,
+  result: TurnResult,
+  onToolCall: (call: ToolCallMessage) => void,
+): Promise<ModelOutcome> {
+  const stream = options.model.stream({ ...options.request, signal: options.signal });
+  let partial = "";
+  while (true) {
+    let step: IteratorResult<OmniMessage, ModelOutcome>;
+    try {
+      step = await stream.next();
+    } catch (error) {
+      result.cutOffText = partial;
+      return {
+        status: "failed",
+        errorMessage: `the model stream broke: ${messageOf(error)}`,
+        usage: zeroUsage(),
+      };
+    }
+    if (step.done) {
+      result.cutOffText = partial;
+      return step.value;
+    }
+    const message = step.value;
+    queue.push(message);
+    if (isPayload(message, "partial_text")) {
+      partial = message.payload.event_type === "start" ? "" : partial + message.payload.text;
+    } else if (message.type === "model_msg" && !isPartialMessage(message)) {
+      if (isPayload(message, "text")) partial = "";
+      result.modelMessages.push(message as ModelMessage);
+      if (isPayload(message, "tool_call")) {
+        result.calls.push(message as ToolCallMessage);
+        onToolCall(message as ToolCallMessage);
+      }
+    }
+  }
+}
+
+function interruptedDecision(): ApprovalOutcome {
+  return {
+    decision: "deny",
+    source: { kind: "default", name: "interrupt" },
+    reason: INTERRUPTED_BEFORE_DECISION,
+  };
+}
+
+/** A decision, or an interrupt while it is pending (a human may never answer). */
+async function decideOrInterrupt(
+  call: ToolCallMessage,
+  options: TurnOptions,
+  signal: AbortSignal,
+): Promise<ApprovalOutcome> {
+  let onAbort: (() => void) | undefined;
+  const interrupted = new Promise<ApprovalOutcome>((resolve) => {
+    onAbort = () => resolve(interruptedDecision());
+    signal.addEventListener("abort", onAbort, { once: true });
+  });
+  try {
+    return await Promise.race([decideApproval(call, options.approve, options.gate, signal), interrupted]);
+  } finally {
+    if (onAbort) signal.removeEventListener("abort", onAbort);
+  }
+}
+
+function deniedOutput(tools: ToolHost, call: ToolCallMessage, decision: ApprovalOutcome): ToolOutputMessage {
+  if (decision.decision === "forbidden") {
+    const output = tools.deniedOutput(call, "policy");
+    return {
+      ...output,
+      payload: { ...output.payload, output: `${output.payload.output} ${decision.reason ?? ""}`.trim() },
+    };
+  }
+  return tools.deniedOutput(
+    call,
+    decision.source.kind === "human" || decision.source.kind === "callback" ? "user" : "policy",
+  );
+}
+
+function zeroUsage() {
+  return { cache_read: 0, cache_write: 0, output: 0, total: 0 };
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

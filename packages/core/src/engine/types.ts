@@ -1,0 +1,38 @@
+import type {
+  CompleteModelPayload,
+  OmniMessage,
+  TokenCounts,
+  ToolCallOutputPayload,
+  ToolCallPayload,
+} from "@penguin/protocol";
+import type { ApproveFn } from "../environment/types.js";
+
+export type ModelMessage = OmniMessage<CompleteModelPayload>;
+export type ToolCallMessage = OmniMessage<ToolCallPayload>;
+export type ToolOutputMessage = OmniMessage<ToolCallOutputPayload>;
+
+/** What the engine needs of the Environment: run a call (never throws), and deny one. */
+export interface ToolHost {
+  executeTool(
+    call: ToolCallMessage,
+    options: { signal?: AbortSignal; approve?: ApproveFn },
+  ): AsyncGenerator<OmniMessage, unknown, undefined>;
+  deniedOutput(call: ToolCallMessage, reason?: "user" | "policy"): ToolOutputMessage;
+}
+
+/**
+ * A session's model context and counters; it lives as long as the session object and carries
+ * over from one task (run) to the next.
+ */
+export interface ConversationState {
+  /** Complete model messages in context order: every request sends all of them. */
+  messages: ModelMessage[];
+  sessionTokens: TokenCounts;
+  sessionCostUsd?: number;
+  /** Committed model requests over the whole session. */
+  turns: number;
+  /** Milliseconds spent running tasks in this session object (for the wall-clock budget). */
+  activeMs: number;
+  /** Messages to add (and trace) at the start of the next task: the carry-over found on resume. */
+  pendingNotes: ModelMessage[];
+}
