@@ -1,14 +1,22 @@
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { CompleteModelPayload, OmniMessage, Payload, ToolSpec } from "@penguin/protocol";
+import {
+  type CompleteModelPayload,
+  isCompleteModelMessage,
+  type OmniMessage,
+  type Payload,
+  type ToolSpec,
+} from "@penguin/protocol";
 import type { ModelAdapter, ModelOutcome, ModelRequest } from "../../src/models/types.js";
 
 export interface Collected {
   messages: OmniMessage[];
   payloads: Payload[];
-  /** Complete model messages only (no partials). */
+  /** Payloads of the complete model messages only (no partials). */
   complete: CompleteModelPayload[];
+  /** The complete model messages, ready to be sent back as context. */
+  completeMessages: OmniMessage<CompleteModelPayload>[];
   outcome: ModelOutcome;
 }
 
@@ -22,10 +30,9 @@ export async function collect(adapter: ModelAdapter, request: ModelRequest): Pro
     next = await generator.next();
   }
   const payloads = messages.map((m) => m.payload);
-  const complete = payloads.filter(
-    (p): p is CompleteModelPayload => "type" in p && !String(p.type).startsWith("partial_"),
-  ) as CompleteModelPayload[];
-  return { messages, payloads, complete, outcome: next.value };
+  const completeMessages = messages.filter(isCompleteModelMessage);
+  const complete = completeMessages.map((m) => m.payload);
+  return { messages, payloads, complete, completeMessages, outcome: next.value };
 }
 
 export function request(overrides: Partial<ModelRequest> = {}): ModelRequest {

@@ -1,0 +1,166 @@
+import { emptyTokenCounts, type OmniMessage, type TokenCounts } from "@penguin/protocol";
+import OpenAI from "openai";
+import type { ChatCompletionChunk } from "openai/resources/chat/completions";
+import { BlockStream } from "./block-stream.js";
+import {
+  type ChatRequestOptions,
+  COMPATIBLE_REASONING_EFFORT,
+  chatRequestBody,
+  type MaxTokensField,
+  OPENAI_CHAT_WIRE,
+  type ReasoningEffortMap,
+} from "./openai-chat-request.js";
+import { type FailureOutcome, outcome, outcomeOfSdkError } from "./outcomes.js";
+import { createToolCallIdRegistry, type ToolCallIdRegistry } from "./tool-call-ids.js";
+import type { ModelAdapter, ModelInfo, ModelOutcome, ModelRequest } from "./types.js";
+import { tokenCounts } from "./usage.js";
+import { DEFAULT_IDLE_TIMEOUT_MS, DEFAULT_REQUEST_TIMEOUT_MS, WireControl } from "./wire-control.js";
+
+/**
+ * OpenAI Chat Completions, for OpenAI and every compatible server (vLLM, Ollama, llama.cpp,
+ * DeepSeek, OpenRouter...), on the official SDK with its retries off (the engine retries).
+ */
+
+export interface OpenAIChatOptions {
+  provider: string;
+  modelId: string;
+  /** Up to and including `/v1`, e.g. `https://api.openai.com/v1`. */
+  baseUrl: string;
+  apiKey: string;
+  contextWindow?: number;
+  vision?: boolean;
+  /** Time to wait for the response headers. */
+  timeoutMs?: number;
+  /** Longest silence between two stream chunks before the request ends as `timeout`. */
+  idleTimeoutMs?: number;
+  maxTokensField?: MaxTokensField;
+  reasoningEffort?: ReasoningEffortMap;
+  replayReasoning?: boolean;
+  toolCallIds?: ToolCallIdRegistry;
+  /** Extra headers for every request (e.g. OpenRouter's `HTTP-Referer`). */
+  headers?: Record<string, string>;
+}
+
+/** Thinking arrives in one of these delta fields, depending on the server. */
+const REASONING_FIELDS = ["reasoning_content", "reasoning"] as const;
+
+type ChunkDelta = ChatCompletionChunk.Choice.Delta &
+  Partial<Record<(typeof REASONING_FIELDS)[number], unknown>>;
+
+/** `prompt_tokens` includes the cached part; `total` = prompt + completion. */
+export function chatUsage(usage: ChatCompletionChunk["usage"]): TokenCounts {
+  if (!usage) return emptyTokenCounts();
+  const cached = usage.prompt_tokens_details?.cached_tokens ?? 0;
+  return tokenCounts({
+    uncached: Math.max(0, usage.prompt_tokens - cached),
+    cacheRead: cached,
+    cacheWrite: 0,
+    output: usage.completion_tokens,
+  });
+}
+
+export function createOpenAIChatModel(options: OpenAIChatOptions): ModelAdapter {
+  const client = new OpenAI({
+    apiKey: options.apiKey,
+    baseURL: options.baseUrl,
+    maxRetries: 0,
+    timeout: options.timeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS,
+    defaultHeaders: options.headers,
+    // Stream failures are reported as outcomes; the SDK must not print them too.
+    logLevel: "off",
+  });
+  const ids = options.toolCallIds ?? createToolCallIdRegistry();
+  const requestOptions: ChatRequestOptions = {
+    modelId: options.modelId,
+    ids,
+    maxTokensField: options.maxTokensField ?? "max_tokens",
+    reasoningEffort: options.reasoningEffort ?? COMPATIBLE_REASONING_EFFORT,
+    replayReasoning: options.replayReasoning ?? true,
+  };
+  const info: ModelInfo = {
+    provider: options.provider,
+    modelId: options.modelId,
+    contextWindow: options.contextWindow,
+    vision: options.vision ?? false,
+  };
+
+  async function* stream(request: ModelRequest): AsyncGenerator<OmniMessage, ModelOutcome> {
+    for (const message of request.messages) {
+      if (message.payload.type === "tool_call") ids.remember(message.payload.tool_call_id);
+    }
+    const wire = new WireControl(request.signal, options.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS);
+    const blocks = new BlockStream();
+    let usage = emptyTokenCounts();
+    let finished = false;
+    /** The tool call being streamed: its index and the id the provider gave it. */
+    let current: { index: number; providerId: string | undefined } | undefined;
+    const closedIndexes = new Set<number>();
+    let failure: FailureOutcome | undefined;
+
+    try {
+      const body = chatRequestBody(request, requestOptions);
+      const response = await client.chat.completions.create(body, { signal: wire.signal });
+      for await (const chunk of wire.items(response)) {
+        if (chunk.usage) usage = chatUsage(chunk.usage);
+        const choice = chunk.choices?.[0];
+        if (!choice) continue;
+        const delta = (choice.delta ?? {}) as ChunkDelta;
+        for (const field of REASONING_FIELDS) {
+          const value = delta[field];
+          if (typeof value === "string" && value !== "") {
+            if (blocks.openKind !== "thinking") {
+              yield* blocks.startThinking({ wire: OPENAI_CHAT_WIRE, reasoning_field: field });
+            }
+            yield* blocks.thinking(value);
+          }
+        }
+        if (typeof delta.content === "string" && delta.content !== "") yield* blocks.text(delta.content);
+        for (const call of delta.tool_calls ?? []) {
+          const index = call.index ?? 0;
+          const startsNew =
+            current === undefined ||
+            index !== current.index ||
+            (call.id !== undefined &&
+              call.id !== "" &&
+              call.id !== current.providerId &&
+              blocks.openKind === "tool_call");
+          if (startsNew) {
+            if (closedIndexes.has(index) && index !== current?.index) {
+              failure = outcome("malformed", `tool call ${index} received more arguments after it had ended`);
+              break;
+            }
+            if (current) closedIndexes.add(current.index);
+            current = { index, providerId: call.id || undefined };
+            yield* blocks.startToolCall(ids.intern(call.id || undefined), call.function?.name ?? "");
+          } else if (call.function?.name) {
+            blocks.appendToolCallName(call.function.name);
+          }
+          if (call.function?.arguments) yield* blocks.toolCallArguments(call.function.arguments);
+        }
+        if (failure) break;
+        if (choice.finish_reason) {
+          finished = true;
+          yield* blocks.close();
+        }
+      }
+    } catch (error) {
+      failure = outcomeOfSdkError(error);
+    } finally {
+      wire.dispose();
+    }
+    failure = wire.stopOutcome() ?? failure;
+    if (!failure && !finished) {
+      failure = outcome("failed", "the stream ended before the model finished its answer");
+    }
+    if (failure) {
+      yield* blocks.abandon(failure.status);
+      return { ...failure, usage };
+    }
+    yield* blocks.close();
+    return { status: "completed", usage };
+  }
+
+  return { info, stream };
+}
+
+export { OPENAI_CHAT_WIRE };
