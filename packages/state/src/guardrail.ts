@@ -2,8 +2,9 @@ import { z } from "zod";
 
 /**
  * One command-guardrail rule. `pattern` is a JavaScript regular expression tested against one
- * part of a shell command (core splits a command line at `;`, `&&`, `||`, `|` and newlines, and
- * tests each part); a match denies the call with `message`, whatever the approval mode.
+ * part of a shell command (core splits a command into pipeline and `;`/`&&`/`||` elements,
+ * subshells and `sh -c` scripts, and tests each part); a match denies the call with `message`,
+ * whatever the approval mode.
  */
 export const GuardrailRuleSchema = z.strictObject({
   name: z.string().min(1),
