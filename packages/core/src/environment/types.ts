@@ -50,7 +50,16 @@ export interface ToolResult {
 export interface BuiltinTool {
   name: string;
   definition: ToolDefinitionConfig;
-  execute(args: Record<string, unknown>, ctx: ToolExecutionContext): AsyncGenerator<OmniMessage, ToolResult | void>;
+  execute(
+    args: Record<string, unknown>,
+    ctx: ToolExecutionContext,
+  ): AsyncGenerator<OmniMessage, ToolResult | void>;
+  /**
+   * For tools that change files: the resolved absolute path a call changes. Calls with the same
+   * key run one after another in start order ("File-changing calls on the same path run one
+   * after another in call order, never interleaved"). Called with validated arguments.
+   */
+  lockKey?(args: Record<string, unknown>, workspaceDir: string): string | undefined;
 }
 
 /** Makes a tool from its (possibly user-edited) definition. */

@@ -1,0 +1,345 @@
+import { join, resolve } from "node:path";
+import {
+  type OmniMessage,
+  partialToolCallOutput,
+  type StopReason,
+  type ToolCallOutputPayload,
+  type ToolCallPayload,
+  type ToolSpec,
+  toolCallOutput,
+} from "@penguin/protocol";
+import { modelVisiblePath, TRUNCATED_OUTPUT_DIR } from "@penguin/state";
+import type { ProcessManager } from "../tools/command/process-manager.js";
+import { writeArchive } from "./archive.js";
+import { CallOutput } from "./call-output.js";
+import { ABORT_GRACE_MS, DEFAULT_MAX_OUTPUT_LENGTH, DEFAULT_TOOL_TIMEOUT_MS } from "./limits.js";
+import {
+  archiveFailedNote,
+  archiveFailedWarning,
+  archiveSavedNote,
+  DENIED_BY_POLICY_TEXT,
+  DENIED_BY_USER_TEXT,
+  INTERRUPTED_MARKER,
+  NO_OUTPUT_MARKER,
+  TOOL_ERROR_PREFIX,
+  timeoutMarker,
+  truncationMarker,
+} from "./markers.js";
+import { KeyedLock, type Release } from "./path-lock.js";
+import { SecretRedactor } from "./redact.js";
+import type { ApproveFn, BuiltinTool, DescribeImageFn, ToolExecutionContext, ToolResult } from "./types.js";
+import { ArgumentsValidator } from "./validate-arguments.js";
+
+export interface EnvironmentOptions {
+  tools: BuiltinTool[];
+  sessionId: string;
+  /** The session's workspace (absolute). */
+  workspaceDir: string;
+  /** `scratchpad/<session-id>/` (absolute); oversized outputs are saved under its `truncated-tool-output/`. */
+  scratchpadDir: string;
+  /** Values replaced by `[redacted]` in every tool output before it is streamed, given to the model or traced. */
+  secrets?: string[];
+  processes: ProcessManager;
+  modelHasVision?: boolean;
+  describeImage?: DescribeImageFn;
+  /** One-line warnings for the operator (default: stderr). */
+  warn?: (line: string) => void;
+}
+
+export interface ExecuteToolOptions {
+  /** The user's interrupt. */
+  signal?: AbortSignal;
+  /** Forwarded to tools that start child sessions. */
+  approve?: ApproveFn;
+}
+
+interface ToolEntry {
+  tool: BuiltinTool;
+  validator: ArgumentsValidator;
+}
+
+/** How a tool's run ended, before the close-out turns it into markers and a stop reason. */
+interface RunOutcome {
+  interrupted: boolean;
+  timedOut: boolean;
+  threw: { error: unknown } | undefined;
+  result: ToolResult | undefined;
+}
+
+/** A tool's generator, and one result of its `next()`. */
+type ToolIterator = ReturnType<BuiltinTool["execute"]>;
+type ToolNext = Awaited<ReturnType<ToolIterator["next"]>>;
+
+type Step = { ok: true; result: ToolNext } | { ok: false; error: unknown };
+
+function settle(promise: Promise<ToolNext>): Promise<Step> {
+  return promise.then(
+    (result) => ({ ok: true, result }),
+    (error: unknown) => ({ ok: false, error }),
+  );
+}
+
+function errorMessage(error: unknown): string {
+  if (error instanceof Error) return error.message || error.name;
+  return String(error);
+}
+
+const defaultWarn = (line: string) => {
+  process.stderr.write(`${line}\n`);
+};
+
+/**
+ * Runs tool calls and closes every one of them: framing, timeout, interrupt, truncation, the
+ * recovery file, redaction and the stop reason. "Tools and the Environment never throw into the
+ * engine": every call yields start, deltas, stop and exactly one complete `tool_call_output`.
+ */
+export class Environment {
+  private readonly tools = new Map<string, ToolEntry>();
+  private readonly locks = new KeyedLock();
+  private readonly redactor: SecretRedactor;
+  private readonly warn: (line: string) => void;
+
+  constructor(private readonly options: EnvironmentOptions) {
+    for (const tool of options.tools) {
+      // The first definition of a name wins; a duplicate in a user's config cannot shadow it.
+      if (this.tools.has(tool.name)) continue;
+      this.tools.set(tool.name, {
+        tool,
+        validator: new ArgumentsValidator(tool.name, tool.definition.parameters),
+      });
+    }
+    this.redactor = new SecretRedactor(options.secrets ?? []);
+    this.warn = options.warn ?? defaultWarn;
+  }
+
+  /** What the model is offered. */
+  toolSpecs(): ToolSpec[] {
+    return [...this.tools.values()].map(({ tool }) => ({
+      name: tool.name,
+      description: tool.definition.description,
+      parameters: structuredClone(tool.definition.parameters) as Record<string, unknown>,
+      permission: tool.definition.permission,
+    }));
+  }
+
+  /** "A deny produces a synthetic aborted tool_call_output (Tool call denied by user.)". */
+  deniedOutput(
+    call: OmniMessage<ToolCallPayload>,
+    reason: "user" | "policy" = "user",
+  ): OmniMessage<ToolCallOutputPayload> {
+    const text = reason === "user" ? DENIED_BY_USER_TEXT : DENIED_BY_POLICY_TEXT;
+    return toolCallOutput(call.payload.tool_call_id, text, "aborted");
+  }
+
+  /** Ends every command session of this session. */
+  async dispose(): Promise<void> {
+    await this.options.processes.disposeAll();
+  }
+
+  /**
+   * Runs one call: `partial_tool_call_output` start, deltas, stop, then the complete
+   * `tool_call_output`, plus any origin-tagged messages of a child session. Never throws.
+   */
+  async *executeTool(
+    call: OmniMessage<ToolCallPayload>,
+    opts: ExecuteToolOptions = {},
+  ): AsyncGenerator<OmniMessage, void, undefined> {
+    const id = call.payload.tool_call_id;
+    yield partialToolCallOutput("start", id);
+    const entry = this.tools.get(call.payload.name);
+    const limit = entry?.tool.definition.maxOutputLength ?? DEFAULT_MAX_OUTPUT_LENGTH;
+    const out = new CallOutput(limit, this.redactor.stream(), true);
+    const images: string[] = [];
+    let stopReason: StopReason = "failed";
+    try {
+      if (!entry) {
+        yield* this.deltas(id, out.appendBlock(this.unknownToolMessage(call.payload.name)));
+      } else {
+        const check = entry.validator.check(call.payload.arguments);
+        if (!check.ok) {
+          yield* this.deltas(id, out.appendBlock(this.redactor.redact(check.message)));
+        } else {
+          stopReason = yield* this.run(entry.tool, check.args, id, out, images, opts);
+        }
+      }
+    } catch (error) {
+      // Only a bug in the Environment itself lands here; the call still closes.
+      stopReason = "failed";
+      yield* this.deltas(
+        id,
+        out.appendBlock(this.redactor.redact(`${TOOL_ERROR_PREFIX} internal error: ${errorMessage(error)}`)),
+      );
+    }
+    if (images.length > 0) yield partialToolCallOutput("delta", id, "", images);
+    yield partialToolCallOutput("stop", id);
+    yield toolCallOutput(id, out.output, stopReason, images);
+  }
+
+  private *deltas(id: string, text: string): Generator<OmniMessage> {
+    if (text.length > 0) yield partialToolCallOutput("delta", id, text);
+  }
+
+  private unknownToolMessage(name: string): string {
+    const available = [...this.tools.keys()];
+    return `Unknown tool "${name}". Available tools: ${available.length > 0 ? available.join(", ") : "none"}.`;
+  }
+
+  /** Runs the tool under its timeout and the caller's signal, then appends the close-out markers. */
+  private async *run(
+    tool: BuiltinTool,
+    args: Record<string, unknown>,
+    id: string,
+    out: CallOutput,
+    images: string[],
+    opts: ExecuteToolOptions,
+  ): AsyncGenerator<OmniMessage, StopReason, undefined> {
+    const definition = tool.definition;
+    const timeoutMs = definition.timeoutMs ?? DEFAULT_TOOL_TIMEOUT_MS;
+    const limit = definition.maxOutputLength ?? DEFAULT_MAX_OUTPUT_LENGTH;
+    const outcome: RunOutcome = { interrupted: false, timedOut: false, threw: undefined, result: undefined };
+
+    const controller = new AbortController();
+    let graceTimer: NodeJS.Timeout | undefined;
+    let timeoutTimer: NodeJS.Timeout | undefined;
+    let onAborted!: () => void;
+    let onGraceOver!: () => void;
+    const aborted = new Promise<"aborted">((resolve) => {
+      onAborted = () => resolve("aborted");
+    });
+    const graceOver = new Promise<"grace">((resolve) => {
+      onGraceOver = () => resolve("grace");
+    });
+    const abort = (why: "user" | "timeout") => {
+      if (why === "user") outcome.interrupted = true;
+      else outcome.timedOut = true;
+      if (controller.signal.aborted) return;
+      controller.abort(
+        why === "user" ? new Error("interrupted by user") : new Error(`timed out after ${timeoutMs} ms`),
+      );
+      onAborted();
+      graceTimer = setTimeout(onGraceOver, ABORT_GRACE_MS);
+    };
+    const onCallerAbort = () => abort("user");
+    if (opts.signal?.aborted) abort("user");
+    else opts.signal?.addEventListener("abort", onCallerAbort, { once: true });
+
+    let release: Release | undefined;
+    let iterator: ToolIterator | undefined;
+    let finished = false;
+    try {
+      const key = tool.lockKey?.(args, this.options.workspaceDir);
+      if (key !== undefined && !controller.signal.aborted) {
+        const acquiring = this.locks.acquire(key);
+        const first = await Promise.race([acquiring, aborted]);
+        if (first === "aborted") {
+          // Keep our place in the queue and hand it on as soon as it is our turn.
+          void acquiring.then((releaseLater) => releaseLater());
+        } else {
+          release = first;
+        }
+      }
+      if (!controller.signal.aborted) {
+        if (timeoutMs > 0) timeoutTimer = setTimeout(() => abort("timeout"), timeoutMs);
+        const ctx: ToolExecutionContext = {
+          workspaceDir: this.options.workspaceDir,
+          toolCallId: id,
+          signal: controller.signal,
+          approve: opts.approve,
+          sessionId: this.options.sessionId,
+          scratchpadDir: this.options.scratchpadDir,
+          processes: this.options.processes,
+          modelHasVision: this.options.modelHasVision ?? false,
+          describeImage: this.options.describeImage,
+        };
+        iterator = tool.execute(args, ctx);
+        for (;;) {
+          const step = await Promise.race([settle(iterator.next()), graceOver]);
+          if (step === "grace") break;
+          if (!step.ok) {
+            outcome.threw = { error: step.error };
+            finished = true;
+            break;
+          }
+          if (step.result.done) {
+            outcome.result = step.result.value ?? undefined;
+            finished = true;
+            break;
+          }
+          const message = step.result.value;
+          const text = this.absorb(message, images);
+          if (text === undefined) {
+            yield message;
+          } else {
+            yield* this.deltas(id, out.push(text));
+          }
+        }
+      }
+    } catch (error) {
+      outcome.threw = { error };
+    } finally {
+      clearTimeout(timeoutTimer);
+      clearTimeout(graceTimer);
+      opts.signal?.removeEventListener("abort", onCallerAbort);
+      // A tool that ignored its signal past the grace period is left to finish in the background.
+      if (iterator && !finished) void iterator.return(undefined).catch(() => {});
+      release?.();
+    }
+    yield* this.closeOut(tool, id, out, images, outcome, limit, timeoutMs);
+    if (outcome.interrupted) return "aborted";
+    if (outcome.timedOut) return "timeout";
+    if (outcome.threw) return "failed";
+    return outcome.result?.stopReason ?? "completed";
+  }
+
+  /**
+   * A tool's message: its text deltas are returned as text, its own framing and complete
+   * outputs are dropped (only the Environment closes a call: returned as ""), and anything
+   * else (a child session's origin-tagged messages, events) is passed through (`undefined`).
+   */
+  private absorb(message: OmniMessage, images: string[]): string | undefined {
+    if (message.type !== "model_msg" || message.origin !== undefined) return undefined;
+    const payload = message.payload;
+    if (payload.type === "partial_tool_call_output") {
+      if (payload.images) images.push(...payload.images);
+      return payload.event_type === "delta" && typeof payload.output === "string" ? payload.output : "";
+    }
+    if (payload.type === "tool_call_output") return "";
+    return undefined;
+  }
+
+  /** The markers after the tool's text, in a fixed order, all outside the truncation window. */
+  private async *closeOut(
+    tool: BuiltinTool,
+    id: string,
+    out: CallOutput,
+    images: string[],
+    outcome: RunOutcome,
+    limit: number,
+    timeoutMs: number,
+  ): AsyncGenerator<OmniMessage, void, undefined> {
+    yield* this.deltas(id, out.endBody());
+    if (out.bodyEmpty && !outcome.threw) yield* this.deltas(id, out.appendBlock(NO_OUTPUT_MARKER));
+    if (out.truncated) yield* this.deltas(id, out.appendBlock(truncationMarker(limit)));
+    if (outcome.interrupted) yield* this.deltas(id, out.appendBlock(INTERRUPTED_MARKER));
+    else if (outcome.timedOut) yield* this.deltas(id, out.appendBlock(timeoutMarker(timeoutMs)));
+    if (outcome.threw) {
+      const text = `${TOOL_ERROR_PREFIX} ${errorMessage(outcome.threw.error)}`;
+      yield* this.deltas(id, out.appendBlock(this.redactor.redact(text)));
+    }
+    const note = outcome.result?.note;
+    if (typeof note === "string") yield* this.deltas(id, out.appendBlock(this.redactor.redact(note)));
+    if (Array.isArray(outcome.result?.images)) images.push(...outcome.result.images);
+    const capture = out.archiveCapture;
+    if (capture) {
+      const dir = join(resolve(this.options.scratchpadDir), TRUNCATED_OUTPUT_DIR);
+      const saved = await writeArchive(dir, id, capture);
+      if (saved.ok) {
+        const path = modelVisiblePath(saved.path);
+        yield* this.deltas(id, out.appendBlock(archiveSavedNote(path, saved.bytes, saved.windowed)));
+      } else {
+        yield* this.deltas(id, out.appendBlock(archiveFailedNote(saved.code)));
+        this.warn(archiveFailedWarning(tool.name, saved.code));
+      }
+    }
+  }
+}

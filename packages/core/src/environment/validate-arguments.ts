@@ -1,0 +1,153 @@
+import { Ajv2020, type ErrorObject, type ValidateFunction } from "ajv/dist/2020.js";
+
+// "Bad input (malformed tool arguments, unknown tool …) becomes a clear message that the model
+// … can read and act on." Each message names the argument and what was expected, so the model
+// can fix its next call without guessing.
+
+export type ArgumentsCheck = { ok: true; args: Record<string, unknown> } | { ok: false; message: string };
+
+type JsonSchema = Record<string, unknown>;
+
+/** One validator per tool, compiled once when the Environment is built. */
+export class ArgumentsValidator {
+  private readonly validate: ValidateFunction | undefined;
+  private readonly compileError: string | undefined;
+
+  constructor(
+    private readonly toolName: string,
+    private readonly schema: JsonSchema,
+    ajv: Ajv2020 = sharedAjv(),
+  ) {
+    try {
+      this.validate = ajv.compile(schema);
+    } catch (error) {
+      this.compileError = error instanceof Error ? error.message : String(error);
+    }
+  }
+
+  /** Parses the model's argument text and checks it against the tool's schema. */
+  check(argumentsText: string): ArgumentsCheck {
+    const parsed = parseArguments(argumentsText);
+    if (!parsed.ok)
+      return { ok: false, message: `Invalid arguments for ${this.toolName}: ${parsed.message}` };
+    if (this.compileError !== undefined) {
+      return {
+        ok: false,
+        message: `The ${this.toolName} tool cannot run: its parameters schema in the agent's configuration is invalid (${this.compileError}).`,
+      };
+    }
+    if (this.validate!(parsed.args)) return parsed;
+    const problems = describeErrors(this.validate!.errors ?? [], this.schema, parsed.args);
+    return {
+      ok: false,
+      message: `Invalid arguments for ${this.toolName}:\n${problems.map((line) => `- ${line}`).join("\n")}\nFix the arguments and call ${this.toolName} again.`,
+    };
+  }
+}
+
+let ajvInstance: Ajv2020 | undefined;
+
+/** Schemas come from user-editable config: unknown keywords are tolerated, every error is reported. */
+function sharedAjv(): Ajv2020 {
+  ajvInstance ??= new Ajv2020({ allErrors: true, verbose: true, strict: false, validateFormats: false });
+  return ajvInstance;
+}
+
+function parseArguments(
+  text: string,
+): { ok: true; args: Record<string, unknown> } | { ok: false; message: string } {
+  // Some models send "" for a call without arguments.
+  if (text.trim() === "") return { ok: true, args: {} };
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    return {
+      ok: false,
+      message: `the arguments are not valid JSON (${reason}). Send one JSON object, e.g. {"name": "value"}.`,
+    };
+  }
+  if (value === null || typeof value !== "object" || Array.isArray(value)) {
+    const kind = value === null ? "null" : Array.isArray(value) ? "an array" : `a ${typeof value}`;
+    return { ok: false, message: `the arguments must be a JSON object, got ${kind}.` };
+  }
+  return { ok: true, args: value as Record<string, unknown> };
+}
+
+/** `"file_path"` for `/file_path`, `"edits[0].text"` for `/edits/0/text`; the object itself is "the arguments". */
+function argumentName(instancePath: string): string {
+  if (instancePath === "") return "the arguments";
+  const parts = instancePath
+    .slice(1)
+    .split("/")
+    .map((part) => part.replace(/~1/g, "/").replace(/~0/g, "~"));
+  const name = parts.reduce(
+    (path, part) => (/^\d+$/.test(part) ? `${path}[${part}]` : path ? `${path}.${part}` : part),
+    "",
+  );
+  return `argument "${name}"`;
+}
+
+function typeOf(value: unknown): string {
+  if (value === null) return "null";
+  if (Array.isArray(value)) return "array";
+  if (typeof value === "number") return Number.isInteger(value) ? "integer" : "number";
+  return typeof value;
+}
+
+/** A short, bounded rendering of a value the model sent. */
+function preview(value: unknown): string {
+  const text = JSON.stringify(value) ?? String(value);
+  return text.length > 60 ? `${text.slice(0, 57)}...` : text;
+}
+
+function valueAt(data: unknown, instancePath: string): unknown {
+  if (instancePath === "") return data;
+  let current: unknown = data;
+  for (const raw of instancePath.slice(1).split("/")) {
+    const key = raw.replace(/~1/g, "/").replace(/~0/g, "~");
+    if (current === null || typeof current !== "object") return undefined;
+    current = (current as Record<string, unknown>)[key];
+  }
+  return current;
+}
+
+function expectedType(schema: JsonSchema, property: string): string {
+  const declared = (schema.properties as Record<string, JsonSchema> | undefined)?.[property];
+  const type = declared?.type;
+  if (typeof type === "string") return ` (${type})`;
+  if (Array.isArray(type)) return ` (${type.join(" or ")})`;
+  return "";
+}
+
+function describeError(error: ErrorObject, rootSchema: JsonSchema, data: unknown): string {
+  const name = argumentName(error.instancePath);
+  const params = error.params as Record<string, unknown>;
+  switch (error.keyword) {
+    case "required": {
+      const missing = String(params.missingProperty);
+      if (error.instancePath !== "") return `missing required property "${missing}" in ${name}`;
+      return `missing required argument "${missing}"${expectedType(rootSchema, missing)}`;
+    }
+    case "additionalProperties": {
+      const extra = String(params.additionalProperty);
+      const allowed = Object.keys((error.parentSchema?.properties as JsonSchema | undefined) ?? {});
+      const where = error.instancePath === "" ? "" : ` in ${name}`;
+      return `unexpected argument "${extra}"${where}; allowed: ${allowed.length > 0 ? allowed.join(", ") : "none"}`;
+    }
+    case "type":
+      return `${name} must be ${String(params.type)}, got ${typeOf(valueAt(data, error.instancePath))} ${preview(valueAt(data, error.instancePath))}`;
+    case "enum":
+      return `${name} must be one of ${(params.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(", ")}, got ${preview(valueAt(data, error.instancePath))}`;
+    case "const":
+      return `${name} must be ${JSON.stringify(params.allowedValue)}, got ${preview(valueAt(data, error.instancePath))}`;
+    default:
+      return `${name} ${error.message ?? "is invalid"}${error.keyword === "minimum" || error.keyword === "maximum" || error.keyword.endsWith("Length") || error.keyword.endsWith("Items") ? `, got ${preview(valueAt(data, error.instancePath))}` : ""}`;
+  }
+}
+
+function describeErrors(errors: ErrorObject[], schema: JsonSchema, data: unknown): string[] {
+  const lines = errors.map((error) => describeError(error, schema, data));
+  return [...new Set(lines)];
+}

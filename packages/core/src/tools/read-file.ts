@@ -1,0 +1,111 @@
+import { stat } from "node:fs/promises";
+import type { OmniMessage } from "@penguin/protocol";
+import type { ToolDefinitionConfig } from "@penguin/state";
+import {
+  READ_FILE_DEFAULT_LIMIT,
+  READ_FILE_DEFAULT_OFFSET,
+  READ_FILE_OUTPUT_RESERVE_CHARS,
+  READ_FILE_SCAN_CAP_BYTES,
+} from "../environment/limits.js";
+import type { BuiltinTool, ToolExecutionContext, ToolResult } from "../environment/types.js";
+import {
+  answer,
+  describeFsError,
+  fail,
+  fsErrorCode,
+  pathArgument,
+  positiveIntegerArgument,
+  shownPath,
+} from "./file-tool-support.js";
+import { readLineWindow } from "./line-window.js";
+import { missingPathHint } from "./path-hint.js";
+
+// "read_file — cat -n style output (line number, tab, content); overlong single lines are
+// truncated, and binary content (NUL bytes) is rejected with advice to use shell/image tools."
+
+const MiB = 1024 * 1024;
+
+function continuationNote(
+  first: number,
+  last: number,
+  totalLines: number | undefined,
+  sizeBytes: number,
+  cutForSize: boolean,
+): string {
+  const of =
+    totalLines !== undefined
+      ? `of ${totalLines}`
+      : `of more than ${last} (the file has ${sizeBytes} bytes; lines are counted in its first ${READ_FILE_SCAN_CAP_BYTES / MiB} MiB only)`;
+  const why = cutForSize ? "; output size limit reached" : "";
+  return `[lines ${first}-${last} ${of}${why}; continue with offset=${last + 1}]`;
+}
+
+export function createReadFileTool(definition: ToolDefinitionConfig): BuiltinTool {
+  // A page must fit in the tool's own output cap, so the continuation note is never cut away.
+  const maxChars =
+    definition.maxOutputLength > 0 ? definition.maxOutputLength - READ_FILE_OUTPUT_RESERVE_CHARS : 0;
+
+  async function* execute(
+    args: Record<string, unknown>,
+    ctx: ToolExecutionContext,
+  ): AsyncGenerator<OmniMessage, ToolResult> {
+    const path = pathArgument(args, "file_path", ctx.workspaceDir);
+    if (!path.ok) return yield* fail(ctx, path.error);
+    const offset = positiveIntegerArgument(args, "offset", READ_FILE_DEFAULT_OFFSET);
+    if (!offset.ok) return yield* fail(ctx, offset.error);
+    const limit = positiveIntegerArgument(args, "limit", READ_FILE_DEFAULT_LIMIT);
+    if (!limit.ok) return yield* fail(ctx, limit.error);
+    const shown = shownPath(path.value);
+
+    let size: number;
+    try {
+      const info = await stat(path.value);
+      if (info.isDirectory()) {
+        return yield* fail(
+          ctx,
+          `${shown} is a directory, not a file. List it with exec_command (e.g. ls -la).`,
+        );
+      }
+      size = info.size;
+    } catch (error) {
+      if (fsErrorCode(error) === "ENOENT") {
+        return yield* fail(ctx, `File not found: ${shown}. ${await missingPathHint(path.value)}`);
+      }
+      return yield* fail(ctx, describeFsError("read", path.value, error));
+    }
+
+    let window: Awaited<ReturnType<typeof readLineWindow>>;
+    try {
+      window = await readLineWindow(path.value, {
+        offset: offset.value,
+        limit: limit.value,
+        maxChars,
+        signal: ctx.signal,
+      });
+    } catch (error) {
+      return yield* fail(ctx, describeFsError("read", path.value, error));
+    }
+    if (window.kind === "aborted") return { stopReason: "aborted" };
+    if (window.kind === "binary") {
+      return yield* fail(
+        ctx,
+        `${shown} looks like a binary file (it contains NUL bytes), and read_file shows text only. Inspect it with exec_command (e.g. file, xxd | head, strings), or use the image tool if it is an image.`,
+      );
+    }
+    if (window.totalLines === 0) return yield* answer(ctx, `${shown} is empty (0 lines).`);
+    if (window.lines.length === 0) {
+      return yield* fail(
+        ctx,
+        `offset ${offset.value} is past the end of ${shown}, which has ${window.totalLines} lines. Use an offset from 1 to ${window.totalLines}.`,
+      );
+    }
+    let text = window.lines.join("\n");
+    if (window.more) {
+      const last = window.firstLine + window.lines.length - 1;
+      text += `\n${continuationNote(window.firstLine, last, window.totalLines, size, window.cutForSize)}`;
+    }
+    return yield* answer(ctx, text);
+  }
+
+  return { name: definition.name, definition, execute };
+}

@@ -1,0 +1,68 @@
+import {
+  applyCallDescription,
+  selectToolsForModel as selectDefinitionsForModel,
+  type ToolDefinitionConfig,
+} from "@penguin/state";
+import type { BuiltinTool, ToolFactory } from "../environment/types.js";
+import { createExecCommandTool, createInputCommandTool } from "./command/index.js";
+import { createDescribeImageTool } from "./describe-image.js";
+import { createEditFileTool } from "./edit-file.js";
+import { createReadFileTool } from "./read-file.js";
+import { createReadImageTool } from "./read-image.js";
+import { createWriteFileTool } from "./write-file.js";
+
+// "There are 9 built-in tools (assembled via … registry.ts)": each name of a tool definition
+// maps to the factory that makes it. run_subagent and input_subagent need the engine, so the
+// engine passes their factories in as `extra`.
+
+/** The factories this package owns, by tool name. */
+export const BUILTIN_TOOL_FACTORIES: Readonly<Record<string, ToolFactory>> = {
+  exec_command: createExecCommandTool,
+  input_command: createInputCommandTool,
+  read_file: createReadFileTool,
+  edit_file: createEditFileTool,
+  write_file: createWriteFileTool,
+  read_image: createReadImageTool,
+  describe_image: createDescribeImageTool,
+};
+
+export interface BuiltinToolset {
+  tools: BuiltinTool[];
+  /** Definition names with no factory (reported to the user; the rest of the toolset still works). */
+  unknown: string[];
+}
+
+/**
+ * Makes the tools of a session from its definitions, in definition order. Each definition is
+ * assembled first: "call_description: false filters the property (and its required entry) out of
+ * the schema at assembly time (in-memory only, the YAML is never rewritten)".
+ */
+export function createBuiltinTools(
+  definitions: readonly ToolDefinitionConfig[],
+  extra: Readonly<Record<string, ToolFactory>> = {},
+): BuiltinToolset {
+  const factories: Record<string, ToolFactory> = { ...BUILTIN_TOOL_FACTORIES, ...extra };
+  const tools: BuiltinTool[] = [];
+  const unknown: string[] = [];
+  for (const definition of definitions) {
+    const factory = Object.hasOwn(factories, definition.name) ? factories[definition.name] : undefined;
+    if (!factory) {
+      unknown.push(definition.name);
+      continue;
+    }
+    tools.push(factory(applyCallDescription(definition)));
+  }
+  return { tools, unknown };
+}
+
+/**
+ * "read_image and describe_image are mutually exclusive, selected by the Session model's vision
+ * flag": vision models get the `forModel: vision` tools, text-only models the `text-only` ones,
+ * and every model the tools without `forModel`.
+ */
+export function selectToolsForModel(
+  definitions: readonly ToolDefinitionConfig[],
+  modelHasVision: boolean,
+): ToolDefinitionConfig[] {
+  return selectDefinitionsForModel(definitions, { vision: modelHasVision });
+}
