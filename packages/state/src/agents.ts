@@ -1,5 +1,5 @@
 import type { Dirent } from "node:fs";
-import { readdir, readFile } from "node:fs/promises";
+import { access, readdir, readFile } from "node:fs/promises";
 import { Document, isSeq, parseDocument } from "yaml";
 import {
   type ConfigError,
@@ -112,7 +112,7 @@ export async function listAgents(root: string): Promise<string[]> {
   for (const entry of entries) {
     if (!entry.isDirectory() || !isValidAgentId(entry.name)) continue;
     try {
-      await readFile(systemConfigFile(root, entry.name));
+      await access(systemConfigFile(root, entry.name));
       ids.push(entry.name);
     } catch {
       // A folder without a config is not an agent.

@@ -16,6 +16,9 @@ export interface ConfigError {
   kind: "io" | "yaml" | "schema";
 }
 
+/** Alias expansions allowed while converting a document: plenty for hand-written YAML, bounded for hostile input. */
+const MAX_ALIAS_COUNT = 100;
+
 /** Either the whole parsed config or every error found: a config is never half-loaded. */
 export type ConfigResult<T> = { ok: true; config: T } | { ok: false; errors: ConfigError[] };
 
@@ -50,7 +53,7 @@ export function parseYamlConfig<S extends z.ZodType>(
   text: string,
   file: string,
   schema: S,
-): ConfigResult<z.output<S>> & { document?: Document } {
+): ConfigResult<z.output<S>> {
   const lineCounter = new LineCounter();
   const document = parseDocument(text, { lineCounter, prettyErrors: true, uniqueKeys: true });
   if (document.errors.length > 0) {
@@ -66,9 +69,19 @@ export function parseYamlConfig<S extends z.ZodType>(
       })),
     };
   }
-  const data: unknown = document.contents === null ? {} : document.toJS({ maxAliasCount: 100 });
+  let data: unknown;
+  try {
+    data = document.contents === null ? {} : document.toJS({ maxAliasCount: MAX_ALIAS_COUNT });
+  } catch (error) {
+    // Raised for alias expansion beyond MAX_ALIAS_COUNT (a "billion laughs" document).
+    const message = error instanceof Error ? error.message : String(error);
+    return {
+      ok: false,
+      errors: [{ file, line: 1, column: 1, path: "", message: `invalid YAML: ${message}`, kind: "yaml" }],
+    };
+  }
   const parsed = schema.safeParse(data);
-  if (parsed.success) return { ok: true, config: parsed.data, document };
+  if (parsed.success) return { ok: true, config: parsed.data };
   const errors = parsed.error.issues.flatMap((issue) =>
     locateIssue(issue, document, lineCounter, data, file),
   );
@@ -87,8 +100,7 @@ export async function loadYamlConfig<S extends z.ZodType>(
   } catch (error) {
     return { ok: false, errors: [ioError(file, error)] };
   }
-  const { document: _document, ...result } = parseYamlConfig(text, file, schema);
-  return result as ConfigResult<z.output<S>>;
+  return parseYamlConfig(text, file, schema);
 }
 
 export function ioError(file: string, error: unknown): ConfigError {

@@ -134,8 +134,7 @@ function uniqueNames(kind: string) {
 
 /** Parses the text of a system_config.yaml; `fileName` is used in error messages. */
 export function parseSystemConfig(text: string, fileName: string): ConfigResult<SystemConfig> {
-  const { document: _document, ...result } = parseYamlConfig(text, fileName, SystemConfigSchema);
-  return result as ConfigResult<SystemConfig>;
+  return parseYamlConfig(text, fileName, SystemConfigSchema);
 }
 
 export function loadSystemConfig(file: string): Promise<ConfigResult<SystemConfig>> {

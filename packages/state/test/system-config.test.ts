@@ -170,6 +170,21 @@ describe("error reporting", () => {
     expect(error.line).toBe(11);
   });
 
+  it("refuses a document whose aliases expand explosively instead of exhausting memory", () => {
+    const levels = ["a: &a [x, x, x, x, x, x, x, x, x]"];
+    for (const [name, prev] of [
+      ["b", "a"],
+      ["c", "b"],
+      ["d", "c"],
+      ["e", "d"],
+    ]) {
+      levels.push(`${name}: &${name} [${Array(9).fill(`*${prev}`).join(", ")}]`);
+    }
+    const [error] = expectErrors(`${levels.join("\n")}\n`);
+    expect(error).toMatchObject({ kind: "yaml", line: 1, column: 1 });
+    expect(error.message).toMatch(/alias/i);
+  });
+
   it("reports a document that is not a mapping", () => {
     const [error] = expectErrors("- a\n- b\n");
     expect(error).toMatchObject({ path: "", line: 1, column: 1 });

@@ -104,6 +104,20 @@ describe("default tool definitions", () => {
     expect(validateExec({ cmd: "ls" })).toBe(false);
   });
 
+  it("keep the schemas a default session sends with every request small", () => {
+    // What a provider receives per tool: name, description and the parameters schema.
+    for (const vision of [true, false]) {
+      const sent = selectToolsForModel(DEFAULT_TOOL_DEFINITIONS, { vision }).map(
+        ({ name, description, parameters }) => ({
+          name,
+          description,
+          parameters,
+        }),
+      );
+      expect(JSON.stringify(sent).length).toBeLessThan(5600);
+    }
+  });
+
   it("hand out copies, so editing one never changes the defaults", () => {
     const copy = defaultToolDefinitions();
     copy[0].description = "changed";
