@@ -86,8 +86,15 @@ export async function* runTurn(options: TurnOptions): AsyncGenerator<OmniMessage
 
   const approveAndStart = async (call: ToolCallMessage) => {
     const decision = signal.aborted ? interruptedDecision() : await decideOrInterrupt(call, options, signal);
+    const event = approvalDecision(
+      call.payload.tool_call_id,
+      decision.decision,
+      decision.source,
+      decision.reason,
+    );
+    // A rule the human granted is recorded with the decision, so a resumed session keeps it.
     queue.push(
-      approvalDecision(call.payload.tool_call_id, decision.decision, decision.source, decision.reason),
+      decision.rule ? { ...event, payload: { ...event.payload, session_rule: decision.rule } } : event,
     );
     if (decision.reason === INTERRUPTED_BEFORE_DECISION) {
       deliver(toolCallOutput(call.payload.tool_call_id, interruptedOutputText(false), "aborted"));
