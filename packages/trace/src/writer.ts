@@ -90,7 +90,11 @@ export class TraceWriter {
     const dayDir = join(loc.tracesDir, dayFolderName(opts.date ?? new Date()));
     ensurePrivateDir(dayDir);
     const fd = openNewTraceFile(join(dayDir, traceFileName(sessionId, 1)), sessionId);
-    if (opts.fsync) fsyncDir(dayDir);
+    if (opts.fsync) {
+      // The new file's entry, and the day folder's entry in case it is new too.
+      fsyncDir(dayDir);
+      fsyncDir(loc.tracesDir);
+    }
     return new TraceWriter(sessionId, dayDir, 1, fd, opts);
   }
 
