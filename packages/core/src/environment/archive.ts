@@ -36,6 +36,11 @@ export class ArchiveCapture {
     return this.total;
   }
 
+  /** Bytes held in memory now (never more than the budget). */
+  get retainedBytes(): number {
+    return this.headBytes + this.tailBytes;
+  }
+
   /** Whether the whole text fits the budget (the file will be an exact copy). */
   get exact(): boolean {
     return this.total <= this.budget;

@@ -44,6 +44,8 @@ export interface EnvironmentOptions {
   describeImage?: DescribeImageFn;
   /** One-line warnings for the operator (default: stderr). */
   warn?: (line: string) => void;
+  /** How long a tool may take to stop after an interrupt or timeout (default ABORT_GRACE_MS). */
+  abortGraceMs?: number;
 }
 
 export interface ExecuteToolOptions {
@@ -217,7 +219,7 @@ export class Environment {
         why === "user" ? new Error("interrupted by user") : new Error(`timed out after ${timeoutMs} ms`),
       );
       onAborted();
-      graceTimer = setTimeout(onGraceOver, ABORT_GRACE_MS);
+      graceTimer = setTimeout(onGraceOver, this.options.abortGraceMs ?? ABORT_GRACE_MS);
     };
     const onCallerAbort = () => abort("user");
     if (opts.signal?.aborted) abort("user");
