@@ -75,7 +75,7 @@ const imageSource: JsonSchema = {
  * contract's table; argument names and defaults are the contract's argument blocks. Every byte of
  * these descriptions is sent with every request, so they say only what the model needs to act.
  */
-export const DEFAULT_TOOL_DEFINITIONS: readonly ToolDefinitionConfig[] = [
+export const DEFAULT_TOOL_DEFINITIONS: readonly ToolDefinitionConfig[] = deepFreeze([
   {
     name: "exec_command",
     description:
@@ -248,7 +248,16 @@ export const DEFAULT_TOOL_DEFINITIONS: readonly ToolDefinitionConfig[] = [
     timeoutMs: 90_000,
     maxOutputLength: DEFAULT_MAX_OUTPUT_LENGTH,
   },
-];
+]);
+
+/** Frozen all the way down, so no caller can change the defaults every other caller sees. */
+function deepFreeze<T>(value: T): T {
+  if (value !== null && typeof value === "object" && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const child of Object.values(value)) deepFreeze(child);
+  }
+  return value;
+}
 
 export const BUILTIN_TOOL_NAMES: readonly string[] = DEFAULT_TOOL_DEFINITIONS.map((tool) => tool.name);
 

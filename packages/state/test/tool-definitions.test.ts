@@ -124,6 +124,9 @@ describe("default tool definitions", () => {
     delete copy[0].parameters.properties?.cmd;
     expect(DEFAULT_TOOL_DEFINITIONS[0].description).not.toBe("changed");
     expect(DEFAULT_TOOL_DEFINITIONS[0].parameters.properties?.cmd).toBeDefined();
+    expect(() => {
+      (DEFAULT_TOOL_DEFINITIONS[0].parameters.required as string[]).push("workdir");
+    }).toThrow(TypeError);
   });
 });
 
