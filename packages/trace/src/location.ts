@@ -36,8 +36,16 @@ export interface TraceFileRef {
   path: string;
 }
 
-/** Every trace file under `tracesDir`, grouped by nothing, in no particular order. */
+/** Every trace file under `tracesDir`, in no particular order. */
 export function scanTraceFiles(loc: TraceLocation): TraceFileRef[] {
+  return scan(loc, () => true);
+}
+
+/**
+ * Walks `<tracesDir>/<yyyy-mm-dd>/` folders for files named `<id>_<NNN>.jsonl`. `wanted` sees the
+ * raw file name first, so a lookup of one session skips the regex for every other file.
+ */
+function scan(loc: TraceLocation, wanted: (name: string) => boolean): TraceFileRef[] {
   if (!existsSync(loc.tracesDir)) return [];
   const refs: TraceFileRef[] = [];
   for (const day of readdirSync(loc.tracesDir)) {
@@ -50,9 +58,9 @@ export function scanTraceFiles(loc: TraceLocation): TraceFileRef[] {
       continue; // a stray file named like a day
     }
     for (const name of names) {
+      if (!wanted(name)) continue;
       const match = TRACE_FILE_NAME.exec(name);
-      if (!match) continue;
-      refs.push({ sessionId: match[1], index: Number(match[2]), day, path: join(dayDir, name) });
+      if (match) refs.push({ sessionId: match[1], index: Number(match[2]), day, path: join(dayDir, name) });
     }
   }
   return refs;
@@ -60,27 +68,10 @@ export function scanTraceFiles(loc: TraceLocation): TraceFileRef[] {
 
 function sessionFileRefs(loc: TraceLocation, sessionId: string): TraceFileRef[] {
   assertSessionId(sessionId);
-  if (!existsSync(loc.tracesDir)) return [];
-  const refs: TraceFileRef[] = [];
   const prefix = `${sessionId}_`;
-  for (const day of readdirSync(loc.tracesDir)) {
-    if (!DAY_FOLDER.test(day)) continue;
-    const dayDir = join(loc.tracesDir, day);
-    let names: string[];
-    try {
-      names = readdirSync(dayDir);
-    } catch {
-      continue;
-    }
-    for (const name of names) {
-      if (!name.startsWith(prefix)) continue;
-      const match = TRACE_FILE_NAME.exec(name);
-      if (match && match[1] === sessionId) {
-        refs.push({ sessionId, index: Number(match[2]), day, path: join(dayDir, name) });
-      }
-    }
-  }
-  return refs.sort(compareRefs);
+  return scan(loc, (name) => name.startsWith(prefix))
+    .filter((ref) => ref.sessionId === sessionId)
+    .sort(compareRefs);
 }
 
 function compareRefs(a: TraceFileRef, b: TraceFileRef): number {

@@ -130,6 +130,33 @@ describe("rebuildContext", () => {
     expect(state.carryOver.interruption).toBe("none");
   });
 
+  it("leaves out the tool calls and outputs of a failed attempt, and reports a failed last request", () => {
+    const state = rebuildContext([
+      meta("s1"),
+      userText("run it"),
+      requestBegin(1),
+      toolCall("exec_command", { cmd: "make" }, "A"),
+      approvalDecision("A", "allow"),
+      toolCallOutput("A", "built"),
+      requestEnd("failed", { error_message: "stream cut", attempt: 1 }),
+      requestBegin(2),
+      assistantText("It is built."),
+      requestEnd("completed", { attempt: 2 }),
+      userText("again"),
+      requestBegin(),
+      requestEnd("auth", { error_message: "401" }),
+      taskEnd("auth", "the API key was rejected"),
+    ]);
+    expect(labels(state.messages)).toEqual(["user:run it", "assistant:It is built.", "user:again"]);
+    expect(state.unansweredToolCallIds).toEqual([]);
+    expect(state.carryOver).toMatchObject({
+      interruption: "request",
+      requestStatus: "auth",
+      droppedMessages: [],
+    });
+    expect(state.carryOver.notice).toMatch(/ended with status auth/);
+  });
+
   it("drops an uncommitted final request (crash mid-stream) but keeps the user input before it", () => {
     const state = rebuildContext([
       meta("s1"),
