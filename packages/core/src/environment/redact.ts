@@ -54,7 +54,11 @@ export class RedactingStream {
     if (!this.pattern) return chunk;
     this.buffer += chunk;
     // A match can only be trusted if it starts where every secret would fit inside the buffer.
-    return this.drain(Math.max(0, this.buffer.length - this.holdBack));
+    let safeEnd = Math.max(0, this.buffer.length - this.holdBack);
+    // Never end a piece between the halves of a surrogate pair: later stages see whole characters.
+    const code = this.buffer.charCodeAt(safeEnd - 1);
+    if (safeEnd > 0 && code >= 0xd800 && code <= 0xdbff) safeEnd -= 1;
+    return this.drain(safeEnd);
   }
 
   /** The held-back rest, redacted. */

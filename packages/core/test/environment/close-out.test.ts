@@ -19,7 +19,16 @@ import {
 } from "../../src/environment/markers.js";
 import type { ToolExecutionContext } from "../../src/environment/types.js";
 import { ProcessManager } from "../../src/tools/command/process-manager.js";
-import { chunkTool, makeEnvironment, runCall, sleep, type TempDirs, tempDirs, testTool } from "./support.js";
+import {
+  chunkTool,
+  makeEnvironment,
+  quietTool,
+  runCall,
+  sleep,
+  type TempDirs,
+  tempDirs,
+  testTool,
+} from "./support.js";
 
 let dirs: TempDirs;
 beforeEach(async () => {
@@ -122,7 +131,7 @@ describe("framing", () => {
   it("gives the tool its context: workspace, call id, session, scratchpad, a signal and the approve callback", async () => {
     let seen: ToolExecutionContext | undefined;
     const approve = async () => "allow" as const;
-    const tool = testTool(async function* (_args, ctx) {
+    const tool = quietTool(async (_args, ctx) => {
       seen = ctx;
       return {};
     });
@@ -155,8 +164,8 @@ describe("stop_reason priority: user interrupt > timeout > tool throw > tool sel
   });
 
   it("a timeout ends a call whose tool ignores its signal, after the grace period", async () => {
-    const tool = testTool(
-      async function* () {
+    const tool = quietTool(
+      async () => {
         await new Promise(() => {});
         return {};
       },
@@ -169,8 +178,8 @@ describe("stop_reason priority: user interrupt > timeout > tool throw > tool sel
   });
 
   it("a throwing tool that also timed out reports timeout", async () => {
-    const tool = testTool(
-      async function* (_args, ctx) {
+    const tool = quietTool(
+      async (_args, ctx) => {
         await untilAborted(ctx.signal);
         throw new Error("aborted while writing");
       },
@@ -217,7 +226,7 @@ describe("stop_reason priority: user interrupt > timeout > tool throw > tool sel
 
   it("an already-aborted signal closes the call without running the tool", async () => {
     let ran = false;
-    const tool = testTool(async function* () {
+    const tool = quietTool(async () => {
       ran = true;
       return {};
     });
@@ -246,24 +255,19 @@ describe("stop_reason priority: user interrupt > timeout > tool throw > tool sel
 });
 
 describe("bad calls become failed outputs the model can act on", () => {
-  const fileTool = testTool(
-    async function* () {
-      return {};
-    },
-    {
-      name: "read_thing",
-      parameters: {
-        type: "object",
-        properties: {
-          file_path: { type: "string" },
-          offset: { type: "integer", minimum: 1 },
-          mode: { enum: ["fast", "slow"] },
-        },
-        required: ["file_path"],
-        additionalProperties: false,
+  const fileTool = quietTool(async () => ({}), {
+    name: "read_thing",
+    parameters: {
+      type: "object",
+      properties: {
+        file_path: { type: "string" },
+        offset: { type: "integer", minimum: 1 },
+        mode: { enum: ["fast", "slow"] },
       },
+      required: ["file_path"],
+      additionalProperties: false,
     },
-  );
+  });
 
   it("an unknown tool names the tools that exist", async () => {
     const env = makeEnvironment(dirs, [fileTool]);
@@ -315,12 +319,10 @@ describe("bad calls become failed outputs the model can act on", () => {
   });
 
   it("a tool whose configured schema does not compile fails its calls with the reason", async () => {
-    const broken = testTool(
-      async function* () {
-        return {};
-      },
-      { name: "broken", parameters: { type: "object", properties: { a: { type: "no-such-type" } } } },
-    );
+    const broken = quietTool(async () => ({}), {
+      name: "broken",
+      parameters: { type: "object", properties: { a: { type: "no-such-type" } } },
+    });
     const call = await runCall(makeEnvironment(dirs, [broken]), "broken", { a: 1 });
     expect(call.complete.stop_reason).toBe("failed");
     expect(call.complete.output).toMatch(/^The broken tool cannot run: its parameters schema .* is invalid/);

@@ -63,6 +63,20 @@ export function testTool(
   return { name: def.name, definition: def, execute, ...extra };
 }
 
+const NO_MESSAGES: OmniMessage[] = [];
+
+/** A tool that yields nothing: it only runs `run` and returns its result. */
+export function quietTool(
+  run: (args: Record<string, unknown>, ctx: ToolExecutionContext) => Promise<ToolResult | undefined>,
+  overrides: Partial<ToolDefinitionConfig> = {},
+): BuiltinTool {
+  return testTool(async function* (args, ctx) {
+    const result = await run(args, ctx);
+    yield* NO_MESSAGES;
+    return result;
+  }, overrides);
+}
+
 /** A tool that yields the given chunks as deltas, then returns `result`. */
 export function chunkTool(
   chunks: string[],

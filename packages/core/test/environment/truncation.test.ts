@@ -37,6 +37,15 @@ describe("head-kept truncation at maxOutputLength", () => {
     const call = await runCall(env, "test_tool");
     expect(call.complete.output.startsWith(`ab\n${truncationMarker(3)}`)).toBe(true);
   });
+
+  it("never cuts a surrogate pair held back by the secret redactor either", async () => {
+    // Found by the property below: the redactor's hold-back ended between the halves of a pair.
+    const env = makeEnvironment(dirs, [chunkTool(["𐀀𐀀𐀀𐀀𐀀", " ", "𐀀"], {}, { maxOutputLength: 3 })], {
+      secrets: ["sk-SECRET-1"],
+    });
+    const call = await runCall(env, "test_tool");
+    expect(call.complete.output.startsWith(`𐀀\n${truncationMarker(3)}`)).toBe(true);
+  });
 });
 
 describe("the streaming invariant: what a user sees equals what the model gets", () => {
@@ -77,7 +86,7 @@ describe("the streaming invariant: what a user sees equals what the model gets",
           }
         },
       ),
-      { numRuns: 150 },
+      { numRuns: 300 },
     );
   });
 
