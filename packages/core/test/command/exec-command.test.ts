@@ -1,9 +1,11 @@
 import { mkdirSync, realpathSync, writeFileSync } from "node:fs";
 import path from "node:path";
+import type { OmniMessage } from "@penguin/protocol";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { ProcessManager } from "../../src/tools/command/index.js";
 import {
   context,
+  deltaText,
   execTool,
   groupMembers,
   inputTool,
@@ -123,6 +125,25 @@ describe("exec_command arguments", () => {
     expect(run.output).toBe('argument "yield_time_ms" must be a number of milliseconds, got "soon"');
   });
 
+  it("fails clearly, without throwing, on a command the OS cannot pass to exec (a NUL byte)", async () => {
+    const run = await call({ cmd: "echo a\u0000b" });
+    expect(run.result.stopReason).toBe("failed");
+    expect(run.output).toMatch(/^the command could not be started: .*null bytes/);
+  });
+
+  it("fails clearly when the shell cannot be started", async () => {
+    const broken = new ProcessManager({ baseEnv: { ...process.env, PENGUIN_SHELL: "/nonexistent/bash" } });
+    try {
+      const run = await runCall(exec, { description: "t", cmd: "echo hi" }, context(broken, workspace.dir));
+      expect(run.result).toEqual({
+        stopReason: "failed",
+        note: "[failed to start: spawn /nonexistent/bash ENOENT]",
+      });
+    } finally {
+      await broken.disposeAll();
+    }
+  });
+
   it("ignores the description argument", async () => {
     const run = await runCall(exec, { cmd: "echo ok" }, context(processes, workspace.dir));
     expect(run.output).toBe("ok\n");
@@ -132,7 +153,6 @@ describe("exec_command arguments", () => {
 describe("exec_command backgrounding", () => {
   it("moves a command that outruns yield_time_ms to the background with a process_id", async () => {
     const run = await call({ cmd: "echo before; sleep 2; echo after", yield_time_ms: 300 });
-    expect(run.output).toBe("before\n");
     expect(run.result.stopReason).toBeUndefined();
     expect(run.result.note).toMatch(
       /^\[still running in the background: process_id=cmd_\d+; use input_command to poll, write stdin or send Ctrl-C\]$/,
@@ -152,7 +172,9 @@ describe("exec_command backgrounding", () => {
       collected += poll.output;
       note = poll.result.note ?? "";
     }
-    expect(collected).toBe("after\n");
+    // "before" may come in the first window or the first poll (the login shell's start-up time
+    // varies); either way each line arrives exactly once.
+    expect(run.output + collected).toBe("before\nafter\n");
     expect(note).toBe("[exit code: 0]");
   });
 
@@ -195,13 +217,19 @@ describe("exec_command aborts", () => {
 
   it("on a timeout, leaves the foreground command running in the background", async () => {
     const controller = new AbortController();
-    const ctx = context(processes, workspace.dir, controller.signal);
-    const runPromise = runCall(exec, { description: "t", cmd: "echo so-far; sleep 1000" }, ctx);
-    await waitUntil(() => processes.get("cmd_1")?.status === "running", "the command to start");
-    setTimeout(() => controller.abort("timeout"), 300);
-    const run = await runPromise;
-    expect(run.output).toBe("so-far\n");
-    expect(run.result.note).toContain("process_id=cmd_1");
+    const generator = exec.execute(
+      { description: "t", cmd: "echo so-far; sleep 1000" },
+      context(processes, workspace.dir, controller.signal),
+    );
+    const first = await generator.next();
+    expect(first.done).toBe(false);
+    expect(deltaText(first.value as OmniMessage)).toBe("so-far\n");
+    controller.abort("timeout");
+    const last = await generator.next();
+    expect(last).toEqual({
+      done: true,
+      value: { note: expect.stringContaining("still running in the background: process_id=cmd_1") },
+    });
     expect(processes.get("cmd_1")?.status).toBe("running");
   });
 });

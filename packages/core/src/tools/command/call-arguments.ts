@@ -19,6 +19,13 @@ export const DEFAULT_POLL_YIELD_MS = 5_000;
  */
 export const YIELD_TIMEOUT_MARGIN_MS = 1_000;
 
+/**
+ * `"\u0004"` (Ctrl-D) alone closes the command's stdin, so a program reading to end-of-file
+ * (`sort`, `cat > file`, `python -`) can finish: with pipes instead of a terminal there is no
+ * other way to send EOF. Inside other text it is written as a plain byte.
+ */
+export const CTRL_D = "\u0004";
+
 /** "send "\u0003" alone to deliver Ctrl-C". Mixed into other text it is written as a plain byte (there is no terminal to turn it into a signal). */
 export const CTRL_C = "\u0003";
 

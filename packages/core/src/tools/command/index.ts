@@ -1,6 +1,7 @@
 // The command-session tools (exec_command, input_command) and the process manager behind them.
 export {
   CTRL_C,
+  CTRL_D,
   clampYieldTime,
   DEFAULT_EXEC_YIELD_MS,
   DEFAULT_POLL_YIELD_MS,

@@ -3,6 +3,7 @@ import type { ToolDefinitionConfig } from "@penguin/state";
 import type { BuiltinTool, ToolExecutionContext, ToolResult } from "../../environment/types.js";
 import {
   CTRL_C,
+  CTRL_D,
   clampYieldTime,
   DEFAULT_POLL_YIELD_MS,
   DEFAULT_WRITE_YIELD_MS,
@@ -29,17 +30,18 @@ function runningNote(session: CommandSession): string {
 }
 
 /** What the call does to the session before it waits for output. */
-type Action = { kind: "poll" } | { kind: "interrupt" } | { kind: "write"; chars: string };
+type Action = { kind: "poll" } | { kind: "interrupt" } | { kind: "eof" } | { kind: "write"; chars: string };
 
 function actionFor(chars: string | undefined): Action {
   if (chars === undefined || chars === "") return { kind: "poll" };
   if (chars === CTRL_C) return { kind: "interrupt" };
+  if (chars === CTRL_D) return { kind: "eof" };
   return { kind: "write", chars };
 }
 
 /**
  * `input_command`: drives a command session from exec_command: writes `chars` to its stdin,
- * `"\u0003"` alone sends Ctrl-C, empty `chars` polls. Returns the output produced since the last
+ * `"\u0003"` alone sends Ctrl-C, `"\u0004"` alone closes stdin (EOF), empty `chars` polls. Returns the output produced since the last
  * read (never the same output twice), waiting up to `yield_time_ms` and returning early when the
  * command exits.
  *
@@ -75,7 +77,12 @@ export function createInputCommandTool(definition: ToolDefinitionConfig): Builti
         // Nothing can be delivered; hand back what is left to read and how it ended.
         const rest = session.takeUnread();
         if (rest.length > 0) yield messageDelta(ctx.toolCallId, rest);
-        const what = action.kind === "interrupt" ? "no Ctrl-C was sent" : "nothing was written to its stdin";
+        const what =
+          action.kind === "interrupt"
+            ? "no Ctrl-C was sent"
+            : action.kind === "eof"
+              ? "its stdin is closed already"
+              : "nothing was written to its stdin";
         const exit = session.exit;
         return {
           stopReason: "failed",
@@ -84,6 +91,10 @@ export function createInputCommandTool(definition: ToolDefinitionConfig): Builti
       }
       let writeError: string | undefined;
       if (action.kind === "interrupt") session.interrupt();
+      if (action.kind === "eof") {
+        const closed = session.closeStdin();
+        if (!closed.ok) writeError = closed.error;
+      }
       if (action.kind === "write") {
         const written = await session.write(action.chars);
         if (!written.ok) writeError = written.error;

@@ -79,15 +79,21 @@ export class ProcessManager {
       }
       this.evict(victim);
     }
-    const session = new CommandSession({
-      id: `${COMMAND_ID_PREFIX}${this.nextId++}`,
-      cmd: request.cmd,
-      cwd: request.cwd,
-      shell: shell.shell,
-      env,
-      unreadBufferChars: this.unreadBufferChars,
-      platform: this.platform,
-    });
+    let session: CommandSession;
+    try {
+      session = new CommandSession({
+        id: `${COMMAND_ID_PREFIX}${this.nextId++}`,
+        cmd: request.cmd,
+        cwd: request.cwd,
+        shell: shell.shell,
+        env,
+        unreadBufferChars: this.unreadBufferChars,
+        platform: this.platform,
+      });
+    } catch (error) {
+      // spawn() throws synchronously on arguments it cannot pass to exec (a NUL byte in cmd).
+      return { ok: false, error: `the command could not be started: ${(error as Error).message}` };
+    }
     this.sessions.set(session.id, session);
     return { ok: true, session };
   }

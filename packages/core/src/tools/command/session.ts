@@ -211,6 +211,15 @@ export class CommandSession {
     });
   }
 
+  /** Closes stdin: the command reads end-of-file (what Ctrl-D does at a terminal). */
+  closeStdin(): { ok: true } | { ok: false; error: string } {
+    if (this.exitInfo) return { ok: false, error: "the command has exited" };
+    if (!this.stdinOpen) return { ok: false, error: "stdin is already closed" };
+    this.stdinOpen = false;
+    this.child.stdin.end();
+    return { ok: true };
+  }
+
   /** Ctrl-C: SIGINT to the whole process group (a tree kill on Windows). */
   interrupt(): void {
     if (this.pid === undefined || this.exitInfo) return;
