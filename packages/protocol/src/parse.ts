@@ -1,5 +1,5 @@
 import type { z } from "zod";
-import { type AnyOmniMessage, OmniMessageSchema } from "./envelope.js";
+import { type OmniMessage, OmniMessageSchema } from "./envelope.js";
 
 /** Why a value is not a valid envelope: the path of the first bad field and what is wrong. */
 export interface EnvelopeError {
@@ -8,7 +8,11 @@ export interface EnvelopeError {
   message: string;
 }
 
-export type ParseResult = { ok: true; value: AnyOmniMessage } | { ok: false; error: EnvelopeError };
+/**
+ * `value` is typed as `OmniMessage` (one envelope type per payload kind), which narrows on
+ * `value.payload.type`; fields the schemas do not list are still present at runtime.
+ */
+export type ParseResult = { ok: true; value: OmniMessage } | { ok: false; error: EnvelopeError };
 
 function formatPath(path: ReadonlyArray<PropertyKey>): string {
   let out = "";
@@ -34,7 +38,8 @@ function firstIssue(error: z.ZodError): EnvelopeError {
 /** Validates an already parsed value as an envelope. Never throws. */
 export function parseEnvelope(value: unknown): ParseResult {
   const result = OmniMessageSchema.safeParse(value);
-  if (result.success) return { ok: true, value: result.data };
+  // The schema has checked the value; the cast only spreads the union per payload kind.
+  if (result.success) return { ok: true, value: result.data as OmniMessage };
   return { ok: false, error: firstIssue(result.error) };
 }
 

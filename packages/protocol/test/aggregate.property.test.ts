@@ -185,7 +185,7 @@ describe("PartialAggregator (property)", () => {
           const parsed = parseEnvelopeLine(JSON.stringify(sent));
           expect(parsed.ok).toBe(true);
           if (!parsed.ok) return;
-          const m = parsed.value as OmniMessage;
+          const m = parsed.value;
           if (m.type === "model_msg" && m.payload.type.startsWith("partial_")) {
             const key = streamKeyOf(m) as string;
             const p = m.payload as {
