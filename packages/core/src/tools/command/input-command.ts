@@ -25,6 +25,11 @@ function unknownProcessMessage(processes: ProcessManager, id: string): string {
   return `unknown process_id "${id}" (it never existed, or it was evicted). ${known}`;
 }
 
+async function* failed(ctx: ToolExecutionContext, message: string): AsyncGenerator<OmniMessage, ToolResult> {
+  yield messageDelta(ctx.toolCallId, message);
+  return { stopReason: "failed" };
+}
+
 function runningNote(session: CommandSession): string {
   return `[still running: process_id=${session.id}]`;
 }
@@ -54,22 +59,17 @@ export function createInputCommandTool(definition: ToolDefinitionConfig): Builti
     ctx: ToolExecutionContext,
   ): AsyncGenerator<OmniMessage, ToolResult> {
     const processId = requiredString(args, "process_id");
+    if (!processId.ok) return yield* failed(ctx, processId.error);
     const chars = optionalString(args, "chars");
+    if (!chars.ok) return yield* failed(ctx, chars.error);
     const requestedYield = optionalMilliseconds(args, "yield_time_ms");
-    for (const parsed of [processId, chars, requestedYield]) {
-      if (!parsed.ok) {
-        yield messageDelta(ctx.toolCallId, parsed.error);
-        return { stopReason: "failed" };
-      }
-    }
-    const id = (processId as { value: string }).value.trim();
-    const session = ctx.processes.get(id);
-    if (!session) {
-      yield messageDelta(ctx.toolCallId, unknownProcessMessage(ctx.processes, id));
-      return { stopReason: "failed" };
-    }
+    if (!requestedYield.ok) return yield* failed(ctx, requestedYield.error);
+    // `description` is for front ends only; execution ignores it.
 
-    const action = actionFor(chars.ok ? chars.value : undefined);
+    const session = ctx.processes.get(processId.value.trim());
+    if (!session) return yield* failed(ctx, unknownProcessMessage(ctx.processes, processId.value.trim()));
+
+    const action = actionFor(chars.value);
     session.activeCalls += 1;
     session.touch();
     try {
@@ -101,17 +101,19 @@ export function createInputCommandTool(definition: ToolDefinitionConfig): Builti
       }
 
       const windowMs = clampYieldTime({
-        requested: requestedYield.ok ? requestedYield.value : undefined,
+        requested: requestedYield.value,
         fallback: action.kind === "poll" ? DEFAULT_POLL_YIELD_MS : DEFAULT_WRITE_YIELD_MS,
         min: MIN_INPUT_YIELD_MS,
         timeoutMs: definition.timeoutMs,
       });
-      const outcome = yield* followOutput(session, {
+      yield* followOutput(session, {
         windowMs,
         toolCallId: ctx.toolCallId,
         signal: ctx.signal,
       });
-      const status = outcome === "finished" && session.exit ? exitNote(session.exit) : runningNote(session);
+      // After an abort or a short window the command may have exited without being drained
+      // yet: its exit is still the news; a later poll returns any output that was in flight.
+      const status = session.exit ? exitNote(session.exit) : runningNote(session);
       if (writeError !== undefined) {
         return { stopReason: "failed", note: `[nothing was written: ${writeError}] ${status}` };
       }
