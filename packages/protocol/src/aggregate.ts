@@ -226,6 +226,9 @@ function copyStream(stream: OpenPartialStream): OpenPartialStream {
  *   a UI that reconnects mid-stream seeds a new aggregator from the server's snapshot);
  * - print deltas as they arrive, and a real complete only when `!wasStreamed(complete)` (a CLI);
  * - from a producer that sends partials only, take `push`'s return values as the completes.
+ * A `stop` that no complete follows marks an abandoned stream (the engine never approves or runs a
+ * tool call the model did not finish); `push` still returns what was built, which is why a
+ * consumer that sees real completes should keep those as the record.
  */
 export class PartialAggregator {
   private readonly open = new Map<string, OpenPartialStream>();
