@@ -84,11 +84,11 @@ export async function readLineWindow(path: string, request: WindowRequest): Prom
         if (maxChars > 0 && lines.length > 0 && chars + added > maxChars) {
           windowDone = true;
           cutForSize = true;
-          return;
+        } else {
+          lines.push(formatted);
+          chars += added;
+          if (lineNumber >= lastWanted) windowDone = true;
         }
-        lines.push(formatted);
-        chars += added;
-        if (lineNumber >= lastWanted) windowDone = true;
       }
       lineNumber += 1;
       parts = [];
