@@ -1,1 +1,60 @@
-export const PACKAGE_NAME = "@penguin/core";
+// @penguin/core: the agent engine, the tool environment, built-in tools, model adapters,
+// approval and the Agent/Session SDK. What this file exports is what the package promises.
+
+// For custom tools: the delta a tool yields for each piece of its output.
+export { partialToolCallOutput } from "@penguin/protocol";
+export { modelVisiblePath } from "@penguin/state";
+// Approval.
+export { type ApprovalOutcome, decideApproval, NO_APPROVER_REASON } from "./approval/gate.js";
+export { checkCommand, checkToolCall, commandTextOf, type GuardrailHit } from "./approval/guardrail.js";
+export {
+  type ApprovalPolicy,
+  type ApprovalRequest,
+  type AskFn,
+  allowAll,
+  alwaysAsk,
+  denyAll,
+  type HumanAnswer,
+  isApprovalPolicy,
+  type PolicyDecision,
+  policyForMode,
+  readOnly,
+} from "./approval/policies.js";
+export { type SessionRule, SessionRules } from "./approval/session-rules.js";
+export {
+  type CommandPart,
+  type ShellWord,
+  type SplitResult,
+  splitShellCommand,
+} from "./approval/shell-split.js";
+// Engine limits and markers that front ends show or configure.
+export type { ModelPrices, SessionBudget } from "./engine/limits.js";
+export { DEFAULT_RETRY_POLICY, type RetryPolicy } from "./engine/retry.js";
+// Environment and tools.
+export { Environment, type EnvironmentOptions, type ExecuteToolOptions } from "./environment/environment.js";
+export type {
+  ApproveFn,
+  BuiltinTool,
+  DescribeImageFn,
+  ToolExecutionContext,
+  ToolFactory,
+  ToolResult,
+} from "./environment/types.js";
+// Models.
+export { createReplayModel, type ReplayModelOptions } from "./models/replay.js";
+export type { ModelAdapter, ModelInfo, ModelOutcome, ModelRequest, ThinkingLevel } from "./models/types.js";
+// SDK.
+export {
+  Agent,
+  type AgentLogger,
+  type CreateAgentOptions,
+  type CreateSessionOptions,
+  createAgent,
+  type ResumeSessionOptions,
+} from "./sdk/agent.js";
+export type { CustomToolRegistration } from "./sdk/custom-tools.js";
+export type { RunInput } from "./sdk/input.js";
+export { type RunOptions, Session } from "./sdk/session.js";
+export { newSessionId } from "./sdk/session-id.js";
+export { ProcessManager, type ProcessManagerOptions } from "./tools/command/index.js";
+export { type BuiltinToolset, createBuiltinTools, selectToolsForModel } from "./tools/registry.js";

@@ -1,0 +1,352 @@
+import { stat } from "node:fs/promises";
+import { join, resolve } from "node:path";
+import {
+  emptyTokenCounts,
+  isPayload,
+  type OmniMessage,
+  sessionMeta,
+  type ToolSpec,
+  toolListReady,
+  userText,
+} from "@penguin/protocol";
+import {
+  type Agent as AgentConfig,
+  buildSystemPrompt,
+  DEFAULT_AGENT_ID,
+  ensureDefaultAgent,
+  ensurePrivateDir,
+  formatConfigErrors,
+  loadAgent,
+  loadProjectConfig,
+  type ProjectConfig,
+  resolveDataRoot,
+  resolveToolset,
+  type SystemConfig,
+  type SystemConfigInput,
+  SystemConfigSchema,
+  scratchpadDir,
+  scratchpadRoot,
+  secretValues,
+  systemPromptTemplate,
+  tracesDir,
+} from "@penguin/state";
+import { readSession, rebuildContext, type TraceLocation, TraceWriter } from "@penguin/trace";
+import { type SessionRule, SessionRules } from "../approval/session-rules.js";
+import type { ModelPrices, SessionBudget } from "../engine/limits.js";
+import { flattenTurn, isCarryOverText, turnAbortedText } from "../engine/markers.js";
+import { DEFAULT_RETRY_POLICY, type RetryPolicy } from "../engine/retry.js";
+import type { ConversationState } from "../engine/types.js";
+import { Environment } from "../environment/environment.js";
+import type { ModelAdapter, ThinkingLevel } from "../models/types.js";
+import { ProcessManager } from "../tools/command/process-manager.js";
+import { createBuiltinTools, selectToolsForModel } from "../tools/registry.js";
+import { type CustomToolRegistration, customTools } from "./custom-tools.js";
+import { type ResolvedModel, resolveModel } from "./model-choice.js";
+import { Session } from "./session.js";
+import { newSessionId } from "./session-id.js";
+
+export interface AgentLogger {
+  warn(message: string): void;
+}
+
+export interface CreateAgentOptions {
+  /** The data root (default: `PENGUIN_HOME`, else `~/.penguin/data`). */
+  dataRoot?: string;
+  /** The agent whose `system_config.yaml` configures sessions (default: "default", created on demand). */
+  agentId?: string;
+  /** A configuration in code instead of the agent's file (nothing is read or written for it). */
+  config?: SystemConfigInput;
+  /** Tools registered in code; they run under the same contract, approval and trace as the built-ins. */
+  tools?: CustomToolRegistration[];
+  logger?: AgentLogger;
+}
+
+export interface CreateSessionOptions {
+  /** The folder the agent works in (must exist). */
+  workspaceDir: string;
+  /** "provider/model-id" (from the project config), "replay:FILE" (a cassette), or an adapter. */
+  model: string | ModelAdapter;
+  thinkingLevel?: ThinkingLevel;
+  /** Model requests per task (default: the agent's `max_turns`; -1 or absent: unlimited). */
+  maxTurns?: number;
+  budget?: SessionBudget;
+  /** Values to redact from every tool output (besides the project's API keys). */
+  secrets?: string[];
+  /** Retry timing (tests make it fast); the default is 5 retries, 2 s doubling to 30 s. */
+  retry?: Partial<RetryPolicy>;
+  /** Prices when the project config has none for the model. */
+  prices?: ModelPrices;
+}
+
+export interface ResumeSessionOptions {
+  /** Another adapter for the recorded model (default: the one session_meta names). */
+  model?: ModelAdapter;
+  thinkingLevel?: ThinkingLevel;
+  maxTurns?: number;
+  budget?: SessionBudget;
+  secrets?: string[];
+  retry?: Partial<RetryPolicy>;
+  prices?: ModelPrices;
+}
+
+/** An agent: its configuration and tools, from which sessions are made. */
+export class Agent {
+  constructor(
+    readonly id: string,
+    readonly dataRoot: string,
+    readonly config: SystemConfig,
+    private readonly project: ProjectConfig,
+    private readonly extraTools: CustomToolRegistration[],
+    private readonly logger: AgentLogger,
+  ) {}
+
+  private get location(): TraceLocation {
+    return { tracesDir: tracesDir(this.dataRoot), scratchpadRoot: scratchpadRoot(this.dataRoot) };
+  }
+
+  /** Starts a session: its trace opens with session_meta and tool_list_ready. */
+  async createSession(options: CreateSessionOptions): Promise<Session> {
+    const workspaceDir = await existingFolder(options.workspaceDir);
+    const id = newSessionId();
+    const resolved = resolveModel(options.model, this.project);
+    const systemPrompt = await buildSystemPrompt({
+      template: systemPromptTemplate(this.config),
+      cwd: workspaceDir,
+      dataDir: this.dataRoot,
+      agentId: this.id,
+      sessionId: id,
+      provider: resolved.adapter.info.provider,
+      modelId: resolved.adapter.info.modelId,
+    });
+    const trace = TraceWriter.create(this.location, id);
+    return this.assemble({
+      id,
+      resolved,
+      workspaceDir,
+      systemPrompt,
+      trace,
+      state: freshState(),
+      rules: new SessionRules(),
+      options,
+      isNew: true,
+    });
+  }
+
+  /**
+   * Resumes a session from its trace alone: the committed context, the carry-over of an
+   * unfinished turn, token totals and session rules; the system prompt is reused byte for byte
+   * from session_meta, and records go on into the same trace.
+   */
+  async resumeSession(sessionId: string, options: ResumeSessionOptions = {}): Promise<Session> {
+    const { records } = readSession(this.location, sessionId);
+    const resume = rebuildContext(records);
+    const { meta } = resume;
+    const workspaceDir = await existingFolder(meta.workspace);
+    const model =
+      options.model ??
+      (meta.provider === "replay" ? `replay:${meta.model_id}` : `${meta.provider}/${meta.model_id}`);
+    const resolved = resolveModel(model, this.project);
+    const state: ConversationState = {
+      messages: resume.messages,
+      sessionTokens: resume.tokens.session ?? emptyTokenCounts(),
+      sessionCostUsd: resume.tokens.sessionCostUsd,
+      turns: resume.turns,
+      activeMs: 0,
+      pendingNotes: [],
+    };
+    const carry = resume.carryOver;
+    const last = state.messages.at(-1);
+    const handedBack =
+      last &&
+      isPayload(last, "text") &&
+      last.payload.sender === "harness" &&
+      isCarryOverText(last.payload.text);
+    if (carry.interruption === "request" && !handedBack) {
+      const notice = carry.notice ?? "The previous turn did not finish.";
+      const note = turnAbortedText(notice, flattenTurn(carry.droppedMessages));
+      state.pendingNotes.push(userText(note, { sender: "harness" }));
+    }
+    const rules = new SessionRules();
+    for (const rule of grantedRules(records)) rules.add(rule);
+    const trace = TraceWriter.open(this.location, sessionId);
+    return this.assemble({
+      id: sessionId,
+      resolved,
+      workspaceDir,
+      systemPrompt: meta.system_prompt,
+      trace,
+      state,
+      rules,
+      options,
+      isNew: false,
+      recordedTools: lastToolList(records),
+    });
+  }
+
+  private assemble(input: {
+    id: string;
+    resolved: ResolvedModel;
+    workspaceDir: string;
+    systemPrompt: string;
+    trace: TraceWriter;
+    state: ConversationState;
+    rules: SessionRules;
+    options: CreateSessionOptions | ResumeSessionOptions;
+    isNew: boolean;
+    recordedTools?: ToolSpec[];
+  }): Session {
+    const { id, resolved, options, trace } = input;
+    const adapter = resolved.adapter;
+    const scratchpad = scratchpadDir(this.dataRoot, id);
+    const processes = new ProcessManager();
+    const definitions = selectToolsForModel(resolveToolset(this.config), adapter.info.vision);
+    const builtins = createBuiltinTools(definitions);
+    for (const name of builtins.unknown) {
+      this.logger.warn(`agent ${this.id}: no tool named "${name}" exists; it is left out of the toolset`);
+    }
+    const tools = [
+      ...builtins.tools,
+      ...customTools(
+        this.extraTools,
+        builtins.tools.map((t) => t.name),
+      ),
+    ];
+    const environment = new Environment({
+      tools,
+      sessionId: id,
+      workspaceDir: input.workspaceDir,
+      scratchpadDir: scratchpad,
+      secrets: [
+        ...secretValues(this.project, process.env, this.config.secrets ?? []),
+        ...(options.secrets ?? []),
+      ],
+      processes,
+      modelHasVision: adapter.info.vision,
+      describeImage: resolved.describeImage,
+      warn: (line) => this.logger.warn(line),
+    });
+    const toolSpecs = environment.toolSpecs();
+    const header: OmniMessage[] = [];
+    try {
+      if (input.isNew) {
+        header.push(
+          sessionMeta({
+            session_id: id,
+            provider: adapter.info.provider,
+            model_id: adapter.info.modelId,
+            ...(resolved.contextWindow ? { model_context_window: resolved.contextWindow } : {}),
+            system_prompt: input.systemPrompt,
+            workspace: input.workspaceDir,
+            agent_id: this.id,
+          }),
+        );
+      }
+      if (input.isNew || JSON.stringify(input.recordedTools) !== JSON.stringify(toolSpecs)) {
+        header.push(toolListReady(toolSpecs));
+      }
+      for (const record of header) trace.append(record);
+    } catch (error) {
+      trace.close();
+      void processes.disposeAll();
+      throw error;
+    }
+    const retry = { ...DEFAULT_RETRY_POLICY, ...options.retry };
+    const maxTurns = options.maxTurns ?? (this.config.max_turns > 0 ? this.config.max_turns : undefined);
+    const maxTokens = this.config.model.max_tokens;
+    return new Session({
+      id,
+      model: adapter,
+      environment,
+      toolSpecs,
+      systemPrompt: input.systemPrompt,
+      thinkingLevel: options.thinkingLevel ?? this.config.model.thinking_level,
+      workspaceDir: input.workspaceDir,
+      scratchpadDir: scratchpad,
+      trace,
+      state: input.state,
+      rules: input.rules,
+      guardrail: this.project.guardrail.rules,
+      maxTurns,
+      maxOutputTokens: maxTokens > 0 ? maxTokens : undefined,
+      contextWindow: resolved.contextWindow,
+      prices: options.prices ?? resolved.prices,
+      budget: options.budget ?? budgetOf(this.config),
+      retry,
+      header: input.isNew ? header : [],
+    });
+  }
+}
+
+/** Loads an agent (its system_config.yaml, or `config` given in code) and the project config. */
+export async function createAgent(options: CreateAgentOptions = {}): Promise<Agent> {
+  const dataRoot = options.dataRoot ?? resolveDataRoot();
+  const logger = options.logger ?? { warn: (line: string) => process.stderr.write(`${line}\n`) };
+  const agentId = options.agentId ?? DEFAULT_AGENT_ID;
+  let config: SystemConfig;
+  if (options.config) {
+    const parsed = SystemConfigSchema.safeParse(options.config);
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0];
+      throw new TypeError(`invalid agent config at ${issue.path.join(".") || "(root)"}: ${issue.message}`);
+    }
+    config = parsed.data;
+  } else {
+    const loaded =
+      options.agentId && options.agentId !== DEFAULT_AGENT_ID
+        ? await loadAgent(dataRoot, agentId)
+        : await ensureDefaultAgent(dataRoot);
+    if (!loaded.ok) throw new Error(`cannot load agent "${agentId}":\n${formatConfigErrors(loaded.errors)}`);
+    config = (loaded.agent as AgentConfig).config;
+  }
+  const project = await loadProjectConfig(dataRoot);
+  if (!project.ok) throw new Error(`cannot load the project config:\n${formatConfigErrors(project.errors)}`);
+  await ensurePrivateDir(join(dataRoot));
+  // Custom tool definitions are checked now, so a bad registration fails here and not mid-session.
+  customTools(options.tools ?? [], []);
+  return new Agent(agentId, dataRoot, config, project.config, options.tools ?? [], logger);
+}
+
+function freshState(): ConversationState {
+  return { messages: [], sessionTokens: emptyTokenCounts(), turns: 0, activeMs: 0, pendingNotes: [] };
+}
+
+function budgetOf(config: SystemConfig): SessionBudget | undefined {
+  const budget = config.budget;
+  if (!budget) return undefined;
+  return { maxTokens: budget.max_tokens, maxCostUsd: budget.max_cost_usd, maxWallMs: budget.max_wall_ms };
+}
+
+async function existingFolder(path: string): Promise<string> {
+  const absolute = resolve(path);
+  let info: Awaited<ReturnType<typeof stat>>;
+  try {
+    info = await stat(absolute);
+  } catch {
+    throw new Error(`workspace ${absolute} does not exist: create it or pick another folder`);
+  }
+  if (!info.isDirectory()) throw new Error(`workspace ${absolute} is not a folder`);
+  return absolute;
+}
+
+/** Session rules a human granted, as recorded on their approval_decision events. */
+function grantedRules(records: readonly OmniMessage[]): SessionRule[] {
+  const rules: SessionRule[] = [];
+  for (const record of records) {
+    if (record.type !== "event_msg" || record.payload.type !== "approval_decision") continue;
+    const rule = (record.payload as { session_rule?: unknown }).session_rule;
+    if (rule && typeof rule === "object") {
+      const r = rule as Partial<Record<"tool" | "commandPrefix", unknown>>;
+      if (typeof r.tool === "string") rules.push({ tool: r.tool });
+      else if (typeof r.commandPrefix === "string") rules.push({ commandPrefix: r.commandPrefix });
+    }
+  }
+  return rules;
+}
+
+function lastToolList(records: readonly OmniMessage[]): ToolSpec[] | undefined {
+  for (let i = records.length - 1; i >= 0; i--) {
+    const record = records[i];
+    if (record.type === "event_msg" && record.payload.type === "tool_list_ready") return record.payload.tools;
+  }
+  return undefined;
+}

@@ -1,0 +1,77 @@
+import { randomBytes } from "node:crypto";
+import { readFile, writeFile } from "node:fs/promises";
+import { extname, isAbsolute, join, resolve } from "node:path";
+import { type ImageUrlPayload, modelMsg, userText } from "@penguin/protocol";
+import { ensurePrivateDir, modelVisiblePath } from "@penguin/state";
+import type { ModelMessage } from "../engine/types.js";
+
+/** What a user sends: text, plus images (paths, http(s) or data URLs) and files (paths). */
+export type RunInput = string | { text: string; images?: string[]; files?: string[] };
+
+const MIME_BY_EXTENSION: Record<string, string> = {
+  ".png": "image/png",
+  ".jpg": "image/jpeg",
+  ".jpeg": "image/jpeg",
+  ".gif": "image/gif",
+  ".webp": "image/webp",
+};
+const EXTENSION_BY_MIME: Record<string, string> = {
+  "image/png": ".png",
+  "image/jpeg": ".jpg",
+  "image/gif": ".gif",
+  "image/webp": ".webp",
+};
+/** Attached images and files are saved here inside the session's scratchpad. */
+export const ATTACHMENTS_DIR = "attachments";
+
+/**
+ * The user's input as model messages. A vision model gets the images as `image_url` messages;
+ * a text-only model gets `[attached image: <path>]` lines it can hand to describe_image (pasted
+ * data URLs are saved to the scratchpad first). Files become `[attached file: <path>]` lines.
+ */
+export async function inputMessages(
+  input: RunInput,
+  options: { workspaceDir: string; scratchpadDir: string; vision: boolean },
+): Promise<ModelMessage[]> {
+  if (typeof input === "string") return [userText(input, { sender: "user" })];
+  const lines = [input.text];
+  const images: ModelMessage[] = [];
+  for (const image of input.images ?? []) {
+    const isUrl = /^https?:\/\//i.test(image);
+    const isData = image.startsWith("data:");
+    if (options.vision) {
+      const url = isUrl || isData ? image : await dataUrlOf(resolve(options.workspaceDir, image));
+      images.push(modelMsg<ImageUrlPayload>({ type: "image_url", role: "user", image_url: url }));
+    } else if (isData) {
+      lines.push(`[attached image: ${modelVisiblePath(await saveDataUrl(image, options.scratchpadDir))}]`);
+    } else {
+      const where = isUrl ? image : modelVisiblePath(absolute(options.workspaceDir, image));
+      lines.push(`[attached image: ${where}]`);
+    }
+  }
+  for (const file of input.files ?? []) {
+    lines.push(`[attached file: ${modelVisiblePath(absolute(options.workspaceDir, file))}]`);
+  }
+  return [userText(lines.join("\n"), { sender: "user" }), ...images];
+}
+
+function absolute(base: string, path: string): string {
+  return isAbsolute(path) ? path : resolve(base, path);
+}
+
+async function dataUrlOf(path: string): Promise<string> {
+  const mime = MIME_BY_EXTENSION[extname(path).toLowerCase()];
+  if (!mime) throw new TypeError(`cannot attach ${path}: use a png, jpeg, gif or webp image`);
+  const bytes = await readFile(path);
+  return `data:${mime};base64,${bytes.toString("base64")}`;
+}
+
+async function saveDataUrl(dataUrl: string, scratchpadDir: string): Promise<string> {
+  const match = /^data:([^;,]+);base64,(.*)$/s.exec(dataUrl);
+  if (!match) throw new TypeError("an attached image data URL must be base64 (data:<mime>;base64,...)");
+  const dir = join(scratchpadDir, ATTACHMENTS_DIR);
+  await ensurePrivateDir(dir);
+  const file = join(dir, `image-${randomBytes(4).toString("hex")}${EXTENSION_BY_MIME[match[1]] ?? ".bin"}`);
+  await writeFile(file, Buffer.from(match[2], "base64"), { mode: 0o600 });
+  return file;
+}

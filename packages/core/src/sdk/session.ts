@@ -1,0 +1,173 @@
+import type { OmniMessage, ToolSpec } from "@penguin/protocol";
+import type { GuardrailRule } from "@penguin/state";
+import type { TraceWriter } from "@penguin/trace";
+import type { ApprovalPolicy } from "../approval/policies.js";
+import type { SessionRules } from "../approval/session-rules.js";
+import { runTask, SteeringQueue } from "../engine/agent-loop.js";
+import type { ModelPrices, SessionBudget } from "../engine/limits.js";
+import type { RetryPolicy } from "../engine/retry.js";
+import type { ConversationState } from "../engine/types.js";
+import type { Environment } from "../environment/environment.js";
+import type { ApproveFn } from "../environment/types.js";
+import type { ModelAdapter, ThinkingLevel } from "../models/types.js";
+import { inputMessages, type RunInput } from "./input.js";
+
+export interface RunOptions {
+  /**
+   * Decides every tool call: one of the policies (`allowAll`, `denyAll`, `readOnly(ask)`,
+   * `alwaysAsk(ask)`) or any callback. Without one, every call is denied; a throw counts as deny.
+   */
+  approve?: ApproveFn | ApprovalPolicy;
+  /** Interrupts the task: the stream and running tools stop, and the session stays resumable. */
+  signal?: AbortSignal;
+  /** Model requests for this task (default: the session's, else unlimited). */
+  maxTurns?: number;
+}
+
+/** Everything a session is made of; built by `Agent.createSession` / `Agent.resumeSession`. */
+export interface SessionParts {
+  id: string;
+  model: ModelAdapter;
+  environment: Environment;
+  toolSpecs: ToolSpec[];
+  systemPrompt: string;
+  thinkingLevel: ThinkingLevel;
+  workspaceDir: string;
+  scratchpadDir: string;
+  trace: TraceWriter;
+  state: ConversationState;
+  rules: SessionRules;
+  guardrail: readonly GuardrailRule[];
+  maxTurns?: number;
+  maxOutputTokens?: number;
+  contextWindow?: number;
+  prices?: ModelPrices;
+  budget?: SessionBudget;
+  retry?: RetryPolicy;
+  /** Records already in the trace that the first run yields first (a new session's header). */
+  header: OmniMessage[];
+}
+
+/**
+ * One conversation with the model in a workspace, recorded in one trace. One task runs at a time;
+ * the context carries over from task to task, and the session can be resumed from its trace.
+ */
+export class Session {
+  readonly id: string;
+  private readonly steering = new SteeringQueue();
+  private running: AbortController | undefined;
+  private disposed = false;
+
+  constructor(private readonly parts: SessionParts) {
+    this.id = parts.id;
+  }
+
+  /** The trace file records go to now. */
+  get tracePath(): string {
+    return this.parts.trace.path;
+  }
+
+  get workspaceDir(): string {
+    return this.parts.workspaceDir;
+  }
+
+  get scratchpadDir(): string {
+    return this.parts.scratchpadDir;
+  }
+
+  get isRunning(): boolean {
+    return this.running !== undefined;
+  }
+
+  /** The tools the model is offered. */
+  get tools(): ToolSpec[] {
+    return this.parts.toolSpecs;
+  }
+
+  /**
+   * Runs one task. Yields every message as it happens: what the trace gets (complete messages
+   * and events, each written as it is yielded) plus streaming partials. Ends with `task_end`.
+   * Stopping the iteration early interrupts the task.
+   */
+  run(input: RunInput, options: RunOptions = {}): AsyncIterable<OmniMessage> {
+    if (this.disposed) throw new Error(`session ${this.id} is disposed`);
+    if (this.running)
+      throw new Error(`session ${this.id} is already running a task; steer it or wait for task_end`);
+    const controller = new AbortController();
+    this.running = controller;
+    return this.execute(input, options, controller);
+  }
+
+  /**
+   * Queues input for the running task, delivered with its next model request as a
+   * `[user_steering]` text. Returns false when no task is running.
+   */
+  steer(text: string): boolean {
+    if (!this.running || text.trim() === "") return false;
+    this.steering.push(text);
+    return true;
+  }
+
+  /** Interrupts a running task, ends every process the session started and closes the trace. */
+  async dispose(): Promise<void> {
+    if (this.disposed) return;
+    this.disposed = true;
+    this.running?.abort(new Error("the session was disposed"));
+    await this.parts.environment.dispose();
+    if (!this.running && !this.parts.trace.closed) this.parts.trace.close();
+  }
+
+  private async *execute(
+    input: RunInput,
+    options: RunOptions,
+    controller: AbortController,
+  ): AsyncGenerator<OmniMessage, void, undefined> {
+    const { parts } = this;
+    const onAbort = () => controller.abort(options.signal?.reason);
+    if (options.signal?.aborted) onAbort();
+    options.signal?.addEventListener("abort", onAbort, { once: true });
+    try {
+      for (const record of parts.header.splice(0)) yield record;
+      const messages = await inputMessages(input, {
+        workspaceDir: parts.workspaceDir,
+        scratchpadDir: parts.scratchpadDir,
+        vision: parts.model.info.vision,
+      });
+      yield* runTask(
+        {
+          model: parts.model,
+          tools: parts.environment,
+          toolSpecs: parts.toolSpecs,
+          systemPrompt: parts.systemPrompt,
+          thinkingLevel: parts.thinkingLevel,
+          state: parts.state,
+          approve: options.approve,
+          gate: {
+            guardrail: parts.guardrail,
+            rules: parts.rules,
+            permissionOf: (name) => parts.toolSpecs.find((tool) => tool.name === name)?.permission,
+          },
+          signal: controller.signal,
+          maxTurns: options.maxTurns ?? parts.maxTurns,
+          maxOutputTokens: parts.maxOutputTokens,
+          contextWindow: parts.contextWindow,
+          prices: parts.prices,
+          budget: parts.budget,
+          retry: parts.retry,
+          steering: this.steering,
+          record: (message) => {
+            parts.trace.append(message);
+          },
+        },
+        messages,
+      );
+    } finally {
+      // Leaving early (a `break` in the caller's loop) interrupts whatever still runs.
+      if (!controller.signal.aborted) controller.abort(new Error("the caller stopped reading the task"));
+      options.signal?.removeEventListener("abort", onAbort);
+      this.steering.takeAll();
+      this.running = undefined;
+      if (this.disposed && !parts.trace.closed) parts.trace.close();
+    }
+  }
+}
