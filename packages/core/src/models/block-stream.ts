@@ -37,7 +37,7 @@ const EMPTY_ARGUMENTS = "{}";
 
 export class BlockStream {
   #open: OpenBlock | undefined;
-  #emittedAny = false;
+  #outputChars = 0;
 
   /** The kind of the open block, if any. */
   get openKind(): BlockKind | undefined {
@@ -49,16 +49,15 @@ export class BlockStream {
     return this.#open?.kind === "tool_call" ? this.#open.toolCallId : undefined;
   }
 
-  /** Whether anything was streamed (a started block counts). */
-  get emittedAny(): boolean {
-    return this.#emittedAny;
+  /** Characters streamed so far (thinking, text, tool names and arguments), to estimate usage. */
+  get outputChars(): number {
+    return this.#outputChars;
   }
 
   /** Opens a thinking block (closing any other), e.g. on an explicit block-start event. */
   *startThinking(fidelity?: Fidelity): Generator<OmniMessage> {
     yield* this.close();
     this.#open = { kind: "thinking", content: "", fidelity };
-    this.#emittedAny = true;
     yield partialThinking("start");
   }
 
@@ -66,7 +65,6 @@ export class BlockStream {
   *startText(): Generator<OmniMessage> {
     yield* this.close();
     this.#open = { kind: "text", content: "" };
-    this.#emittedAny = true;
     yield partialText("start");
   }
 
@@ -74,7 +72,7 @@ export class BlockStream {
   *startToolCall(toolCallId: string, name: string): Generator<OmniMessage> {
     yield* this.close();
     this.#open = { kind: "tool_call", content: "", toolCallId, name };
-    this.#emittedAny = true;
+    this.#outputChars += name.length;
     yield partialToolCall("start", toolCallId, "", name);
   }
 
@@ -83,6 +81,7 @@ export class BlockStream {
     if (this.#open?.kind !== "thinking") yield* this.startThinking(fidelity);
     if (fragment === "") return;
     this.#open!.content += fragment;
+    this.#outputChars += fragment.length;
     yield partialThinking("delta", fragment);
   }
 
@@ -91,6 +90,7 @@ export class BlockStream {
     if (this.#open?.kind !== "text") yield* this.startText();
     if (fragment === "") return;
     this.#open!.content += fragment;
+    this.#outputChars += fragment.length;
     yield partialText("delta", fragment);
   }
 
@@ -99,6 +99,7 @@ export class BlockStream {
     const open = this.#open;
     if (open?.kind !== "tool_call" || fragment === "") return;
     open.content += fragment;
+    this.#outputChars += fragment.length;
     yield partialToolCall("delta", open.toolCallId!, fragment);
   }
 

@@ -13,7 +13,7 @@ import {
 import { type FailureOutcome, outcome, outcomeOfSdkError } from "./outcomes.js";
 import { createToolCallIdRegistry, type ToolCallIdRegistry } from "./tool-call-ids.js";
 import type { ModelAdapter, ModelInfo, ModelOutcome, ModelRequest } from "./types.js";
-import { tokenCounts } from "./usage.js";
+import { ESTIMATED_CHARS_PER_TOKEN, estimateRequestTokens, tokenCounts } from "./usage.js";
 import { DEFAULT_IDLE_TIMEOUT_MS, DEFAULT_REQUEST_TIMEOUT_MS, WireControl } from "./wire-control.js";
 
 /**
@@ -90,7 +90,7 @@ export function createOpenAIChatModel(options: OpenAIChatOptions): ModelAdapter 
     }
     const wire = new WireControl(request.signal, options.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS);
     const blocks = new BlockStream();
-    let usage = emptyTokenCounts();
+    let usage: TokenCounts | undefined;
     let finished = false;
     /** The tool call being streamed: its index and the id the provider gave it. */
     let current: { index: number; providerId: string | undefined } | undefined;
@@ -154,9 +154,16 @@ export function createOpenAIChatModel(options: OpenAIChatOptions): ModelAdapter 
     }
     if (failure) {
       yield* blocks.abandon(failure.status);
-      return { ...failure, usage };
+      return { ...failure, usage: usage ?? emptyTokenCounts() };
     }
     yield* blocks.close();
+    // Servers that ignore `include_usage` report nothing: estimate, so context limits still work.
+    usage ??= tokenCounts({
+      uncached: estimateRequestTokens(request),
+      cacheRead: 0,
+      cacheWrite: 0,
+      output: Math.ceil(blocks.outputChars / ESTIMATED_CHARS_PER_TOKEN),
+    });
     return { status: "completed", usage };
   }
 

@@ -58,6 +58,14 @@ describe("OpenAI-compatible quirks", () => {
     ]);
   });
 
+  it("estimates usage when the server reports none", async () => {
+    const url = await serve([chunk({ content: "x".repeat(40) }, "stop")]);
+    const result = await collect(model(url), request({ messages: [userText("y".repeat(400))] }));
+    expect(result.outcome.status).toBe("completed");
+    expect(result.outcome.usage.output).toBe(10);
+    expect(result.outcome.usage.total).toBeGreaterThan(110);
+  });
+
   it("gives calls without ids session-unique ids", async () => {
     const url = await serve([
       chunk({ tool_calls: [{ index: 0, function: { name: "a", arguments: "{}" } }] }),
