@@ -18,6 +18,8 @@ export const ANTHROPIC_WIRE = "anthropic-messages";
 export const ANTHROPIC_DEFAULT_MAX_TOKENS = 32_000;
 /** The smallest thinking budget the API accepts. */
 export const ANTHROPIC_MIN_THINKING_BUDGET = 1024;
+/** Output kept for the answer itself when the thinking budget is capped under `max_tokens`. */
+export const ANTHROPIC_MIN_ANSWER_TOKENS = 1024;
 
 /**
  * Thinking budget per level (`thinking: {type: "enabled", budget_tokens}`); `none` sends no
@@ -29,7 +31,7 @@ export const ANTHROPIC_THINKING_BUDGET: Record<ThinkingLevel, number> = {
   low: 2_048,
   medium: 8_192,
   high: 16_384,
-  max: 31_999,
+  max: 24_576,
 };
 
 const EPHEMERAL = { type: "ephemeral" } as const;
@@ -193,7 +195,7 @@ export function anthropicThinkingConfig(
 ): MessageCreateParamsStreaming["thinking"] | undefined {
   const wanted = ANTHROPIC_THINKING_BUDGET[level];
   if (wanted === 0) return undefined;
-  const budget = Math.min(wanted, maxTokens - 1);
+  const budget = Math.min(wanted, maxTokens - ANTHROPIC_MIN_ANSWER_TOKENS);
   if (budget < ANTHROPIC_MIN_THINKING_BUDGET) return undefined;
   return { type: "enabled", budget_tokens: budget };
 }

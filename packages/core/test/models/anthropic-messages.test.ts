@@ -219,8 +219,11 @@ describe("Anthropic Messages adapter", () => {
   it("maps thinking levels to budgets that fit under max_tokens", () => {
     expect(anthropicThinkingConfig("none", 32_000)).toBeUndefined();
     expect(anthropicThinkingConfig("high", 32_000)).toEqual({ type: "enabled", budget_tokens: 16_384 });
-    expect(anthropicThinkingConfig("max", 8_000)).toEqual({ type: "enabled", budget_tokens: 7_999 });
-    expect(anthropicThinkingConfig("low", 1_000)).toBeUndefined();
+    expect(anthropicThinkingConfig("max", 32_000)).toEqual({ type: "enabled", budget_tokens: 24_576 });
+    // Capped so that max_tokens keeps room for the answer...
+    expect(anthropicThinkingConfig("max", 8_000)).toEqual({ type: "enabled", budget_tokens: 6_976 });
+    // ...and left off when even the smallest budget would not fit.
+    expect(anthropicThinkingConfig("low", 2_000)).toBeUndefined();
   });
 });
 

@@ -289,6 +289,15 @@ describe("OpenAI Chat Completions adapter: failures", () => {
     expect(messages.at(-1)).toBe("text");
   });
 
+  it("ends as aborted when the caller aborts before the response headers", async () => {
+    llm.setScript([{ text: "abc", stall: { after_chunks: 0 } }]);
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(), 50);
+    const result = await collect(model(), request({ messages: [userText("hi")], signal: controller.signal }));
+    expect(result.outcome.status).toBe("aborted");
+    expect(result.messages).toEqual([]);
+  });
+
   it("reports an unreachable server as failed", async () => {
     const url = llm.url;
     await llm.close();
