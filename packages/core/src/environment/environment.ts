@@ -215,8 +215,11 @@ export class Environment {
       if (why === "user") outcome.interrupted = true;
       else outcome.timedOut = true;
       if (controller.signal.aborted) return;
+      // The web platform's names, so tools can tell the two apart (as with AbortSignal.timeout).
       controller.abort(
-        why === "user" ? new Error("interrupted by user") : new Error(`timed out after ${timeoutMs} ms`),
+        why === "user"
+          ? new DOMException("interrupted by user", "AbortError")
+          : new DOMException(`timed out after ${timeoutMs} ms`, "TimeoutError"),
       );
       onAborted();
       graceTimer = setTimeout(onGraceOver, this.options.abortGraceMs ?? ABORT_GRACE_MS);

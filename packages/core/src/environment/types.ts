@@ -17,7 +17,10 @@ export interface ToolExecutionContext {
   /** The session's workspace (absolute); relative paths resolve against it. */
   workspaceDir: string;
   toolCallId: string;
-  /** Fires on user interrupt or on the call's timeout. */
+  /**
+   * Fires on user interrupt or on the call's timeout. Its reason is a DOMException named
+   * "AbortError" for the user's interrupt and "TimeoutError" for the timeout.
+   */
   signal?: AbortSignal;
   /** Forwarded to tools that spawn child sessions (approval inheritance). */
   approve?: ApproveFn;

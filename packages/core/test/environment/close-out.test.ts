@@ -366,3 +366,31 @@ describe("Environment API", () => {
     expect(processes.liveIds()).toEqual([]);
   });
 });
+
+describe("the abort reason tells a tool why it was stopped", () => {
+  it("is a TimeoutError for the timeout and an AbortError for the user's interrupt", async () => {
+    const reasons: unknown[] = [];
+    const tool = quietTool(
+      async (_args, ctx) => {
+        await untilAborted(ctx.signal);
+        reasons.push(ctx.signal?.reason);
+        return {};
+      },
+      { timeoutMs: 20 },
+    );
+    const env = makeEnvironment(dirs, [tool]);
+    await runCall(env, "test_tool");
+    const user = new AbortController();
+    setTimeout(() => user.abort(), 5);
+    await runCall(
+      makeEnvironment(dirs, [{ ...tool, definition: { ...tool.definition, timeoutMs: 0 } }]),
+      "test_tool",
+      {},
+      "c2",
+      {
+        signal: user.signal,
+      },
+    );
+    expect(reasons.map((r) => (r as DOMException).name)).toEqual(["TimeoutError", "AbortError"]);
+  });
+});
