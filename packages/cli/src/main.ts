@@ -1,5 +1,8 @@
 import { Command, CommanderError } from "commander";
 import { EXIT_USAGE, UsageError } from "./exit-codes.js";
+import { registerConfigCommands } from "./register/config.js";
+import { registerSessionsCommands } from "./register/sessions.js";
+import { registerTraceCommand } from "./register/trace.js";
 import { CLI_VERSION } from "./version.js";
 
 /**
@@ -32,6 +35,13 @@ export async function main(argv: string[]): Promise<number> {
       const { runCommand } = await import("./commands/run.js");
       exitCode = await runCommand(opts);
     });
+
+  const setExitCode = (code: number) => {
+    exitCode = code;
+  };
+  registerSessionsCommands(program, setExitCode);
+  registerTraceCommand(program, setExitCode);
+  registerConfigCommands(program, setExitCode);
 
   try {
     await program.parseAsync(argv, { from: "user" });
