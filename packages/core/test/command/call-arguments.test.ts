@@ -53,10 +53,12 @@ describe("abort reasons", () => {
     expect(isUserInterrupt(aborted("timeout"))).toBe(false);
     expect(isUserInterrupt(aborted({ kind: "timeout" }))).toBe(false);
     expect(isUserInterrupt(aborted(new DOMException("late", "TimeoutError")))).toBe(false);
+    expect(isUserInterrupt(aborted(new Error("timed out after 120000 ms")))).toBe(false);
   });
 
   it("treats everything else as the user's interrupt", () => {
     expect(isUserInterrupt(aborted("interrupt"))).toBe(true);
     expect(isUserInterrupt(aborted())).toBe(true);
+    expect(isUserInterrupt(aborted(new Error("interrupted by user")))).toBe(true);
   });
 });

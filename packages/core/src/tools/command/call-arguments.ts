@@ -78,17 +78,19 @@ export function optionalMilliseconds(args: Record<string, unknown>, key: string)
 
 /**
  * Whether an abort is the user's interrupt (as opposed to the call's timeout). A timeout is an
- * abort whose reason is `"timeout"`, a `TimeoutError` (as from `AbortSignal.timeout`) or an object
- * with `kind`/`type` `"timeout"`; anything else (reason `"interrupt"`, a bare `abort()`) is
- * treated as the user asking to stop.
+ * abort whose reason is `"timeout"`, a `TimeoutError` (as from `AbortSignal.timeout`), an object
+ * with `kind`/`type` `"timeout"`, or an Error whose message starts with "timed out" (the
+ * Environment's `timed out after N ms`); anything else (reason `"interrupt"`, a bare `abort()`)
+ * is treated as the user asking to stop.
  */
 export function isUserInterrupt(signal: AbortSignal): boolean {
   const reason: unknown = signal.reason;
   if (reason === "timeout") return false;
   if (reason && typeof reason === "object") {
-    const tagged = reason as { name?: unknown; kind?: unknown; type?: unknown };
+    const tagged = reason as { name?: unknown; kind?: unknown; type?: unknown; message?: unknown };
     if (tagged.name === "TimeoutError" || tagged.kind === "timeout" || tagged.type === "timeout")
       return false;
+    if (typeof tagged.message === "string" && /^timed out\b/i.test(tagged.message)) return false;
   }
   return true;
 }
