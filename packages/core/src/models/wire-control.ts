@@ -18,11 +18,8 @@ export class WireControl {
   readonly #callerSignal: AbortSignal | undefined;
   readonly #onCallerAbort = () => this.#stop("aborted");
   #reason: "aborted" | "idle" | undefined;
-  #stopped!: () => void;
-  /** Resolves once the request was aborted or went idle. */
-  readonly stopped = new Promise<void>((resolve) => {
-    this.#stopped = resolve;
-  });
+  /** Ends the wait for the next item, if one is pending. */
+  #wake: (() => void) | undefined;
 
   constructor(
     callerSignal: AbortSignal | undefined,
@@ -42,7 +39,7 @@ export class WireControl {
     if (this.#reason) return;
     this.#reason = reason;
     this.#controller.abort();
-    this.#stopped();
+    this.#wake?.();
   }
 
   /** Why the request was stopped from this side, as an outcome; undefined if it was not. */
@@ -63,18 +60,7 @@ export class WireControl {
     let finished = false;
     try {
       while (!this.#reason) {
-        let timer: NodeJS.Timeout | undefined;
-        const idle = new Promise<"stop">((resolve) => {
-          timer = setTimeout(() => {
-            this.#stop("idle");
-            resolve("stop");
-          }, this.idleTimeoutMs);
-        });
-        const next = iterator.next();
-        // The SDK may still settle it after we stopped waiting; never leave a rejection unhandled.
-        next.catch(() => {});
-        const result = await Promise.race([next, idle, this.stopped.then(() => "stop" as const)]);
-        clearTimeout(timer);
+        const result = await this.#nextOrStop(iterator);
         if (result === "stop") return;
         if (result.done) {
           finished = true;
@@ -85,6 +71,32 @@ export class WireControl {
     } finally {
       if (!finished) iterator.return?.()?.catch(() => {});
     }
+  }
+
+  /**
+   * The next item, or "stop" once the request is aborted or idle. A fresh promise per item
+   * (rather than racing a long-lived one) keeps a long stream from piling up callbacks.
+   */
+  #nextOrStop<T>(iterator: AsyncIterator<T>): Promise<IteratorResult<T> | "stop"> {
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => this.#stop("idle"), this.idleTimeoutMs);
+      this.#wake = () => {
+        clearTimeout(timer);
+        resolve("stop");
+      };
+      iterator.next().then(
+        (result) => {
+          clearTimeout(timer);
+          this.#wake = undefined;
+          resolve(result);
+        },
+        (error: unknown) => {
+          clearTimeout(timer);
+          this.#wake = undefined;
+          reject(error);
+        },
+      );
+    });
   }
 
   dispose(): void {

@@ -60,6 +60,15 @@ describe("OpenAI Chat Completions adapter", () => {
     expect(llm.requests[0]!.headers.authorization).toBe(`Bearer ${API_KEY}`);
   });
 
+  it("delivers a long answer of many one-character chunks whole, emoji included", async () => {
+    const text = "Penguins 🐧 swim. ".repeat(300);
+    llm.setScript([{ text, chunk_size: 1 }]);
+    const result = await collect(model(), request({ messages: [userText("hi")] }));
+    expect(result.outcome.status).toBe("completed");
+    expect(result.complete).toEqual([expect.objectContaining({ type: "text", text })]);
+    expect([...deltasByStream(result.payloads).values()]).toEqual([text]);
+  });
+
   it("streams reasoning_content as thinking and sends it back in the same field", async () => {
     llm.setScript([{ thinking: "Think first.", text: "Then answer." }, { text: "ok" }]);
     const adapter = model();
