@@ -1,0 +1,150 @@
+import { appendFileSync } from "node:fs";
+import { join } from "node:path";
+import { beforeAll, describe, expect, test } from "vitest";
+import { REPO_ROOT, readJsonLines, tempDir, traceFiles } from "./helpers.js";
+import { cli, writeChildSession, writeParentSession } from "./trace-fixtures.js";
+
+describe("penguin trace", () => {
+  let dataRoot: string;
+  const run = (args: string[]) => cli([...args, "--data-dir", dataRoot]);
+
+  beforeAll(() => {
+    dataRoot = tempDir("trace");
+    writeParentSession(dataRoot, "parent", { childId: "child" });
+    writeChildSession(dataRoot, "child", "parent");
+  });
+
+  test("renders what happened, in order: input, thinking, text, calls with their description and arguments, outputs", async () => {
+    const r = await run(["trace", "parent"]);
+    expect(r.exitCode).toBe(0);
+    const out = r.stdout;
+    const order = [
+      "session parent · openai/gpt-test",
+      "▸ user\n  Tidy up the project folder",
+      "✻ thinking\n    I should look at the files before removing anything.",
+      "◂ assistant\n  Let me look first.",
+      "● exec_command: List the project files [call_ls]\n    cmd: ls -la /project",
+      '✓ allow exec_command by mode "allow-all"',
+      "← exec_command output [call_ls]",
+      "│ line-1 of the listing",
+      "● exec_command: Remove the build folder [call_rm]",
+      '✗ deny exec_command by guardrail "recursive-delete": rm -rf outside the workspace needs a human',
+      "← exec_command output [call_rm] [aborted]",
+      "↻ request 3 failed: HTTP 503 from the provider; retrying in 1.5s",
+      "· request 3, attempt 2",
+      "◂ assistant\n  I listed the files and left the build folder alone.",
+      "tokens: request 900 tokens (30 out, 0 cached) · session 2100 · $0.0018",
+      "↳ subagent helper: session child",
+      "■ task completed",
+    ];
+    let at = -1;
+    for (const piece of order) {
+      const found = out.indexOf(piece, at + 1);
+      expect(found, `missing or out of order: ${piece}`).toBeGreaterThan(at);
+      at = found;
+    }
+  });
+
+  test("long outputs are folded unless --full", async () => {
+    const folded = await run(["trace", "parent"]);
+    expect(folded.stdout).toContain("│ line-4 of the listing");
+    expect(folded.stdout).not.toContain("line-20 of the listing");
+    expect(folded.stdout).toContain("… 32 more lines …");
+    expect(folded.stdout).toContain("│ line-40 of the listing");
+
+    const full = await run(["trace", "parent", "--full"]);
+    for (let i = 1; i <= 40; i++) expect(full.stdout).toContain(`│ line-${i} of the listing\n`);
+    expect(full.stdout).not.toContain("more lines");
+  });
+
+  test("--approvals lists each decision with its command and what decided it, subagents included", async () => {
+    const r = await run(["trace", "parent", "--approvals"]);
+    expect(r.exitCode).toBe(0);
+    expect(r.stdout).toContain(
+      [
+        "1. allow exec_command: List the project files",
+        "   command: ls -la /project",
+        '   decided by: mode "allow-all"',
+      ].join("\n"),
+    );
+    expect(r.stdout).toContain(
+      [
+        "2. deny exec_command: Remove the build folder",
+        "   command: rm -rf /project/build",
+        '   decided by: guardrail "recursive-delete"',
+        "   reason: rm -rf outside the workspace needs a human",
+      ].join("\n"),
+    );
+    expect(r.stdout).toMatch(/call call_rm · .* · outcome aborted/);
+    expect(r.stdout).toContain("subagent session child (of parent)");
+    expect(r.stdout).toContain(
+      [
+        "3. allow exec_command: Count the files",
+        "   command: ls /project | wc -l",
+        '   decided by: session_rule "ls *"',
+      ].join("\n"),
+    );
+    expect(r.stdout).toContain("3 decisions: 2 allow, 1 deny, 0 forbidden");
+  });
+
+  test("--approvals --json prints one audit entry per line", async () => {
+    const r = await run(["trace", "parent", "--approvals", "--json"]);
+    const entries = r.stdout
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line));
+    expect(entries.map((e) => [e.session_id, e.toolCallId, e.decision, e.source.kind])).toEqual([
+      ["parent", "call_ls", "allow", "mode"],
+      ["parent", "call_rm", "deny", "guardrail"],
+      ["child", "child_call", "allow", "session_rule"],
+    ]);
+  });
+
+  test("--json prints the records of the trace, one JSON line each, in trace order", async () => {
+    const r = await run(["trace", "parent", "--json"]);
+    const records = r.stdout
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line));
+    const [file] = traceFiles(dataRoot).filter((f) => f.includes("parent_001"));
+    expect(records).toEqual(readJsonLines(file));
+    expect(r.stdout).not.toContain("▸ user");
+  });
+
+  test("a torn last line is skipped with a warning and the rest still renders", async () => {
+    const root = tempDir("torn");
+    writeParentSession(root, "torn");
+    const [file] = traceFiles(root);
+    appendFileSync(file, '{"timestamp":"2026-11-30T10:');
+    const r = await cli(["trace", "torn", "--data-dir", root]);
+    expect(r.exitCode).toBe(0);
+    expect(r.stdout).toContain("■ task completed");
+    expect(r.stderr).toMatch(/penguin: warning: .*torn_001\.jsonl:24: torn last line skipped/);
+  });
+
+  test("an unknown session exits 2 and says how to list sessions", async () => {
+    const r = await cli(["trace", "missing", "--data-dir", tempDir("none")]);
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toMatch(/no session "missing": there are no sessions under/);
+  });
+
+  test("a session run with a replay cassette reads back with its tool calls and outputs", async () => {
+    const root = tempDir("replay");
+    const workspace = tempDir("replay-ws");
+    const cassette = join(REPO_ROOT, "examples/quickstart.cassette.yaml");
+    const ran = await cli(
+      ["run", "--model", `replay:${cassette}`, "-w", workspace, "-m", "fibonacci please"],
+      {
+        env: { PENGUIN_HOME: root },
+      },
+    );
+    expect(ran.exitCode).toBe(0);
+    const [session] = JSON.parse((await cli(["sessions", "list", "--json", "--data-dir", root])).stdout);
+    const r = await cli(["trace", session.id, "--data-dir", root]);
+    expect(r.exitCode).toBe(0);
+    expect(r.stdout).toContain("● exec_command: Run the fixed program");
+    expect(r.stdout).toContain("cmd: node fib.js");
+    expect(r.stdout).toContain("│ sum: 88");
+    expect(r.stdout).toContain("■ task completed");
+  });
+});
