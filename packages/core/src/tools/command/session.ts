@@ -230,6 +230,11 @@ export class CommandSession {
    * Ends the whole process group: SIGTERM, then SIGKILL after the grace if anything of the group
    * is still alive. Also runs after the shell exited, for children it left behind in the group.
    * Idempotent; resolves once the group is gone (or the forced stage has been sent and waited for).
+   *
+   * The group id is the shell's pid, so a group that emptied long ago could in principle have had
+   * its id reused by an unrelated new group leader; that needs a full pid wrap-around within
+   * one agent session and is accepted, since children left behind (`nohup server > log &`, which
+   * closes the pipes) can only be found through the group.
    */
   terminate(graceMs: number = TERMINATE_GRACE_MS): Promise<void> {
     this.terminating ??= this.runTermination(graceMs);
