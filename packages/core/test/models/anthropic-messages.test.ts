@@ -2,8 +2,10 @@ import { type FakeLlm, startFakeLlm } from "@penguin/fake-llm";
 import {
   assistantText,
   type ImageUrlPayload,
+  type InlineDataPayload,
   modelMsg,
   thinking,
+  toolCall,
   toolCallOutput,
   userText,
 } from "@penguin/protocol";
@@ -12,7 +14,7 @@ import {
   type AnthropicMessagesOptions,
   createAnthropicMessagesModel,
 } from "../../src/models/anthropic-messages.js";
-import { anthropicThinkingConfig } from "../../src/models/anthropic-request.js";
+import { anthropicMessages, anthropicThinkingConfig } from "../../src/models/anthropic-request.js";
 import { createToolCallIdRegistry } from "../../src/models/tool-call-ids.js";
 import { collect, deltasByStream, readFileTool, request } from "./helpers.js";
 
@@ -214,6 +216,40 @@ describe("Anthropic Messages adapter", () => {
       m.content.map((b) => b.id ?? b.tool_use_id).filter(Boolean),
     );
     expect(ids).toEqual(["dup", "dup", "dup", "dup"]);
+  });
+
+  it("sends redacted thinking back as it came, PDFs as documents, malformed arguments verbatim", () => {
+    const messages = [
+      modelMsg<InlineDataPayload>({
+        type: "inline_data",
+        role: "user",
+        data: "JVBERi0=",
+        mime_type: "application/pdf",
+      }),
+      thinking("", { fidelity: { wire: "anthropic-messages", redacted_data: "OPAQUE" } }),
+      toolCall("read_file", "{not json", "toolu_9"),
+    ];
+    expect(anthropicMessages(request({ messages }), createToolCallIdRegistry())).toEqual([
+      {
+        role: "user",
+        content: [
+          { type: "document", source: { type: "base64", media_type: "application/pdf", data: "JVBERi0=" } },
+        ],
+      },
+      {
+        role: "assistant",
+        content: [
+          { type: "redacted_thinking", data: "OPAQUE" },
+          {
+            type: "tool_use",
+            id: "toolu_9",
+            name: "read_file",
+            input: { malformed_arguments: "{not json" },
+            cache_control: { type: "ephemeral" },
+          },
+        ],
+      },
+    ]);
   });
 
   it("maps thinking levels to budgets that fit under max_tokens", () => {
