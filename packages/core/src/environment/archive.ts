@@ -5,6 +5,7 @@ import {
   ARCHIVE_BUDGET_BYTES,
   ARCHIVE_GAP_MARKER_RESERVE_BYTES,
   ARCHIVE_HEAD_SHARE,
+  ARCHIVE_NAME_ATTEMPTS,
   ARCHIVE_NAME_MAX_CHARS,
 } from "./limits.js";
 import { archiveGapMarker } from "./markers.js";
@@ -135,8 +136,6 @@ export function errorCode(error: unknown): string {
   return typeof code === "string" && /^[A-Z0-9_]{1,32}$/.test(code) ? code : "EUNKNOWN";
 }
 
-const MAX_NAME_ATTEMPTS = 100;
-
 /**
  * Writes the capture to `dir/<tool call id>.txt` (a new file, never an existing one: a resumed
  * session may reuse a call id), mode 0600 in folders created 0700 ("use private permissions where
@@ -150,7 +149,7 @@ export async function writeArchive(
   try {
     await ensurePrivateDir(dir);
     const contents = capture.contents();
-    for (let attempt = 0; attempt < MAX_NAME_ATTEMPTS; attempt += 1) {
+    for (let attempt = 0; attempt < ARCHIVE_NAME_ATTEMPTS; attempt += 1) {
       const path = join(dir, archiveFileName(toolCallId, attempt));
       let handle: Awaited<ReturnType<typeof open>>;
       try {

@@ -204,13 +204,25 @@ export class Environment {
     let graceTimer: NodeJS.Timeout | undefined;
     let timeoutTimer: NodeJS.Timeout | undefined;
     let onAborted!: () => void;
-    let onGraceOver!: () => void;
     const aborted = new Promise<"aborted">((resolve) => {
       onAborted = () => resolve("aborted");
     });
-    const graceOver = new Promise<"grace">((resolve) => {
-      onGraceOver = () => resolve("grace");
-    });
+    // After an abort the tool has a grace period to stop on its own; when it is over, whatever
+    // `next()` is pending is abandoned. One waiter at a time (no Promise.race per step, which
+    // would pile a reaction onto a long-lived promise for every delta of a chatty tool).
+    let graceExpired = false;
+    let wakeWaiter: ((value: "grace") => void) | undefined;
+    const onGraceOver = () => {
+      graceExpired = true;
+      wakeWaiter?.("grace");
+    };
+    const nextStep = (iterator: ToolIterator): Promise<Step | "grace"> => {
+      if (graceExpired) return Promise.resolve("grace");
+      return new Promise((resolve) => {
+        wakeWaiter = resolve;
+        void settle(iterator.next()).then(resolve);
+      });
+    };
     const abort = (why: "user" | "timeout") => {
       if (why === "user") outcome.interrupted = true;
       else outcome.timedOut = true;
@@ -258,7 +270,8 @@ export class Environment {
         };
         iterator = tool.execute(args, ctx);
         for (;;) {
-          const step = await Promise.race([settle(iterator.next()), graceOver]);
+          const step = await nextStep(iterator);
+          wakeWaiter = undefined;
           if (step === "grace") break;
           if (!step.ok) {
             outcome.threw = { error: step.error };

@@ -73,7 +73,17 @@ export const IMAGE_FETCH_TIMEOUT_MS = 30_000;
 export const DEFAULT_DESCRIBE_IMAGE_PROMPT =
   "Describe this image in detail: its content, any text it contains (verbatim), layout, colours and notable details.";
 
+/** edit_file lists the lines of at most this many matches when old_string is not unique. */
+export const EDIT_MAX_LISTED_MATCHES = 10;
+/** Files with more lines than this are not searched for a whitespace-insensitive near match. */
+export const EDIT_NEAR_MATCH_MAX_LINES = 50_000;
+
+/** A resumed session may reuse a call id: the archive tries `<id>.txt`, `<id>-2.txt`, … this many names. */
+export const ARCHIVE_NAME_ATTEMPTS = 100;
+
 /** Missing-path hints name at most this many similar entries of the folder. */
 export const PATH_HINT_MAX_SUGGESTIONS = 3;
 /** Folders with more entries than this are not scanned for similar names. */
 export const PATH_HINT_MAX_DIR_ENTRIES = 5_000;
+/** Names longer than this are compared by prefix only (edit distance is quadratic). */
+export const PATH_HINT_MAX_COMPARED_CHARS = 96;

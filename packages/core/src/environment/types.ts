@@ -56,6 +56,7 @@ export interface BuiltinTool {
   execute(
     args: Record<string, unknown>,
     ctx: ToolExecutionContext,
+    // biome-ignore lint/suspicious/noConfusingVoidType: a tool generator may end with a bare `return;`.
   ): AsyncGenerator<OmniMessage, ToolResult | void>;
   /**
    * For tools that change files: the resolved absolute path a call changes. Calls with the same

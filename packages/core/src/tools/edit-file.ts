@@ -1,7 +1,12 @@
 import { readFile, stat, writeFile } from "node:fs/promises";
 import type { OmniMessage } from "@penguin/protocol";
 import type { ToolDefinitionConfig } from "@penguin/state";
-import { DIFF_MAX_FILE_BYTES, EDIT_MAX_HUNKS } from "../environment/limits.js";
+import {
+  DIFF_MAX_FILE_BYTES,
+  EDIT_MAX_HUNKS,
+  EDIT_MAX_LISTED_MATCHES,
+  EDIT_NEAR_MATCH_MAX_LINES,
+} from "../environment/limits.js";
 import type { BuiltinTool, ToolExecutionContext, ToolResult } from "../environment/types.js";
 import {
   answer,
@@ -21,11 +26,6 @@ import { changeSummary, formatHunks, type Hunk, lineDiff, multisetChanges } from
 // success echoes "Replaced N occurrence(s)" plus a git-style unified diff of the changed regions
 // (one hunk per site, nearby sites merged; replace_all storms are capped at a few hunks plus an
 // "…and N more replacements" note)."
-
-/** Line numbers listed when old_string occurs several times. */
-const MAX_LISTED_MATCH_LINES = 10;
-/** Files with more lines than this are not searched for a whitespace-insensitive near match. */
-const NEAR_MATCH_MAX_LINES = 50_000;
 
 /** Start offsets of the non-overlapping occurrences of `needle`, left to right. */
 function occurrences(haystack: string, needle: string): number[] {
@@ -63,7 +63,7 @@ function nearMatchHint(content: string, oldString: string): string {
     .map((line) => line.trim())
     .filter((line) => line !== "");
   const lines = content.split("\n");
-  if (wanted.length === 0 || lines.length > NEAR_MATCH_MAX_LINES) return "";
+  if (wanted.length === 0 || lines.length > EDIT_NEAR_MATCH_MAX_LINES) return "";
   const trimmed = lines.map((line) => line.trim());
   for (let start = 0; start < trimmed.length; start += 1) {
     if (trimmed[start] !== wanted[0]) continue;
@@ -187,8 +187,8 @@ export function createEditFileTool(definition: ToolDefinitionConfig): BuiltinToo
       );
     }
     if (found.length > 1 && !replaceAll.value) {
-      const lines = lineNumbersAt(content, found.slice(0, MAX_LISTED_MATCH_LINES));
-      const more = found.length > MAX_LISTED_MATCH_LINES ? ", …" : "";
+      const lines = lineNumbersAt(content, found.slice(0, EDIT_MAX_LISTED_MATCHES));
+      const more = found.length > EDIT_MAX_LISTED_MATCHES ? ", …" : "";
       return yield* fail(
         ctx,
         `old_string occurs ${found.length} times in ${shown} (lines ${lines.join(", ")}${more}). No changes made. Include more surrounding text to make it unique, or set replace_all to true to replace every occurrence.`,

@@ -1,14 +1,15 @@
 import { opendir, stat } from "node:fs/promises";
 import { basename, dirname, extname, join } from "node:path";
-import { PATH_HINT_MAX_DIR_ENTRIES, PATH_HINT_MAX_SUGGESTIONS } from "../environment/limits.js";
+import {
+  PATH_HINT_MAX_COMPARED_CHARS,
+  PATH_HINT_MAX_DIR_ENTRIES,
+  PATH_HINT_MAX_SUGGESTIONS,
+} from "../environment/limits.js";
 import { shownPath } from "./file-tool-support.js";
 
 // A missing path is usually a typo, a wrong extension or a wrong folder. The hint names similar
 // entries of the folder, or the nearest folder that does exist, so the model's next call can be
 // right without a round of `ls`.
-
-/** Names longer than this are compared by prefix only (edit distance is quadratic). */
-const MAX_COMPARED_NAME_CHARS = 96;
 
 function editDistance(a: string, b: string, cap: number): number {
   if (Math.abs(a.length - b.length) > cap) return cap + 1;
@@ -38,7 +39,7 @@ function similarity(wanted: string, candidate: string): number | undefined {
   const b = candidate.toLowerCase();
   if (a === b) return 0;
   if (stem(a) === stem(b) && stem(a) !== "") return 1;
-  if (a.length > MAX_COMPARED_NAME_CHARS || b.length > MAX_COMPARED_NAME_CHARS) {
+  if (a.length > PATH_HINT_MAX_COMPARED_CHARS || b.length > PATH_HINT_MAX_COMPARED_CHARS) {
     return b.startsWith(a) || a.startsWith(b) ? 3 : undefined;
   }
   const cap = Math.max(2, Math.floor(a.length / 3));
