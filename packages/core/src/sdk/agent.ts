@@ -64,8 +64,11 @@ export interface CreateAgentOptions {
 export interface CreateSessionOptions {
   /** The folder the agent works in (must exist). */
   workspaceDir: string;
-  /** "provider/model-id" (from the project config), "replay:FILE" (a cassette), or an adapter. */
-  model: string | ModelAdapter;
+  /**
+   * "provider/model-id" (from the project config), "replay:FILE" (a cassette), or an adapter.
+   * Default: the project config's `default_model`.
+   */
+  model?: string | ModelAdapter;
   thinkingLevel?: ThinkingLevel;
   /** Model requests per task (default: the agent's `max_turns`; -1 or absent: unlimited). */
   maxTurns?: number;
@@ -108,7 +111,13 @@ export class Agent {
   async createSession(options: CreateSessionOptions): Promise<Session> {
     const workspaceDir = await existingFolder(options.workspaceDir);
     const id = newSessionId();
-    const resolved = resolveModel(options.model, this.project);
+    const model = options.model ?? this.project.default_model;
+    if (model === undefined) {
+      throw new Error(
+        'no model given and the project config has no default_model: pass model ("provider/model-id" or "replay:FILE") or set default_model',
+      );
+    }
+    const resolved = resolveModel(model, this.project);
     const systemPrompt = await buildSystemPrompt({
       template: systemPromptTemplate(this.config),
       cwd: workspaceDir,
