@@ -1,5 +1,6 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import type { OmniMessage } from "@penguin/protocol";
 import {
   approvalDecision,
   assistantText,
@@ -56,7 +57,7 @@ export function writeParentSession(
   const date = opts.date ?? new Date("2026-11-30T10:00:00.000Z");
   const stamp = (seconds: number) => new Date(date.getTime() + seconds * 1000).toISOString();
   const writer = TraceWriter.create(locationOf(dataRoot), id, { date });
-  const records = [
+  const records: OmniMessage[] = [
     sessionMeta({
       session_id: id,
       provider: "openai",

@@ -60,10 +60,12 @@ export function registerConfigCommands(program: Command, setExitCode: SetExitCod
   withDataDir(config.command("show").description("Print an agent's effective system_config.yaml."))
     .option(AGENT_FLAG, AGENT_HELP)
     .action(async (opts) => setExitCode(await (await agent()).configShow(opts)));
-  config
-    .command("defaults")
-    .description("Print the default system_config.yaml (every tool definition) to copy from.")
-    .action(async () => setExitCode(await (await agent()).configDefaults()));
+  // The defaults do not depend on the data root; --data-dir is accepted like everywhere else.
+  withDataDir(
+    config
+      .command("defaults")
+      .description("Print the default system_config.yaml (every tool definition) to copy from."),
+  ).action(async () => setExitCode(await (await agent()).configDefaults()));
 
   const tools = config.command("tools").description("An agent's tool list.");
   withDataDir(
