@@ -7,6 +7,7 @@ import { ArchiveCapture, archiveFileName } from "../../src/environment/archive.j
 import { ARCHIVE_BUDGET_BYTES, READ_FILE_SCAN_CAP_BYTES } from "../../src/environment/limits.js";
 import { archiveFailedNote, REDACTED_MARKER, truncationMarker } from "../../src/environment/markers.js";
 import { createReadFileTool } from "../../src/tools/read-file.js";
+import { createBuiltinTools } from "../../src/tools/registry.js";
 import { chunkTool, makeEnvironment, runCall, type TempDirs, tempDirs, testTool } from "./support.js";
 
 let dirs: TempDirs;
@@ -184,5 +185,26 @@ describe("recovering oversized output", () => {
     expect(text).not.toContain("\uFFFD");
     expect(text.startsWith("é")).toBe(true);
     expect(text.endsWith("é")).toBe(true);
+  });
+});
+
+describe("recovering a real command's oversized output", () => {
+  it("exec_command output past the cap is archived and read_file pages through it", async () => {
+    await mkdir(dirs.workspaceDir, { recursive: true });
+    const { tools } = createBuiltinTools(DEFAULT_TOOL_DEFINITIONS);
+    const env = makeEnvironment(dirs, tools);
+    try {
+      const run = await runCall(env, "exec_command", { description: "count", cmd: "seq 1 100000" });
+      expect(run.complete.stop_reason).toBe("completed");
+      expect(run.complete.output.startsWith("1\n2\n3\n")).toBe(true);
+      expect(run.complete.output).toContain(truncationMarker(16_000));
+      const path = notedPath(run.complete.output);
+      const page = await runCall(env, "read_file", { file_path: path, offset: 50_000, limit: 2 }, "read_2");
+      expect(page.complete.output).toBe(
+        " 50000\t50000\n 50001\t50001\n[lines 50000-50001 of 100000; continue with offset=50002]",
+      );
+    } finally {
+      await env.dispose();
+    }
   });
 });
