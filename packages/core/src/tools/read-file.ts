@@ -42,8 +42,9 @@ function continuationNote(
 
 export function createReadFileTool(definition: ToolDefinitionConfig): BuiltinTool {
   // A page must fit in the tool's own output cap, so the continuation note is never cut away.
-  const maxChars =
-    definition.maxOutputLength > 0 ? definition.maxOutputLength - READ_FILE_OUTPUT_RESERVE_CHARS : 0;
+  // (Under a cap smaller than the reserve, a page is one line: the least that still makes progress.)
+  const cap = definition.maxOutputLength;
+  const maxChars = cap > 0 ? Math.max(1, cap - READ_FILE_OUTPUT_RESERVE_CHARS) : 0;
 
   async function* execute(
     args: Record<string, unknown>,

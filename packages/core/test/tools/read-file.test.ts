@@ -69,6 +69,13 @@ describe("read_file", () => {
     expect(note).toContain(`continue with offset=${shown + 1}`);
   });
 
+  it("still makes progress under a tiny configured output cap: one line per page", async () => {
+    await writeFile(join(dirs.workspaceDir, "small.txt"), numbered(50));
+    const out = await read({ file_path: "small.txt", offset: 7 }, { maxOutputLength: 150 });
+    expect(out.output.split("\n")[0]).toBe("     7\tline 7");
+    expect(out.output).toContain("[lines 7-7 of 50; output size limit reached; continue with offset=8]");
+  });
+
   it("cuts an overlong line with a marker", async () => {
     await writeFile(join(dirs.workspaceDir, "min.js"), `${"x".repeat(50_000)}\nshort\n`);
     const out = await read({ file_path: "min.js" }, { maxOutputLength: 0 });
