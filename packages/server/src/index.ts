@@ -1,1 +1,76 @@
 export const PACKAGE_NAME = "@penguin/server";
+
+// Running the server.
+export { createServerApp, type ServerApp, type ServerAppOptions } from "./app.js";
+// Auth.
+export {
+  BOOTSTRAP_ADMIN_USERNAME,
+  ensureBootstrapAdmin,
+  formatInitialAdminNotice,
+  type InitialAdmin,
+} from "./auth/bootstrap.js";
+export { SESSION_COOKIE_NAME } from "./auth/middleware.js";
+export { hashPassword, verifyPassword } from "./auth/password.js";
+export type { User } from "./auth/users.js";
+// Database.
+export { MIGRATIONS, migrateToLatest } from "./db/migrations.js";
+export {
+  DATABASE_FILE_NAME,
+  type OpenDatabaseOptions,
+  openDatabase,
+  serverDatabaseFile,
+} from "./db/open-database.js";
+export type {
+  ApiTokensTable,
+  AuthSessionsTable,
+  ServerDatabase,
+  SessionRow,
+  SessionState,
+  SessionsTable,
+  UsageRecordRow,
+  UsageRecordsTable,
+  UserRole,
+  UsersTable,
+} from "./db/schema.js";
+// HTTP building blocks for the routes added on top.
+export type { AppContext, AppEnv, AuthState } from "./http/context.js";
+export { type ErrorResponse, ErrorResponseSchema, jsonError } from "./http/errors.js";
+export { SAFE_ID_PATTERN, SafeIdSchema, SessionIdSchema } from "./http/ids.js";
+export {
+  type AnyRouteSpec,
+  defineRoute,
+  type RouteAccess,
+  type RouteInput,
+  type RouteMethod,
+  type RouteSpec,
+} from "./http/route.js";
+// Limits and defaults.
+export {
+  AUTH_SESSION_TTL_MS,
+  DEFAULT_HOST,
+  DEFAULT_PORT,
+  MAX_BODY_BYTES,
+  SSE_HEARTBEAT_MS,
+  SSE_MAX_BUFFERED_BYTES,
+  SSE_MAX_BUFFERED_EVENTS,
+} from "./limits.js";
+// Live streams.
+export {
+  EventHub,
+  type EventHubOptions,
+  type HubEvent,
+  type PublishInput,
+  RESYNC_REQUIRED,
+  type ResyncReason,
+  SERVER_EVENT,
+  Subscription,
+} from "./sse/event-hub.js";
+export { HEARTBEAT_COMMENT, type StreamChannelOptions, streamChannel } from "./sse/stream-channel.js";
+export {
+  type RunningServer,
+  SERVER_LOG_FILE_NAME,
+  type StartServerOptions,
+  serverLogFile,
+  startServer,
+} from "./start-server.js";
+export { SERVER_VERSION } from "./version.js";

@@ -1,0 +1,136 @@
+import { Hono } from "hono";
+import { bodyLimit } from "hono/body-limit";
+import { HTTPException } from "hono/http-exception";
+import type { Kysely } from "kysely";
+import type { Logger } from "pino";
+import { z } from "zod";
+import { LoginThrottle, type LoginThrottleOptions } from "./auth/login-throttle.js";
+import { authenticate, SESSION_COOKIE_NAME } from "./auth/middleware.js";
+import { authRoutes } from "./auth/routes.js";
+import type { ServerDatabase } from "./db/schema.js";
+import type { AppEnv } from "./http/context.js";
+import { jsonError } from "./http/errors.js";
+import { buildOpenApiDocument } from "./http/openapi.js";
+import { requestLog } from "./http/request-log.js";
+import { type AnyRouteSpec, defineRoute, mountRoutes, routeKey } from "./http/route.js";
+import { AUTH_SESSION_TTL_MS, MAX_BODY_BYTES } from "./limits.js";
+import { SERVER_VERSION } from "./version.js";
+
+export interface ServerAppOptions {
+  db: Kysely<ServerDatabase>;
+  logger: Logger;
+  /** Mark the session cookie `Secure`; turn on when users reach the server over https. Default false. */
+  secureCookies?: boolean;
+  /**
+   * Origins (`https://penguin.example.com`) accepted by the CSRF check besides the one that
+   * matches the `Host` header; needed behind a proxy that rewrites `Host`.
+   */
+  allowedOrigins?: readonly string[];
+  /** Largest request body in bytes; larger ones get 413. Default 1 MiB. */
+  maxBodyBytes?: number;
+  loginThrottle?: LoginThrottleOptions;
+  /** Browser session lifetime; default 30 days. */
+  sessionTtlMs?: number;
+  /** The clock (tests move it to step over backoff delays). */
+  now?: () => Date;
+  /**
+   * Further described routes (the session routes build on this). They get the same checks,
+   * validation and OpenAPI description as the built-in ones, and need a user unless public.
+   */
+  routes?: readonly AnyRouteSpec[];
+}
+
+export interface ServerApp {
+  app: Hono<AppEnv>;
+  /** The described routes, as listed in the OpenAPI document. */
+  routes: readonly AnyRouteSpec[];
+  /** The OpenAPI 3.1 document served at `GET /api/openapi.json`. */
+  openApiDocument(): Record<string, unknown>;
+}
+
+const HealthResponseSchema = z.object({ status: z.literal("ok"), version: z.string() });
+
+/**
+ * The HTTP API as a Hono app, without a listening socket (see `startServer`). Every route but
+ * `GET /api/health` and `POST /api/auth/login` requires a user; that includes
+ * `GET /api/openapi.json`, because "auth on every route but health" is the simplest rule to keep
+ * true, and the web app only needs the document after login.
+ */
+export function createServerApp(options: ServerAppOptions): ServerApp {
+  const { db, logger } = options;
+  const now = options.now ?? (() => new Date());
+  const allowedOrigins = new Set(options.allowedOrigins ?? []);
+  const maxBodyBytes = options.maxBodyBytes ?? MAX_BODY_BYTES;
+
+  const health = defineRoute({
+    method: "get",
+    path: "/api/health",
+    summary: "Liveness check (no login needed)",
+    tag: "server",
+    access: "public",
+    responses: { 200: { description: "The server is up", schema: HealthResponseSchema } },
+    handle: (c) => c.json({ status: "ok" as const, version: SERVER_VERSION }, 200),
+  });
+
+  let document: Record<string, unknown> | undefined;
+  const openApi = defineRoute({
+    method: "get",
+    path: "/api/openapi.json",
+    summary: "This API's OpenAPI 3.1 document",
+    tag: "server",
+    access: "user",
+    allowBeforePasswordChange: true,
+    responses: { 200: { description: "The OpenAPI document" } },
+    handle: (c) => c.json(openApiDocument(), 200),
+  });
+
+  const routes: AnyRouteSpec[] = [
+    health,
+    openApi,
+    ...authRoutes({
+      db,
+      logger,
+      throttle: new LoginThrottle(options.loginThrottle),
+      now,
+      secureCookies: options.secureCookies ?? false,
+      allowedOrigins,
+      sessionTtlMs: options.sessionTtlMs ?? AUTH_SESSION_TTL_MS,
+    }),
+    ...(options.routes ?? []),
+  ];
+
+  function openApiDocument(): Record<string, unknown> {
+    document ??= buildOpenApiDocument(
+      routes,
+      { title: "Penguin server API", version: SERVER_VERSION },
+      SESSION_COOKIE_NAME,
+    );
+    return document;
+  }
+
+  const publicRoutes = new Set(
+    routes.filter((route) => route.access === "public").map((route) => routeKey(route.method, route.path)),
+  );
+
+  const app = new Hono<AppEnv>();
+  app.use(requestLog(logger));
+  app.use(
+    bodyLimit({
+      maxSize: maxBodyBytes,
+      onError: (c) => jsonError(c, 413, "payload_too_large", `the body is larger than ${maxBodyBytes} bytes`),
+    }),
+  );
+  app.use(authenticate({ db, publicRoutes, allowedOrigins, now }));
+  mountRoutes(app, routes);
+
+  app.notFound((c) => jsonError(c, 404, "not_found", "no such route"));
+  app.onError((error, c) => {
+    if (error instanceof HTTPException) {
+      return jsonError(c, error.status as 400, "http_error", error.message || "request failed");
+    }
+    logger.error({ err: error, method: c.req.method, path: c.req.path }, "unhandled error");
+    return jsonError(c, 500, "internal_error", "the server failed to handle this request");
+  });
+
+  return { app, routes, openApiDocument };
+}

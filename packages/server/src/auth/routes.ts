@@ -1,0 +1,269 @@
+import type { Context } from "hono";
+import { deleteCookie, setCookie } from "hono/cookie";
+import type { Kysely } from "kysely";
+import type { Logger } from "pino";
+import type { ServerDatabase } from "../db/schema.js";
+import { ErrorResponseSchema, jsonError, notFound } from "../http/errors.js";
+import { IdParamsSchema } from "../http/ids.js";
+import { checkOrigin } from "../http/origin.js";
+import { type AnyRouteSpec, defineRoute } from "../http/route.js";
+import { createApiToken, deleteApiToken, listApiTokens } from "./api-tokens.js";
+import { createAuthSession, deleteAuthSession, deleteOtherAuthSessions } from "./auth-sessions.js";
+import type { LoginThrottle } from "./login-throttle.js";
+import { SESSION_COOKIE_NAME } from "./middleware.js";
+import { verifyAgainstDummy, verifyPassword } from "./password.js";
+import {
+  ApiTokenListResponseSchema,
+  ChangePasswordRequestSchema,
+  CreatedApiTokenSchema,
+  CreateTokenRequestSchema,
+  CreateUserRequestSchema,
+  LoginRequestSchema,
+  UserListResponseSchema,
+  UserResponseSchema,
+} from "./schemas.js";
+import {
+  createUser,
+  findUserRowById,
+  findUserRowByUsername,
+  listUsers,
+  normalizeUsername,
+  setUserPassword,
+  toUser,
+} from "./users.js";
+
+export interface AuthRoutesOptions {
+  db: Kysely<ServerDatabase>;
+  logger: Logger;
+  throttle: LoginThrottle;
+  now: () => Date;
+  secureCookies: boolean;
+  allowedOrigins: ReadonlySet<string>;
+  sessionTtlMs: number;
+}
+
+const errorResponse = (description: string) => ({ description, schema: ErrorResponseSchema });
+
+function tooManyAttempts(c: Context, waitMs: number): Response {
+  c.header("Retry-After", String(Math.ceil(waitMs / 1000)));
+  return jsonError(c, 429, "too_many_attempts", "too many failed attempts for this user; wait and retry");
+}
+
+function isUniqueViolation(error: unknown): boolean {
+  const text = error instanceof Error ? `${(error as { code?: unknown }).code ?? ""} ${error.message}` : "";
+  return /SQLITE_CONSTRAINT_UNIQUE|UNIQUE constraint|23505|duplicate key/i.test(text);
+}
+
+/** Login, logout, the current user, password change, API tokens and user administration. */
+export function authRoutes(options: AuthRoutesOptions): AnyRouteSpec[] {
+  const { db, logger, throttle, now } = options;
+
+  const login = defineRoute({
+    method: "post",
+    path: "/api/auth/login",
+    summary: "Log in with a username and password; sets the session cookie",
+    tag: "auth",
+    access: "public",
+    body: LoginRequestSchema,
+    responses: {
+      200: { description: "Logged in; the session cookie is set", schema: UserResponseSchema },
+      401: errorResponse("Wrong username or password"),
+      403: errorResponse("The Origin header names another site"),
+      429: errorResponse("Too many failed attempts for this username; see Retry-After"),
+    },
+    async handle(c, { body }) {
+      // Login CSRF: a browser always sends Origin here; refuse another site's page.
+      if (checkOrigin(c, options.allowedOrigins) === "foreign") {
+        return jsonError(c, 403, "forbidden_origin", "the Origin header names another site");
+      }
+      const username = normalizeUsername(body.username);
+      const wait = throttle.retryAfterMs(username, now().getTime());
+      if (wait > 0) return tooManyAttempts(c, wait);
+
+      const row = await findUserRowByUsername(db, username);
+      const ok = row
+        ? await verifyPassword(body.password, row.password_hash)
+        : await verifyAgainstDummy(body.password);
+      if (!row || !ok) {
+        throttle.recordFailure(username, now().getTime());
+        logger.warn({ event: "login_failed", username }, "login failed");
+        return jsonError(c, 401, "unauthorized", "wrong username or password");
+      }
+      throttle.recordSuccess(username);
+      const session = await createAuthSession(db, row.id, now(), options.sessionTtlMs);
+      setCookie(c, SESSION_COOKIE_NAME, session.token, {
+        httpOnly: true,
+        sameSite: "Strict",
+        path: "/",
+        secure: options.secureCookies,
+        maxAge: Math.floor(options.sessionTtlMs / 1000),
+      });
+      logger.info({ event: "login", user_id: row.id }, "logged in");
+      return c.json({ user: toUser(row) }, 200);
+    },
+  });
+
+  const logout = defineRoute({
+    method: "post",
+    path: "/api/auth/logout",
+    summary: "End the browser session of the session cookie",
+    tag: "auth",
+    access: "user",
+    allowBeforePasswordChange: true,
+    responses: { 204: { description: "Logged out; the cookie is cleared" } },
+    async handle(c, { auth }) {
+      if (auth?.authSessionId !== undefined) await deleteAuthSession(db, auth.authSessionId);
+      deleteCookie(c, SESSION_COOKIE_NAME, { path: "/", secure: options.secureCookies });
+      return c.body(null, 204);
+    },
+  });
+
+  const me = defineRoute({
+    method: "get",
+    path: "/api/auth/me",
+    summary: "The logged-in user",
+    tag: "auth",
+    access: "user",
+    allowBeforePasswordChange: true,
+    responses: { 200: { description: "The caller", schema: UserResponseSchema } },
+    handle(c, { auth }) {
+      return c.json({ user: auth!.user }, 200);
+    },
+  });
+
+  const changePassword = defineRoute({
+    method: "post",
+    path: "/api/auth/password",
+    summary: "Change the caller's password (ends their other browser sessions)",
+    tag: "auth",
+    access: "user",
+    allowBeforePasswordChange: true,
+    body: ChangePasswordRequestSchema,
+    responses: {
+      204: { description: "Changed" },
+      403: errorResponse("The current password is wrong"),
+      429: errorResponse("Too many failed attempts for this username; see Retry-After"),
+    },
+    async handle(c, { body, auth }) {
+      const user = auth!.user;
+      // The same backoff as login: a stolen session must not be a way to guess the password.
+      const wait = throttle.retryAfterMs(user.username, now().getTime());
+      if (wait > 0) return tooManyAttempts(c, wait);
+      const row = await findUserRowById(db, user.id);
+      if (!row || !(await verifyPassword(body.current_password, row.password_hash))) {
+        throttle.recordFailure(user.username, now().getTime());
+        return jsonError(c, 403, "wrong_password", "the current password is wrong");
+      }
+      if (body.new_password === body.current_password) {
+        return jsonError(c, 400, "invalid_request", "the new password must differ from the current one");
+      }
+      throttle.recordSuccess(user.username);
+      await setUserPassword(db, user.id, body.new_password, false);
+      await deleteOtherAuthSessions(db, user.id, auth!.authSessionId);
+      logger.info({ event: "password_changed", user_id: user.id }, "password changed");
+      return c.body(null, 204);
+    },
+  });
+
+  const createToken = defineRoute({
+    method: "post",
+    path: "/api/tokens",
+    summary: "Create an API token for the caller; the token is returned only once",
+    tag: "tokens",
+    access: "user",
+    body: CreateTokenRequestSchema,
+    responses: { 201: { description: "Created", schema: CreatedApiTokenSchema } },
+    async handle(c, { body, auth }) {
+      const created = await createApiToken(db, auth!.user.id, body.name, now());
+      logger.info(
+        { event: "token_created", user_id: auth!.user.id, token_id: created.id },
+        "API token created",
+      );
+      return c.json(created, 201);
+    },
+  });
+
+  const listTokens = defineRoute({
+    method: "get",
+    path: "/api/tokens",
+    summary: "The caller's API tokens (never the tokens themselves)",
+    tag: "tokens",
+    access: "user",
+    responses: { 200: { description: "The caller's tokens", schema: ApiTokenListResponseSchema } },
+    async handle(c, { auth }) {
+      return c.json({ tokens: await listApiTokens(db, auth!.user.id) }, 200);
+    },
+  });
+
+  const deleteToken = defineRoute({
+    method: "delete",
+    path: "/api/tokens/:id",
+    summary: "Revoke one of the caller's API tokens",
+    tag: "tokens",
+    access: "user",
+    params: IdParamsSchema,
+    responses: {
+      204: { description: "Revoked" },
+      404: errorResponse("The caller has no token with this id"),
+    },
+    async handle(c, { params, auth }) {
+      // Scoped to the caller: another user's token id is "not found", never deleted or confirmed.
+      if (!(await deleteApiToken(db, auth!.user.id, params.id))) return notFound(c, "no such token");
+      logger.info(
+        { event: "token_revoked", user_id: auth!.user.id, token_id: params.id },
+        "API token revoked",
+      );
+      return c.body(null, 204);
+    },
+  });
+
+  const listAllUsers = defineRoute({
+    method: "get",
+    path: "/api/users",
+    summary: "Every user (admins only)",
+    tag: "users",
+    access: "admin",
+    responses: {
+      200: { description: "All users", schema: UserListResponseSchema },
+      403: errorResponse("The caller is not an admin"),
+    },
+    async handle(c) {
+      return c.json({ users: await listUsers(db) }, 200);
+    },
+  });
+
+  const addUser = defineRoute({
+    method: "post",
+    path: "/api/users",
+    summary: "Create a user with an initial password they must change (admins only)",
+    tag: "users",
+    access: "admin",
+    body: CreateUserRequestSchema,
+    responses: {
+      201: { description: "Created", schema: UserResponseSchema },
+      403: errorResponse("The caller is not an admin"),
+      409: errorResponse("The username is taken"),
+    },
+    async handle(c, { body, auth }) {
+      try {
+        const user = await createUser(db, {
+          username: body.username,
+          password: body.password,
+          role: body.role,
+          mustChangePassword: true,
+          now: now(),
+        });
+        logger.info(
+          { event: "user_created", user_id: auth!.user.id, created_user_id: user.id },
+          "user created",
+        );
+        return c.json({ user }, 201);
+      } catch (error) {
+        if (isUniqueViolation(error)) return jsonError(c, 409, "conflict", "this username is taken");
+        throw error;
+      }
+    },
+  });
+
+  return [login, logout, me, changePassword, createToken, listTokens, deleteToken, listAllUsers, addUser];
+}

@@ -1,0 +1,91 @@
+import { randomUUID } from "node:crypto";
+import type { Kysely } from "kysely";
+import type { ServerDatabase, UserRole, UserRow } from "../db/schema.js";
+import { hashPassword } from "./password.js";
+
+/** What the API shows of a user: never the password hash. */
+export interface User {
+  id: string;
+  username: string;
+  role: UserRole;
+  must_change_password: boolean;
+  created_at: string;
+}
+
+export function toUser(
+  row: Pick<UserRow, "id" | "username" | "role" | "must_change_password" | "created_at">,
+): User {
+  return {
+    id: row.id,
+    username: row.username,
+    role: row.role,
+    must_change_password: row.must_change_password === 1,
+    created_at: row.created_at,
+  };
+}
+
+/** Usernames compare case-insensitively: "Alice" and "alice" are one user. */
+export function normalizeUsername(username: string): string {
+  return username.trim().toLowerCase();
+}
+
+export interface NewUser {
+  username: string;
+  password: string;
+  role: UserRole;
+  mustChangePassword: boolean;
+  now: Date;
+}
+
+/** Inserts a user; fails (UNIQUE constraint) when the username is taken. */
+export async function createUser(db: Kysely<ServerDatabase>, input: NewUser): Promise<User> {
+  const row: UserRow = {
+    id: randomUUID(),
+    username: normalizeUsername(input.username),
+    password_hash: await hashPassword(input.password),
+    role: input.role,
+    must_change_password: input.mustChangePassword ? 1 : 0,
+    created_at: input.now.toISOString(),
+  };
+  await db.insertInto("users").values(row).execute();
+  return toUser(row);
+}
+
+export async function findUserRowByUsername(
+  db: Kysely<ServerDatabase>,
+  username: string,
+): Promise<UserRow | undefined> {
+  return db
+    .selectFrom("users")
+    .selectAll()
+    .where("username", "=", normalizeUsername(username))
+    .executeTakeFirst();
+}
+
+export async function findUserRowById(db: Kysely<ServerDatabase>, id: string): Promise<UserRow | undefined> {
+  return db.selectFrom("users").selectAll().where("id", "=", id).executeTakeFirst();
+}
+
+export async function listUsers(db: Kysely<ServerDatabase>): Promise<User[]> {
+  const rows = await db
+    .selectFrom("users")
+    .select(["id", "username", "role", "must_change_password", "created_at"])
+    .orderBy("created_at")
+    .orderBy("username")
+    .execute();
+  return rows.map(toUser);
+}
+
+/** Stores a new password hash and records whether the user must still choose their own. */
+export async function setUserPassword(
+  db: Kysely<ServerDatabase>,
+  userId: string,
+  password: string,
+  mustChangePassword: boolean,
+): Promise<void> {
+  await db
+    .updateTable("users")
+    .set({ password_hash: await hashPassword(password), must_change_password: mustChangePassword ? 1 : 0 })
+    .where("id", "=", userId)
+    .execute();
+}

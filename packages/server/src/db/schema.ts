@@ -1,0 +1,91 @@
+import type { ApprovalMode } from "@penguin/state";
+import type { Insertable, Selectable } from "kysely";
+
+/**
+ * The tables the server indexes. Traces stay the source of truth for what happened in a
+ * session; these rows only index users, credentials, sessions, approval modes and usage.
+ *
+ * Portability rules (so a team can move to PostgreSQL through Kysely's dialect unchanged):
+ * timestamps are ISO-8601 UTC strings from `Date.prototype.toISOString` (they sort as text),
+ * flags are integers 0/1 (better-sqlite3 cannot bind booleans), and ids are text.
+ */
+export interface ServerDatabase {
+  users: UsersTable;
+  auth_sessions: AuthSessionsTable;
+  api_tokens: ApiTokensTable;
+  sessions: SessionsTable;
+  usage_records: UsageRecordsTable;
+}
+
+export const USER_ROLES = ["admin", "member"] as const;
+export type UserRole = (typeof USER_ROLES)[number];
+
+export const SESSION_STATES = ["idle", "running"] as const;
+export type SessionState = (typeof SESSION_STATES)[number];
+
+export interface UsersTable {
+  id: string;
+  /** Lower case; unique. */
+  username: string;
+  /** `scrypt$N$r$p$salt$hash`, see auth/password.ts. */
+  password_hash: string;
+  role: UserRole;
+  /** 1 until the user has chosen their own password. */
+  must_change_password: 0 | 1;
+  created_at: string;
+}
+
+/** Browser sessions: the cookie holds a random token, the row holds only its SHA-256. */
+export interface AuthSessionsTable {
+  /** SHA-256 (hex) of the cookie token. */
+  id: string;
+  user_id: string;
+  created_at: string;
+  expires_at: string;
+}
+
+/** Bearer tokens for API clients; the token itself is shown once and never stored. */
+export interface ApiTokensTable {
+  id: string;
+  user_id: string;
+  name: string;
+  /** SHA-256 (hex) of the token. */
+  token_hash: string;
+  created_at: string;
+  last_used_at: string | null;
+}
+
+export interface SessionsTable {
+  /** The Penguin session id (the trace file name's stem). */
+  id: string;
+  user_id: string;
+  title: string;
+  agent_id: string;
+  workspace: string;
+  provider: string;
+  model_id: string;
+  /** One of the four modes of `system_config.yaml`; re-read on every approval, so a change applies mid-task. */
+  approval_mode: ApprovalMode;
+  state: SessionState;
+  created_at: string;
+  updated_at: string;
+}
+
+/** Token usage of one model request, as reported by the `token_usage` event. */
+export interface UsageRecordsTable {
+  id: string;
+  session_id: string;
+  cache_read_tokens: number;
+  cache_write_tokens: number;
+  output_tokens: number;
+  total_tokens: number;
+  /** Null when the model's prices are unknown. */
+  cost_usd: number | null;
+  created_at: string;
+}
+
+export type UserRow = Selectable<UsersTable>;
+export type NewUserRow = Insertable<UsersTable>;
+export type ApiTokenRow = Selectable<ApiTokensTable>;
+export type SessionRow = Selectable<SessionsTable>;
+export type UsageRecordRow = Selectable<UsageRecordsTable>;

@@ -1,0 +1,121 @@
+import type { Hono } from "hono";
+import type { z } from "zod";
+import type { AppContext, AppEnv, AuthState } from "./context.js";
+import { forbidden, formatIssues, jsonError, unauthorized } from "./errors.js";
+
+export type RouteMethod = "get" | "post" | "put" | "patch" | "delete";
+
+/** Who may call a route: anyone, any logged-in user, or admins only. */
+export type RouteAccess = "public" | "user" | "admin";
+
+export interface RouteResponse {
+  description: string;
+  schema?: z.ZodType;
+}
+
+type Parsed<S> = S extends z.ZodType ? z.output<S> : undefined;
+
+export interface RouteInput<P, B> {
+  params: Parsed<P>;
+  body: Parsed<B>;
+  /** The caller; undefined only on public routes. */
+  auth: AuthState | undefined;
+}
+
+/**
+ * One API route: the zod schemas that validate its input are the same ones the OpenAPI
+ * document is generated from, so the description cannot drift from what the server accepts.
+ */
+export interface RouteSpec<
+  P extends z.ZodType | undefined = undefined,
+  B extends z.ZodType | undefined = undefined,
+> {
+  method: RouteMethod;
+  /** Hono path syntax (`/api/tokens/:id`). */
+  path: string;
+  summary: string;
+  tag: string;
+  access: RouteAccess;
+  /** May be called while the user still has to replace an initial password. */
+  allowBeforePasswordChange?: boolean;
+  params?: P;
+  body?: B;
+  responses: Record<number, RouteResponse>;
+  handle(c: AppContext, input: RouteInput<P, B>): Response | Promise<Response>;
+}
+
+export type AnyRouteSpec = RouteSpec<z.ZodType | undefined, z.ZodType | undefined>;
+
+/** Identity function that lets TypeScript infer the input types of `handle` from the schemas. */
+export function defineRoute<
+  P extends z.ZodType | undefined = undefined,
+  B extends z.ZodType | undefined = undefined,
+>(spec: RouteSpec<P, B>): AnyRouteSpec {
+  return spec as unknown as AnyRouteSpec;
+}
+
+/** `METHOD /path` of a route, as the auth middleware matches public routes. */
+export function routeKey(method: string, path: string): string {
+  return `${method.toUpperCase()} ${path}`;
+}
+
+function isJsonContentType(value: string | undefined): boolean {
+  if (!value) return false;
+  const type = value.split(";")[0].trim().toLowerCase();
+  return type === "application/json" || (type.startsWith("application/") && type.endsWith("+json"));
+}
+
+/**
+ * Registers each route on `app` behind the checks that every route shares, in this order:
+ * access (admins only → 403), the initial-password gate (403 `password_change_required`),
+ * path parameters (400), then the JSON body (415 when it is not JSON, 400 when it does not parse
+ * or does not match its schema). Authentication itself (401) happens earlier, in the global
+ * middleware, for every route that is not public.
+ */
+export function mountRoutes(app: Hono<AppEnv>, routes: readonly AnyRouteSpec[]): void {
+  for (const spec of routes) {
+    app.on(spec.method.toUpperCase(), spec.path, async (c) => {
+      const auth = c.get("auth");
+      if (spec.access !== "public") {
+        if (!auth) return unauthorized(c);
+        if (spec.access === "admin" && auth.user.role !== "admin") return forbidden(c, "admins only");
+        if (auth.user.must_change_password && !spec.allowBeforePasswordChange) {
+          return jsonError(c, 403, "password_change_required", "choose a new password first");
+        }
+      }
+
+      let params: unknown;
+      if (spec.params) {
+        const parsed = spec.params.safeParse(c.req.param());
+        if (!parsed.success) {
+          return jsonError(c, 400, "invalid_request", "invalid path parameter", {
+            issues: formatIssues("params", parsed.error),
+          });
+        }
+        params = parsed.data;
+      }
+
+      let body: unknown;
+      if (spec.body) {
+        if (!isJsonContentType(c.req.header("content-type"))) {
+          return jsonError(c, 415, "unsupported_media_type", "send the body as application/json");
+        }
+        let json: unknown;
+        try {
+          json = JSON.parse(await c.req.text());
+        } catch {
+          return jsonError(c, 400, "invalid_request", "the body is not valid JSON");
+        }
+        const parsed = spec.body.safeParse(json);
+        if (!parsed.success) {
+          return jsonError(c, 400, "invalid_request", "the body does not match the schema", {
+            issues: formatIssues("body", parsed.error),
+          });
+        }
+        body = parsed.data;
+      }
+
+      return spec.handle(c, { params, body, auth } as RouteInput<typeof spec.params, typeof spec.body>);
+    });
+  }
+}

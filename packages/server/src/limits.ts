@@ -1,0 +1,38 @@
+/**
+ * Limits and defaults of the server, each with the sentence of the contract it implements.
+ */
+
+/** "default `127.0.0.1:7364`" — loopback only unless the operator asks for more. */
+export const DEFAULT_HOST = "127.0.0.1";
+export const DEFAULT_PORT = 7364;
+
+/** "oversized bodies are refused": a JSON request body larger than this gets 413. */
+export const MAX_BODY_BYTES = 1024 * 1024;
+
+/** Cookie sessions of the browser last this long, then the user logs in again. */
+export const AUTH_SESSION_TTL_MS = 30 * 24 * 60 * 60 * 1000;
+
+/** An API token's `last_used_at` is written at most this often (one write per request would be wasteful). */
+export const TOKEN_LAST_USED_RESOLUTION_MS = 60 * 1000;
+
+/** "Rate-limit login failures per username": this many failures in a row are free… */
+export const LOGIN_FREE_ATTEMPTS = 5;
+/** …then each further failure doubles the wait, starting here… */
+export const LOGIN_BASE_DELAY_MS = 1000;
+/** …up to this cap; the record of a username is forgotten after this long without failures. */
+export const LOGIN_MAX_DELAY_MS = 15 * 60 * 1000;
+/** Usernames tracked at once; the oldest record is dropped first, so a flood cannot grow memory. */
+export const LOGIN_MAX_TRACKED_USERNAMES = 10_000;
+
+/** Passwords: at least 8 characters (NIST SP 800-63B), at most 1024 so hashing stays bounded. */
+export const MIN_PASSWORD_LENGTH = 8;
+export const MAX_PASSWORD_LENGTH = 1024;
+
+/** SSE: "ring buffer 10,000 events / 8 MB per channel". */
+export const SSE_MAX_BUFFERED_EVENTS = 10_000;
+export const SSE_MAX_BUFFERED_BYTES = 8 * 1024 * 1024;
+/** SSE: "heartbeat every 20 s", as a comment line that clients ignore and proxies see as traffic. */
+export const SSE_HEARTBEAT_MS = 20_000;
+
+/** SQLite waits this long for a lock held by another connection before failing with SQLITE_BUSY. */
+export const SQLITE_BUSY_TIMEOUT_MS = 5000;

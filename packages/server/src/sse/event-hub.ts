@@ -1,0 +1,284 @@
+import { randomBytes } from "node:crypto";
+import { SSE_MAX_BUFFERED_BYTES, SSE_MAX_BUFFERED_EVENTS } from "../limits.js";
+
+/** The named SSE event that carries the server's own events (as JSON with a `type`). */
+export const SERVER_EVENT = "server_event";
+/** `type` of the server event that tells a client its view has a gap: refetch, then go on live. */
+export const RESYNC_REQUIRED = "resync_required";
+
+/**
+ * Why a subscriber must resync: the events after its `Last-Event-ID` left the buffer
+ * (`gap_too_old`), the id comes from another server process (`unknown_epoch`), or the id is not
+ * one this hub could have issued (`invalid_id`).
+ */
+export type ResyncReason = "gap_too_old" | "unknown_epoch" | "invalid_id";
+
+export interface HubEvent {
+  /** `<epoch>-<seq>`: the SSE `id:` line, echoed back by the client as `Last-Event-ID`. */
+  readonly id: string;
+  /** Position in its channel, from 1; 0 only on a resync event of a channel with no events yet. */
+  readonly seq: number;
+  /** SSE `event:` name; absent for unnamed events (the session envelopes). */
+  readonly event?: string;
+  readonly data: string;
+}
+
+export interface PublishInput {
+  event?: string;
+  /** The `data:` payload, already serialised (usually one line of JSON). */
+  data: string;
+}
+
+export interface EventHubOptions {
+  maxEvents?: number;
+  maxBytes?: number;
+  /** The id prefix of this process; default: the start time in base 36 plus 16 random bits. */
+  epoch?: string;
+}
+
+interface Stored {
+  event: HubEvent;
+  size: number;
+}
+
+const EVENT_ID = /^([0-9a-z]+)-(\d{1,15})$/;
+
+function defaultEpoch(): string {
+  return `${Date.now().toString(36)}${randomBytes(2).toString("hex")}`;
+}
+
+class Channel {
+  readonly subscribers = new Set<Subscription>();
+  #stored: Stored[] = [];
+  #head = 0;
+  #bytes = 0;
+  #lastSeq = 0;
+
+  constructor(
+    private readonly maxEvents: number,
+    private readonly maxBytes: number,
+  ) {}
+
+  get lastSeq(): number {
+    return this.#lastSeq;
+  }
+
+  get size(): number {
+    return this.#stored.length - this.#head;
+  }
+
+  get bytes(): number {
+    return this.#bytes;
+  }
+
+  /** Seq of the oldest buffered event (lastSeq + 1 when the buffer is empty). */
+  get firstSeq(): number {
+    return this.size === 0 ? this.#lastSeq + 1 : this.#stored[this.#head].event.seq;
+  }
+
+  append(epoch: string, input: PublishInput): HubEvent {
+    const seq = ++this.#lastSeq;
+    const event: HubEvent = {
+      id: `${epoch}-${seq}`,
+      seq,
+      ...(input.event !== undefined ? { event: input.event } : {}),
+      data: input.data,
+    };
+    const size = Buffer.byteLength(input.data) + (input.event?.length ?? 0) + event.id.length;
+    this.#stored.push({ event, size });
+    this.#bytes += size;
+    // Evict the oldest, but always keep the newest event even when it alone is over the byte cap.
+    while (this.size > 1 && (this.size > this.maxEvents || this.#bytes > this.maxBytes)) {
+      this.#bytes -= this.#stored[this.#head].size;
+      this.#head += 1;
+    }
+    if (this.#head > 1024 && this.#head * 2 > this.#stored.length) {
+      this.#stored = this.#stored.slice(this.#head);
+      this.#head = 0;
+    }
+    return event;
+  }
+
+  /** Buffered events after `seq`, or undefined when some of them are no longer buffered. */
+  after(seq: number): HubEvent[] | undefined {
+    if (seq > this.#lastSeq) return undefined;
+    if (seq + 1 < this.firstSeq) return undefined;
+    const start = this.#head + (seq + 1 - this.firstSeq);
+    return this.#stored.slice(start).map((stored) => stored.event);
+  }
+}
+
+/**
+ * One subscriber of a channel, read with `for await`. It keeps a cursor into the channel's
+ * buffer instead of a queue of its own, so a slow reader costs no memory: when it falls so far
+ * behind that the buffer no longer holds its next event, it gets a resync event and goes on
+ * from the newest event.
+ */
+export class Subscription implements AsyncIterable<HubEvent> {
+  #cursor: number;
+  #pendingResync: ResyncReason | undefined;
+  #closed = false;
+  #wake: (() => void) | undefined;
+
+  constructor(
+    private readonly epoch: string,
+    private readonly channel: Channel,
+    cursor: number,
+    resync: ResyncReason | undefined,
+  ) {
+    this.#cursor = cursor;
+    this.#pendingResync = resync;
+    channel.subscribers.add(this);
+  }
+
+  get closed(): boolean {
+    return this.#closed;
+  }
+
+  /** Ends the iteration (client gone, channel closed, server stopping). */
+  close(): void {
+    if (this.#closed) return;
+    this.#closed = true;
+    this.channel.subscribers.delete(this);
+    this.notify();
+  }
+
+  /** Called by the hub after each publish. */
+  notify(): void {
+    const wake = this.#wake;
+    this.#wake = undefined;
+    wake?.();
+  }
+
+  #resync(reason: ResyncReason): HubEvent {
+    this.#cursor = this.channel.lastSeq;
+    return {
+      id: `${this.epoch}-${this.#cursor}`,
+      seq: this.#cursor,
+      event: SERVER_EVENT,
+      data: JSON.stringify({ type: RESYNC_REQUIRED, reason }),
+    };
+  }
+
+  async *[Symbol.asyncIterator](): AsyncIterator<HubEvent> {
+    try {
+      while (!this.#closed) {
+        if (this.#pendingResync !== undefined) {
+          const reason = this.#pendingResync;
+          this.#pendingResync = undefined;
+          yield this.#resync(reason);
+          continue;
+        }
+        const batch = this.channel.after(this.#cursor);
+        if (batch === undefined) {
+          this.#pendingResync = "gap_too_old";
+          continue;
+        }
+        if (batch.length === 0) {
+          // No await between the check above and registering here, so no publish can slip between.
+          await new Promise<void>((resolve) => {
+            this.#wake = resolve;
+          });
+          continue;
+        }
+        for (const event of batch) {
+          if (this.#closed) return;
+          this.#cursor = event.seq;
+          yield event;
+        }
+      }
+    } finally {
+      this.close();
+    }
+  }
+}
+
+/**
+ * In-memory fan-out of server-sent events, one channel per session (or per user).
+ *
+ * Each published event gets the id `<epoch>-<seq>`, where the epoch is fixed for the process, so
+ * an id from before a restart is recognised as unknown. Each channel keeps the newest events in
+ * a bounded buffer (10,000 events / 8 MB by default). A subscriber that reconnects with
+ * `Last-Event-ID` gets every event after that id when the buffer still holds them — nothing is
+ * lost — and otherwise a `resync_required` server event first, then the live events.
+ */
+export class EventHub {
+  readonly epoch: string;
+  readonly #channels = new Map<string, Channel>();
+  readonly #maxEvents: number;
+  readonly #maxBytes: number;
+
+  constructor(options: EventHubOptions = {}) {
+    this.epoch = options.epoch ?? defaultEpoch();
+    if (!/^[0-9a-z]+$/.test(this.epoch))
+      throw new TypeError("the epoch must be lower-case letters and digits");
+    this.#maxEvents = Math.max(1, options.maxEvents ?? SSE_MAX_BUFFERED_EVENTS);
+    this.#maxBytes = Math.max(1, options.maxBytes ?? SSE_MAX_BUFFERED_BYTES);
+  }
+
+  #channel(channelId: string): Channel {
+    let channel = this.#channels.get(channelId);
+    if (!channel) {
+      channel = new Channel(this.#maxEvents, this.#maxBytes);
+      this.#channels.set(channelId, channel);
+    }
+    return channel;
+  }
+
+  /** Appends an event to a channel's buffer and wakes its subscribers. */
+  publish(channelId: string, input: PublishInput): HubEvent {
+    const channel = this.#channel(channelId);
+    const event = channel.append(this.epoch, input);
+    for (const subscriber of channel.subscribers) subscriber.notify();
+    return event;
+  }
+
+  /**
+   * Subscribes from now on (no `lastEventId`), or from just after `lastEventId`: the buffered
+   * gap first, then live events. When the gap cannot be replayed the first event is a
+   * `resync_required` server event whose id is the channel's newest id.
+   */
+  subscribe(channelId: string, lastEventId?: string): Subscription {
+    const channel = this.#channel(channelId);
+    if (lastEventId === undefined || lastEventId === "") {
+      return new Subscription(this.epoch, channel, channel.lastSeq, undefined);
+    }
+    const match = EVENT_ID.exec(lastEventId);
+    if (!match) return new Subscription(this.epoch, channel, channel.lastSeq, "invalid_id");
+    if (match[1] !== this.epoch)
+      return new Subscription(this.epoch, channel, channel.lastSeq, "unknown_epoch");
+    const seq = Number(match[2]);
+    if (seq > channel.lastSeq) return new Subscription(this.epoch, channel, channel.lastSeq, "invalid_id");
+    if (channel.after(seq) === undefined) {
+      return new Subscription(this.epoch, channel, channel.lastSeq, "gap_too_old");
+    }
+    return new Subscription(this.epoch, channel, seq, undefined);
+  }
+
+  /** The id of the newest event of a channel, if it has any. */
+  lastEventId(channelId: string): string | undefined {
+    const channel = this.#channels.get(channelId);
+    return channel && channel.lastSeq > 0 ? `${this.epoch}-${channel.lastSeq}` : undefined;
+  }
+
+  /** Buffered events and bytes of a channel (for tests and metrics). */
+  stats(channelId: string): { events: number; bytes: number; subscribers: number } {
+    const channel = this.#channels.get(channelId);
+    return channel
+      ? { events: channel.size, bytes: channel.bytes, subscribers: channel.subscribers.size }
+      : { events: 0, bytes: 0, subscribers: 0 };
+  }
+
+  /** Ends a channel's subscribers and forgets its buffer (the session was deleted). */
+  closeChannel(channelId: string): void {
+    const channel = this.#channels.get(channelId);
+    if (!channel) return;
+    for (const subscriber of [...channel.subscribers]) subscriber.close();
+    this.#channels.delete(channelId);
+  }
+
+  /** Ends every subscriber of every channel (the server is stopping). */
+  close(): void {
+    for (const channelId of [...this.#channels.keys()]) this.closeChannel(channelId);
+  }
+}

@@ -1,0 +1,111 @@
+import type { AddressInfo } from "node:net";
+import { join } from "node:path";
+import { type ServerType, serve } from "@hono/node-server";
+import { createLogger, logsDir, resolveDataRoot } from "@penguin/state";
+import type { Kysely } from "kysely";
+import type { Logger } from "pino";
+import { createServerApp, type ServerAppOptions } from "./app.js";
+import { ensureBootstrapAdmin, type InitialAdmin } from "./auth/bootstrap.js";
+import { migrateToLatest } from "./db/migrations.js";
+import { openDatabase, serverDatabaseFile } from "./db/open-database.js";
+import type { ServerDatabase } from "./db/schema.js";
+import { DEFAULT_HOST, DEFAULT_PORT } from "./limits.js";
+
+export const SERVER_LOG_FILE_NAME = "server.log";
+
+/** `<data root>/logs/server.log`. */
+export function serverLogFile(dataRoot: string): string {
+  return join(logsDir(dataRoot), SERVER_LOG_FILE_NAME);
+}
+
+export interface StartServerOptions
+  extends Pick<ServerAppOptions, "secureCookies" | "allowedOrigins" | "maxBodyBytes" | "loginThrottle"> {
+  /** Default 127.0.0.1: reachable from this machine only. */
+  host?: string;
+  /** Default 7364; 0 picks a free port (see `port` of the result). */
+  port?: number;
+  /** Default `PENGUIN_HOME`, else `~/.penguin/data`. */
+  dataRoot?: string;
+  /** Where logs go; default a JSON-lines file `<data root>/logs/server.log` (0600). */
+  logger?: Logger;
+}
+
+export interface RunningServer {
+  /** `http://127.0.0.1:7364` (IPv6 hosts in brackets). */
+  url: string;
+  host: string;
+  port: number;
+  /** The database (open until `close`). */
+  db: Kysely<ServerDatabase>;
+  logger: Logger;
+  /**
+   * The initial admin password while it is unchanged: print it to the operator (stderr) with
+   * `formatInitialAdminNotice`. Never logged.
+   */
+  initialAdmin: InitialAdmin | undefined;
+  /** Stops accepting connections, ends open ones (live streams included) and closes the database. */
+  close(): Promise<void>;
+}
+
+function listen(server: ServerType): Promise<AddressInfo> {
+  return new Promise((resolve, reject) => {
+    const onError = (error: Error) => reject(error);
+    server.once("error", onError);
+    server.once("listening", () => {
+      server.off("error", onError);
+      resolve(server.address() as AddressInfo);
+    });
+  });
+}
+
+function formatUrl(host: string, port: number): string {
+  return host.includes(":") ? `http://[${host}]:${port}` : `http://${host}:${port}`;
+}
+
+/**
+ * Opens (and migrates) `<data root>/server/penguin.db`, creates the first admin when there is no
+ * user, and serves the API on `host:port`.
+ */
+export async function startServer(options: StartServerOptions = {}): Promise<RunningServer> {
+  const host = options.host ?? DEFAULT_HOST;
+  const dataRoot = options.dataRoot ?? resolveDataRoot();
+  const logger = options.logger ?? createLogger({ file: serverLogFile(dataRoot) });
+  const db = await openDatabase(serverDatabaseFile(dataRoot));
+  let server: ServerType | undefined;
+  try {
+    const applied = await migrateToLatest(db);
+    if (applied.length > 0) logger.info({ migrations: applied }, "database migrated");
+    const initialAdmin = await ensureBootstrapAdmin(db);
+    const { app } = createServerApp({ ...options, db, logger });
+    server = serve({ fetch: app.fetch, hostname: host, port: options.port ?? DEFAULT_PORT });
+    const address = await listen(server);
+    const url = formatUrl(host, address.port);
+    logger.info({ url }, "server listening");
+    const running = server;
+    let closing: Promise<void> | undefined;
+    return {
+      url,
+      host,
+      port: address.port,
+      db,
+      logger,
+      initialAdmin,
+      close() {
+        closing ??= (async () => {
+          await new Promise<void>((resolve) => {
+            running.close(() => resolve());
+            // Live streams never end by themselves: end every connection so close() returns.
+            if ("closeAllConnections" in running) running.closeAllConnections();
+          });
+          await db.destroy();
+          logger.info("server stopped");
+        })();
+        return closing;
+      },
+    };
+  } catch (error) {
+    server?.close();
+    await db.destroy();
+    throw error;
+  }
+}
