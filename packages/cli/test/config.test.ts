@@ -4,7 +4,7 @@ import { defaultToolDefinitions } from "@penguin/state";
 import { beforeEach, describe, expect, test } from "vitest";
 import { parse, stringify } from "yaml";
 import { tempDir } from "./helpers.js";
-import { cli } from "./trace-fixtures.js";
+import { cli, cliOnTerminal } from "./trace-fixtures.js";
 
 const API_KEY = "sk-test-penguin-0123456789abcdef";
 const DEFAULT_TOOL_COUNT = 9;
@@ -260,6 +260,19 @@ describe("penguin config show, defaults and tools sync", () => {
       expect(r.stdout).toContain("     - name: exec_command  # kept as written");
       expect(r.stderr).toContain("dry run: nothing changed");
       expect(readFileSync(agentFile("mine"), "utf8")).toBe(original);
+    });
+
+    test("on a terminal it asks: no changes nothing, yes adds the tools", async () => {
+      const args = ["config", "tools", "sync", "--agent", "mine", "--data-dir", dataRoot];
+      const declined = await cliOnTerminal(args, "n\n");
+      expect(declined.output).toContain(`add ${lacking.join(", ")} to ${agentFile("mine")}? [y/N]`);
+      expect(declined.exitCode).toBe(1);
+      expect(readFileSync(agentFile("mine"), "utf8")).toBe(original);
+
+      const confirmed = await cliOnTerminal(args, "y\n");
+      expect(confirmed.exitCode).toBe(0);
+      expect(confirmed.output).toContain(`added ${lacking.join(", ")}`);
+      expect(parse(readFileSync(agentFile("mine"), "utf8")).tools.builtin).toHaveLength(DEFAULT_TOOL_COUNT);
     });
 
     test("with --yes it adds exactly those two and keeps the user's other edits", async () => {

@@ -1,8 +1,10 @@
 import { existsSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { requestBegin, sessionMeta, userText } from "@penguin/protocol";
+import { TraceWriter } from "@penguin/trace";
 import { beforeEach, describe, expect, test } from "vitest";
 import { tempDir, traceFiles } from "./helpers.js";
-import { cli, writeChildSession, writeParentSession } from "./trace-fixtures.js";
+import { cli, cliOnTerminal, locationOf, writeChildSession, writeParentSession } from "./trace-fixtures.js";
 
 describe("penguin sessions", () => {
   let dataRoot: string;
@@ -133,6 +135,19 @@ describe("penguin sessions", () => {
     expect(missing.stderr).toMatch(/no file .*nope\.jsonl/);
   });
 
+  test("on a terminal, delete asks first: no keeps the session, yes deletes it", async () => {
+    const declined = await cliOnTerminal(["sessions", "delete", "older", "--data-dir", dataRoot], "n\n");
+    expect(declined.output).toContain("delete session older (1 trace file and its scratchpad)? [y/N]");
+    expect(declined.output).toContain("nothing deleted");
+    expect(declined.exitCode).toBe(1);
+    expect(traceFiles(dataRoot).some((f) => f.includes("older_001"))).toBe(true);
+
+    const confirmed = await cliOnTerminal(["sessions", "delete", "older", "--data-dir", dataRoot], "y\n");
+    expect(confirmed.output).toContain("deleted session older");
+    expect(confirmed.exitCode).toBe(0);
+    expect(traceFiles(dataRoot).some((f) => f.includes("older_001"))).toBe(false);
+  });
+
   test("delete with no terminal and no --yes refuses and deletes nothing", async () => {
     const r = await run(["sessions", "delete", "older"]);
     expect(r.exitCode).toBe(2);
@@ -165,6 +180,25 @@ describe("penguin sessions", () => {
         'penguin: no session "nope": the newest are newer, older; `penguin sessions list` shows them all',
       );
     }
+  });
+
+  test("show says a session is unfinished when its last task has no end", async () => {
+    const writer = TraceWriter.create(locationOf(dataRoot), "cut-short");
+    writer.append(
+      sessionMeta({
+        session_id: "cut-short",
+        provider: "openai",
+        model_id: "m",
+        system_prompt: "p",
+        workspace: "/w",
+      }),
+    );
+    writer.append(userText("start something long"));
+    writer.append(requestBegin());
+    writer.close();
+    const r = await run(["sessions", "show", "cut-short"]);
+    expect(r.exitCode).toBe(0);
+    expect(r.stdout).toMatch(/status\s+unfinished \(a task started and has no task_end/);
   });
 
   test("a child session is listed with its parent", async () => {

@@ -17,7 +17,8 @@ import {
   userText,
 } from "@penguin/protocol";
 import { TraceWriter } from "@penguin/trace";
-import { penguin } from "./helpers.js";
+import { execa } from "execa";
+import { CLI_BIN, penguin } from "./helpers.js";
 
 /** The result of a `penguin` run with its streams as text. */
 export interface CliResult {
@@ -32,6 +33,28 @@ export async function cli(
 ): Promise<CliResult> {
   const r = await penguin(args, opts);
   return { exitCode: r.exitCode, stdout: String(r.stdout ?? ""), stderr: String(r.stderr ?? "") };
+}
+
+const shellQuote = (arg: string) => `'${arg.replace(/'/g, "'\\''")}'`;
+
+/**
+ * Runs `penguin` with a real terminal on stdin and stdout: util-linux `script` gives the command
+ * a pseudo-terminal and feeds it `answer` as typed input. stdout then carries the terminal's
+ * echo and the question as well as the command's own output.
+ */
+export async function cliOnTerminal(
+  args: string[],
+  answer: string,
+): Promise<{ exitCode: number | undefined; output: string }> {
+  const command = [process.execPath, CLI_BIN, ...args].map(shellQuote).join(" ");
+  const r = await execa("script", ["-qec", command, "/dev/null"], {
+    env: { NO_COLOR: "1" },
+    extendEnv: true,
+    input: answer,
+    reject: false,
+    timeout: 60_000,
+  });
+  return { exitCode: r.exitCode, output: String(r.stdout ?? "") };
 }
 
 export const locationOf = (dataRoot: string) => ({
