@@ -2,6 +2,7 @@ import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { type ServerType, serve } from "@hono/node-server";
 import { createLogger, logsDir, resolveDataRoot } from "@penguin/state";
+import type { Hono } from "hono";
 import type { Kysely } from "kysely";
 import type { Logger } from "pino";
 import { createServerApp, type ServerAppOptions } from "./app.js";
@@ -9,6 +10,7 @@ import { ensureBootstrapAdmin, type InitialAdmin } from "./auth/bootstrap.js";
 import { migrateToLatest } from "./db/migrations.js";
 import { openDatabase, serverDatabaseFile } from "./db/open-database.js";
 import type { ServerDatabase } from "./db/schema.js";
+import type { AppEnv } from "./http/context.js";
 import { DEFAULT_HOST, DEFAULT_PORT } from "./limits.js";
 
 export const SERVER_LOG_FILE_NAME = "server.log";
@@ -19,7 +21,10 @@ export function serverLogFile(dataRoot: string): string {
 }
 
 export interface StartServerOptions
-  extends Pick<ServerAppOptions, "secureCookies" | "allowedOrigins" | "maxBodyBytes" | "loginThrottle"> {
+  extends Pick<
+    ServerAppOptions,
+    "secureCookies" | "allowedOrigins" | "maxBodyBytes" | "loginThrottle" | "sessionTtlMs" | "routes" | "now"
+  > {
   /** Default 127.0.0.1: reachable from this machine only. */
   host?: string;
   /** Default 7364; 0 picks a free port (see `port` of the result). */
@@ -35,6 +40,8 @@ export interface RunningServer {
   url: string;
   host: string;
   port: number;
+  /** The Hono app being served. */
+  app: Hono<AppEnv>;
   /** The database (open until `close`). */
   db: Kysely<ServerDatabase>;
   logger: Logger;
@@ -87,6 +94,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
       url,
       host,
       port: address.port,
+      app,
       db,
       logger,
       initialAdmin,
