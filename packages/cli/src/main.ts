@@ -64,6 +64,11 @@ export async function main(argv: string[]): Promise<number> {
       process.stderr.write(`penguin: ${err.message}\n`);
       return err.exitCode;
     }
+    // The SDK's SetupError: a model, workspace, config or session id the user can fix.
+    if (err instanceof Error && err.name === "SetupError") {
+      process.stderr.write(`penguin: ${err.message}\n`);
+      return EXIT_USAGE;
+    }
     throw err;
   }
   return exitCode;

@@ -47,9 +47,11 @@ describe("penguin trace", () => {
 
   test("long outputs are folded unless --full", async () => {
     const folded = await run(["trace", "parent"]);
-    expect(folded.stdout).toContain("│ line-4 of the listing");
+    expect(folded.stdout).toContain("│ line-1 of the listing");
     expect(folded.stdout).not.toContain("line-20 of the listing");
-    expect(folded.stdout).toContain("… 32 more lines …");
+    const hidden = Number(/… (\d+) more lines …/.exec(folded.stdout)?.[1]);
+    const shown = (folded.stdout.match(/│ line-\d+ of the listing/g) ?? []).length;
+    expect(shown + hidden).toBe(40);
     expect(folded.stdout).toContain("│ line-40 of the listing");
 
     const full = await run(["trace", "parent", "--full"]);
@@ -85,6 +87,16 @@ describe("penguin trace", () => {
       ].join("\n"),
     );
     expect(r.stdout).toContain("3 decisions: 2 allow, 1 deny, 0 forbidden");
+  });
+
+  test("--approvals says so when a subagent's trace is missing", async () => {
+    const root = tempDir("orphan");
+    writeParentSession(root, "orphan-parent", { childId: "gone" });
+    const r = await cli(["trace", "orphan-parent", "--approvals", "--data-dir", root]);
+    expect(r.exitCode).toBe(0);
+    expect(r.stdout).toContain("subagent session gone (of orphan-parent)");
+    expect(r.stdout).toContain("cannot audit session gone: its trace is missing");
+    expect(r.stdout).toContain("2 decisions: 1 allow, 1 deny, 0 forbidden");
   });
 
   test("--approvals --json prints one audit entry per line", async () => {

@@ -47,6 +47,12 @@ export async function traceCommand(id: string, opts: TraceOptions): Promise<numb
   return EXIT_COMPLETED;
 }
 
+const PROBLEMS: Record<NonNullable<SubagentNode["problem"]>, string> = {
+  missing: "its trace is missing (deleted, or never written)",
+  invalid_id: "the subagent pointer names an invalid session id",
+  cycle: "the subagent pointers form a cycle",
+};
+
 /**
  * The audit of the session and of every child session its subagent pointers lead to: a
  * subagent's decisions live in its own trace, and an audit that left them out would be partial.
@@ -58,7 +64,15 @@ function auditsOf(
 ): SessionAudit[] {
   const audits: SessionAudit[] = [];
   const visit = (node: SubagentNode, parent: string | undefined) => {
-    if (node.problem !== undefined) return;
+    if (node.problem !== undefined) {
+      audits.push({
+        sessionId: node.sessionId,
+        parentSessionId: parent,
+        entries: [],
+        problem: PROBLEMS[node.problem],
+      });
+      return;
+    }
     const { records, diagnostics: found } = readSession(loc, node.sessionId);
     diagnostics.push(...found);
     audits.push({ sessionId: node.sessionId, parentSessionId: parent, entries: approvalAudit(records) });

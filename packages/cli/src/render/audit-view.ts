@@ -9,6 +9,8 @@ export interface SessionAudit {
   /** Set for a child session: the session whose subagent it was. */
   parentSessionId?: string;
   entries: AuditEntry[];
+  /** Why a child session's decisions could not be read (its trace is missing, say). */
+  problem?: string;
 }
 
 /** The longest arguments text shown without `--full`. */
@@ -25,6 +27,10 @@ export function renderAudit(audits: readonly SessionAudit[], style: Style, full 
   for (const audit of audits) {
     if (audit.parentSessionId !== undefined) {
       lines.push("", style.bold(`subagent session ${audit.sessionId} (of ${audit.parentSessionId})`));
+    }
+    if (audit.problem !== undefined) {
+      lines.push(style.yellow(`cannot audit session ${audit.sessionId}: ${audit.problem}`));
+      continue;
     }
     if (audit.entries.length === 0) {
       lines.push(style.dim(`no approval decisions in session ${audit.sessionId}`));
