@@ -9,7 +9,7 @@ import { loadImage } from "./image-source.js";
 // configured vision_model, whose text answer becomes the tool output."
 
 export const NO_VISION_MODEL_MESSAGE =
-  "describe_image needs a vision model, and none is configured for this project. Ask the user to set vision_model in the project config (project.yaml).";
+  "describe_image needs a vision model, and none is configured for this project. Ask the user to configure one with `penguin config vision-model <provider/model>` (a model listed in the project config with vision: true), or to set vision_model in the project config (project.yaml).";
 
 export function createDescribeImageTool(definition: ToolDefinitionConfig): BuiltinTool {
   async function* execute(
