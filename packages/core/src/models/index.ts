@@ -22,6 +22,12 @@ export {
 } from "./openai-responses.js";
 export { outcomeOfStatus, retryAfterMsOf } from "./outcomes.js";
 export {
+  CASSETTE_FILE_MODE,
+  createRecordingModel,
+  type RecordingModelOptions,
+  recordedTurn,
+} from "./recorder.js";
+export {
   clampMaxTokens,
   createModelAdapter,
   MAX_TOKENS_SAFETY_MARGIN,

@@ -26,11 +26,11 @@ export function outcome(
  */
 export function outcomeOfStatus(status: number, message: string, retryAfterMs?: number): FailureOutcome {
   const text = `HTTP ${status}: ${message}`;
-  const retry = retryAfterMs === undefined ? {} : { retryAfterMs };
-  if (status === 401 || status === 403) return outcome("auth", text);
+  const retry = retryAfterMs === undefined ? { httpStatus: status } : { retryAfterMs, httpStatus: status };
+  if (status === 401 || status === 403) return outcome("auth", text, { httpStatus: status });
   if (status === 408) return outcome("timeout", text, retry);
   if (status === 429 || status >= 500) return outcome("failed", text, retry);
-  return outcome("failed", text, { permanent: true });
+  return outcome("failed", text, { permanent: true, httpStatus: status });
 }
 
 /** Milliseconds to wait from `retry-after-ms` (OpenAI) or `retry-after` (seconds or an HTTP date). */

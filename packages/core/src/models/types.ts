@@ -21,6 +21,8 @@ export interface ModelOutcome {
   errorMessage?: string;
   /** From a `retry-after` header, when the provider sent one. */
   retryAfterMs?: number;
+  /** The provider's HTTP error status, when the request failed with one (a recording keeps it). */
+  httpStatus?: number;
   /**
    * Set when a retry cannot succeed (a 400 the provider will refuse again, a replay cassette
    * with no turn left): the engine should stop instead of retrying.

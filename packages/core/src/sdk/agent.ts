@@ -37,6 +37,7 @@ import { flattenTurn, isCarryOverText, turnAbortedText } from "../engine/markers
 import { DEFAULT_RETRY_POLICY, type RetryPolicy } from "../engine/retry.js";
 import type { ConversationState } from "../engine/types.js";
 import { Environment } from "../environment/environment.js";
+import { createRecordingModel } from "../models/recorder.js";
 import type { ModelAdapter, ThinkingLevel } from "../models/types.js";
 import { ProcessManager } from "../tools/command/process-manager.js";
 import { createBuiltinTools, selectToolsForModel } from "../tools/registry.js";
@@ -44,6 +45,8 @@ import { type CustomToolRegistration, customTools } from "./custom-tools.js";
 import { type ResolvedModel, resolveModel } from "./model-choice.js";
 import { Session } from "./session.js";
 import { newSessionId } from "./session-id.js";
+import { checkThinkingLevel } from "./thinking.js";
+import { describeImageWith } from "./vision.js";
 
 export interface AgentLogger {
   warn(message: string): void;
@@ -69,7 +72,13 @@ export interface CreateSessionOptions {
    * Default: the project config's `default_model`.
    */
   model?: string | ModelAdapter;
+  /** How hard the model thinks (default: the agent's `model.thinking_level`); `run` may override it. */
   thinkingLevel?: ThinkingLevel;
+  /**
+   * Records every model request of the session to this cassette file (YAML, mode 0600, rewritten
+   * after each request; secrets redacted), for replay with the model `replay:FILE`.
+   */
+  record?: string;
   /** Model requests per task (default: the agent's `max_turns`; -1 or absent: unlimited). */
   maxTurns?: number;
   budget?: SessionBudget;
@@ -205,7 +214,14 @@ export class Agent {
     recordedTools?: ToolSpec[];
   }): Session {
     const { id, resolved, options, trace } = input;
-    const adapter = resolved.adapter;
+    const thinkingLevel =
+      checkThinkingLevel(options.thinkingLevel, "thinkingLevel") ?? this.config.model.thinking_level;
+    const secrets = [
+      ...secretValues(this.project, process.env, this.config.secrets ?? []),
+      ...(options.secrets ?? []),
+    ];
+    const record = "record" in options ? options.record : undefined;
+    const adapter = record ? createRecordingModel(resolved.adapter, record, { secrets }) : resolved.adapter;
     const scratchpad = scratchpadDir(this.dataRoot, id);
     const processes = new ProcessManager();
     const definitions = selectToolsForModel(resolveToolset(this.config), adapter.info.vision);
@@ -225,13 +241,11 @@ export class Agent {
       sessionId: id,
       workspaceDir: input.workspaceDir,
       scratchpadDir: scratchpad,
-      secrets: [
-        ...secretValues(this.project, process.env, this.config.secrets ?? []),
-        ...(options.secrets ?? []),
-      ],
+      secrets,
       processes,
       modelHasVision: adapter.info.vision,
-      describeImage: resolved.describeImage,
+      describeImage:
+        resolved.describeImage ?? (adapter.info.vision ? undefined : describeImageWith(this.project)),
       warn: (line) => this.logger.warn(line),
     });
     const toolSpecs = environment.toolSpecs();
@@ -268,7 +282,7 @@ export class Agent {
       environment,
       toolSpecs,
       systemPrompt: input.systemPrompt,
-      thinkingLevel: options.thinkingLevel ?? this.config.model.thinking_level,
+      thinkingLevel,
       workspaceDir: input.workspaceDir,
       scratchpadDir: scratchpad,
       trace,

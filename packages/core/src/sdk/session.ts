@@ -11,6 +11,7 @@ import type { Environment } from "../environment/environment.js";
 import type { ApproveFn } from "../environment/types.js";
 import type { ModelAdapter, ThinkingLevel } from "../models/types.js";
 import { inputMessages, type RunInput } from "./input.js";
+import { checkThinkingLevel } from "./thinking.js";
 
 export interface RunOptions {
   /**
@@ -22,6 +23,8 @@ export interface RunOptions {
   signal?: AbortSignal;
   /** Model requests for this task (default: the session's, else unlimited). */
   maxTurns?: number;
+  /** How hard the model thinks during this task (default: the session's `thinkingLevel`). */
+  thinkingLevel?: ThinkingLevel;
 }
 
 /** Everything a session is made of; built by `Agent.createSession` / `Agent.resumeSession`. */
@@ -79,6 +82,14 @@ export class Session {
     return this.running !== undefined;
   }
 
+  /**
+   * How hard the model thinks in this session's tasks (a run may override it); subagents
+   * inherit it.
+   */
+  get thinkingLevel(): ThinkingLevel {
+    return this.parts.thinkingLevel;
+  }
+
   /** The tools the model is offered. */
   get tools(): ToolSpec[] {
     return this.parts.toolSpecs;
@@ -93,6 +104,7 @@ export class Session {
     if (this.disposed) throw new Error(`session ${this.id} is disposed`);
     if (this.running)
       throw new Error(`session ${this.id} is already running a task; steer it or wait for task_end`);
+    checkThinkingLevel(options.thinkingLevel, "session.run");
     const controller = new AbortController();
     this.running = controller;
     return this.execute(input, options, controller);
@@ -139,7 +151,7 @@ export class Session {
           tools: parts.environment,
           toolSpecs: parts.toolSpecs,
           systemPrompt: parts.systemPrompt,
-          thinkingLevel: parts.thinkingLevel,
+          thinkingLevel: options.thinkingLevel ?? parts.thinkingLevel,
           state: parts.state,
           approve: options.approve,
           gate: {
