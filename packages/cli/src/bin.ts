@@ -7,7 +7,9 @@ main(process.argv.slice(2)).then(
   },
   (err: unknown) => {
     // Anything that reaches here is a bug, not a user error: say so plainly, keep the stack.
-    process.stderr.write(`penguin: internal error: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+    process.stderr.write(
+      `penguin: internal error: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`,
+    );
     process.exitCode = 1;
   },
 );

@@ -9,7 +9,10 @@ export const MODEL_ENV = "PENGUIN_MODEL";
  * takes the project's default model). A replay cassette path is made absolute here, because
  * the session's workspace may be another folder than the one the user typed the path in.
  */
-export function resolveModelRef(flag: string | undefined, env: NodeJS.ProcessEnv = process.env): string | undefined {
+export function resolveModelRef(
+  flag: string | undefined,
+  env: NodeJS.ProcessEnv = process.env,
+): string | undefined {
   const ref = flag ?? (env[MODEL_ENV] || undefined);
   if (ref === undefined) return undefined;
   const parsed = parseModelRef(ref);

@@ -1,7 +1,7 @@
 import { mkdtempSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import { execa, type Result } from "execa";
+import { execa } from "execa";
 
 export const CLI_BIN = resolve(import.meta.dirname, "../dist/bin.js");
 export const REPO_ROOT = resolve(import.meta.dirname, "../../..");
@@ -10,12 +10,18 @@ export function tempDir(prefix: string): string {
   return mkdtempSync(join(tmpdir(), `penguin-cli-${prefix}-`));
 }
 
+export interface CliResult {
+  exitCode: number | undefined;
+  stdout: string;
+  stderr: string;
+}
+
 /** Runs the built `penguin` binary the way a user does: a real process, no TTY. */
-export function penguin(
+export async function penguin(
   args: string[],
   opts: { env?: Record<string, string>; input?: string; cwd?: string } = {},
-): Promise<Result> {
-  return execa(process.execPath, [CLI_BIN, ...args], {
+): Promise<CliResult> {
+  const r = await execa(process.execPath, [CLI_BIN, ...args], {
     env: { NO_COLOR: "1", ...opts.env },
     extendEnv: true,
     input: opts.input ?? "",
@@ -23,6 +29,7 @@ export function penguin(
     reject: false,
     timeout: 60_000,
   });
+  return { exitCode: r.exitCode, stdout: String(r.stdout ?? ""), stderr: String(r.stderr ?? "") };
 }
 
 /** Every `*.jsonl` trace file under a data root. */

@@ -7,15 +7,20 @@ describe("the offline quickstart (replay cassette, real tools)", () => {
     const dataRoot = tempDir("data");
     const workspace = tempDir("ws");
     const cassette = join(REPO_ROOT, "examples/quickstart.cassette.yaml");
-    const r = await penguin(["run", "--model", `replay:${cassette}`, "-w", workspace, "-m", "fibonacci please"], {
-      env: { PENGUIN_HOME: dataRoot },
-    });
+    const r = await penguin(
+      ["run", "--model", `replay:${cassette}`, "-w", workspace, "-m", "fibonacci please"],
+      {
+        env: { PENGUIN_HOME: dataRoot },
+      },
+    );
     expect(r.stderr).not.toMatch(/internal error/);
     expect(r.exitCode).toBe(0);
     expect(r.stdout).toContain("Done. `fib.js` prints");
 
     const records = readJsonLines(traceFiles(dataRoot)[0]);
-    const outputs = records.filter((x) => kindOf(x) === "tool_call_output").map((x) => String(x.payload.output));
+    const outputs = records
+      .filter((x) => kindOf(x) === "tool_call_output")
+      .map((x) => String(x.payload.output));
     expect(outputs).toHaveLength(5);
     expect(outputs[2]).toMatch(/ReferenceError: sum is not defined/);
     expect(outputs[3]).toMatch(/Replaced 1 occurrence/);

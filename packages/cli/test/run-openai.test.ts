@@ -1,4 +1,4 @@
-import { readFileSync, readdirSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { type FakeLlm, startFakeLlm } from "@penguin/fake-llm";
 import { afterEach, beforeEach, describe, expect, test } from "vitest";
@@ -21,7 +21,10 @@ describe("penguin run against an OpenAI-compatible server", () => {
           tool_calls: [
             {
               name: "exec_command",
-              arguments: { description: "Print a greeting", cmd: "echo hello-from-the-tool && echo to-stderr >&2" },
+              arguments: {
+                description: "Print a greeting",
+                cmd: "echo hello-from-the-tool && echo to-stderr >&2",
+              },
             },
           ],
         },
@@ -37,7 +40,9 @@ describe("penguin run against an OpenAI-compatible server", () => {
   });
 
   test("streams the answer, runs the command, feeds its output back and prints the trace path", async () => {
-    const r = await penguin(["run", "--model", "openai/fake-model", "-w", workspace, "-m", "greet me"], { env });
+    const r = await penguin(["run", "--model", "openai/fake-model", "-w", workspace, "-m", "greet me"], {
+      env,
+    });
     expect(r.stderr).not.toMatch(/internal error/);
     expect(r.exitCode).toBe(0);
     expect(r.stdout).toContain("Let me run it.");
@@ -72,10 +77,9 @@ describe("penguin run against an OpenAI-compatible server", () => {
   });
 
   test("the API key never reaches the data root", async () => {
-    const r = await penguin(
-      ["run", "--model", "openai/fake-model", "-w", workspace, "-m", "print the key"],
-      { env },
-    );
+    const r = await penguin(["run", "--model", "openai/fake-model", "-w", workspace, "-m", "print the key"], {
+      env,
+    });
     expect(r.exitCode).toBe(0);
     const walk = (dir: string): string[] =>
       readdirSync(dir, { withFileTypes: true }).flatMap((d) =>
@@ -85,13 +89,15 @@ describe("penguin run against an OpenAI-compatible server", () => {
   });
 
   test("--json prints every envelope as one JSON line and nothing else on stdout", async () => {
-    const r = await penguin(["run", "--json", "--model", "openai/fake-model", "-w", workspace, "-m", "hi"], { env });
+    const r = await penguin(["run", "--json", "--model", "openai/fake-model", "-w", workspace, "-m", "hi"], {
+      env,
+    });
     expect(r.exitCode).toBe(0);
     const lines = r.stdout.split("\n").filter((l) => l.length > 0);
-    const parsed = lines.map((l) => JSON.parse(l));
+    const parsed: Array<{ type: string; payload: { type?: string } }> = lines.map((l) => JSON.parse(l));
     expect(parsed[0].type).toBe("session_meta");
     expect(parsed.some((m) => m.payload.type === "partial_text")).toBe(true);
-    expect(parsed.at(-1).payload.type).toBe("task_end");
+    expect(parsed.at(-1)?.payload.type).toBe("task_end");
   });
 
   test("a wrong key ends the task at once with exit code 1 and a clear line", async () => {

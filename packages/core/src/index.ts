@@ -32,6 +32,24 @@ export type { ModelPrices, SessionBudget } from "./engine/limits.js";
 export { DEFAULT_RETRY_POLICY, type RetryPolicy } from "./engine/retry.js";
 // Environment and tools.
 export { Environment, type EnvironmentOptions, type ExecuteToolOptions } from "./environment/environment.js";
+export {
+  createDescribeImageTool,
+  createEditFileTool,
+  createReadFileTool,
+  createReadImageTool,
+  createWriteFileTool,
+} from "./environment/index.js";
+// Markers the Environment writes into tool outputs (front ends and tests recognise them).
+export {
+  DENIED_BY_POLICY_TEXT,
+  DENIED_BY_USER_TEXT,
+  INTERRUPTED_MARKER,
+  NO_OUTPUT_MARKER,
+  REDACTED_MARKER,
+  TOOL_ERROR_PREFIX,
+  timeoutMarker,
+  truncationMarker,
+} from "./environment/markers.js";
 export type {
   ApproveFn,
   BuiltinTool,
@@ -41,7 +59,24 @@ export type {
   ToolResult,
 } from "./environment/types.js";
 // Models.
-export { createReplayModel, type ReplayModelOptions } from "./models/replay.js";
+export {
+  CassetteError,
+  clampMaxTokens,
+  createAnthropicMessagesModel,
+  createModelAdapter,
+  createOpenAIChatModel,
+  createOpenAIResponsesModel,
+  createReplayModel,
+  createToolCallIdRegistry,
+  loadCassette,
+  type ModelAdapterOptions,
+  type ModelAdapterResult,
+  PROVIDER_PROFILES,
+  type ProviderProfile,
+  parseCassette,
+  type ReplayModelOptions,
+  type WireProtocol,
+} from "./models/index.js";
 export type { ModelAdapter, ModelInfo, ModelOutcome, ModelRequest, ThinkingLevel } from "./models/types.js";
 // SDK.
 export {
@@ -56,5 +91,17 @@ export type { CustomToolRegistration } from "./sdk/custom-tools.js";
 export type { RunInput } from "./sdk/input.js";
 export { type RunOptions, Session } from "./sdk/session.js";
 export { newSessionId } from "./sdk/session-id.js";
-export { ProcessManager, type ProcessManagerOptions } from "./tools/command/index.js";
+export { SetupError } from "./sdk/setup-error.js";
+export {
+  type CommandSessionInfo,
+  createExecCommandTool,
+  createInputCommandTool,
+  DEFAULT_UNREAD_BUFFER_CHARS,
+  MAX_COMMAND_SESSIONS,
+  NON_INTERACTIVE_ENV,
+  nonInteractiveEnv,
+  ProcessManager,
+  type ProcessManagerOptions,
+  type StartResult,
+} from "./tools/command/index.js";
 export { type BuiltinToolset, createBuiltinTools, selectToolsForModel } from "./tools/registry.js";

@@ -57,7 +57,8 @@ export class TerminalRenderer {
       }
       case "tool_call_output": {
         const shown = this.opts.fullOutput ? { text: p.output, folded: 0 } : collapseOutput(p.output);
-        const mark = p.stop_reason && p.stop_reason !== "completed" ? style.yellow(` [${p.stop_reason}]`) : "";
+        const mark =
+          p.stop_reason && p.stop_reason !== "completed" ? style.yellow(` [${p.stop_reason}]`) : "";
         this.line(indent(style.dim(shown.text), child ? "      │ " : "  │ ") + mark);
         return;
       }
@@ -70,7 +71,9 @@ export class TerminalRenderer {
       case "request_end":
         if (p.status !== "completed" && p.retry_in_ms !== undefined) {
           const secs = (p.retry_in_ms / 1000).toFixed(1);
-          this.line(style.yellow(`  ↻ request ${p.status} (${p.error_message ?? "no detail"}); retry in ${secs}s`));
+          this.line(
+            style.yellow(`  ↻ request ${p.status} (${p.error_message ?? "no detail"}); retry in ${secs}s`),
+          );
         } else if (p.status !== "completed" && p.status !== "aborted") {
           this.line(style.red(`  ✗ request ${p.status}: ${p.error_message ?? "no detail"}`));
         }
@@ -104,7 +107,8 @@ export class TerminalRenderer {
     this.endOutLine();
     const s = this.summary;
     const parts = [s.status === "completed" ? style.green("done") : style.red(s.status)];
-    if (s.tokens) parts.push(`${s.tokens.total} tokens (${s.tokens.output} out, ${s.tokens.cache_read} cached)`);
+    if (s.tokens)
+      parts.push(`${s.tokens.total} tokens (${s.tokens.output} out, ${s.tokens.cache_read} cached)`);
     if (s.costUsd !== undefined) parts.push(`$${s.costUsd.toFixed(4)}`);
     this.line(`${style.dim("──")} ${parts.join(style.dim(" · "))}`);
     if (s.message && s.status !== "completed") this.line(style.red(s.message));

@@ -6,7 +6,8 @@ export function summarizeToolCall(name: string, argumentsJson: string): { title:
   let args: Record<string, unknown> = {};
   try {
     const parsed: unknown = JSON.parse(argumentsJson);
-    if (parsed && typeof parsed === "object" && !Array.isArray(parsed)) args = parsed as Record<string, unknown>;
+    if (parsed && typeof parsed === "object" && !Array.isArray(parsed))
+      args = parsed as Record<string, unknown>;
   } catch {
     return { title: name, detail: "(arguments are not valid JSON)" };
   }
@@ -21,9 +22,9 @@ export function summarizeToolCall(name: string, argumentsJson: string): { title:
 }
 
 /** Keeps the first and last lines of a long output; says how many lines were folded away. */
-export function collapseOutput(output: string, keepHead = 4, keepTail = 4): { text: string; folded: number } {
+export function collapseOutput(output: string, keepHead = 6, keepTail = 6): { text: string; folded: number } {
   const lines = output.replace(/\n$/, "").split("\n");
-  if (lines.length <= keepHead + keepTail + 1) return { text: lines.join("\n"), folded: 0 };
+  if (lines.length <= keepHead + keepTail + 2) return { text: lines.join("\n"), folded: 0 };
   const folded = lines.length - keepHead - keepTail;
   return {
     text: [...lines.slice(0, keepHead), `… ${folded} more lines …`, ...lines.slice(-keepTail)].join("\n"),

@@ -2,6 +2,7 @@ import { findModel, type ModelPrices, type ProjectConfig, parseModelRef } from "
 import type { DescribeImageFn } from "../environment/types.js";
 import { createModelAdapter } from "../models/registry.js";
 import type { ModelAdapter } from "../models/types.js";
+import { SetupError } from "./setup-error.js";
 
 /** A session's model and what the project config says about it. */
 export interface ResolvedModel {
@@ -19,7 +20,7 @@ export interface ResolvedModel {
 export function resolveModel(model: string | ModelAdapter, project: ProjectConfig): ResolvedModel {
   if (typeof model !== "string") return { adapter: model, contextWindow: model.info.contextWindow };
   const created = createModelAdapter(model, { project });
-  if (!created.ok) throw new Error(`cannot use model "${model}": ${created.error}`);
+  if (!created.ok) throw new SetupError(`cannot use model "${model}": ${created.error}`, "model");
   const ref = parseModelRef(model);
   const entry = ref ? findModel(project, ref.provider, ref.modelId) : undefined;
   return {
