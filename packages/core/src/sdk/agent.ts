@@ -126,7 +126,7 @@ export class Agent {
         'no model given and the project config has no default_model: pass model ("provider/model-id" or "replay:FILE") or set default_model',
       );
     }
-    const resolved = resolveModel(model, this.project);
+    const resolved = this.recording(resolveModel(model, this.project), options);
     const systemPrompt = await buildSystemPrompt({
       template: systemPromptTemplate(this.config),
       cwd: workspaceDir,
@@ -201,6 +201,21 @@ export class Agent {
     });
   }
 
+  /** Values redacted from tool output and recordings: the project's keys and the configured secrets. */
+  private secretsOf(options: { secrets?: string[] }): string[] {
+    return [
+      ...secretValues(this.project, process.env, this.config.secrets ?? []),
+      ...(options.secrets ?? []),
+    ];
+  }
+
+  /** The session's model, wrapped by the recorder when `record` names a cassette (created now). */
+  private recording(resolved: ResolvedModel, options: CreateSessionOptions): ResolvedModel {
+    if (!options.record) return resolved;
+    const secrets = this.secretsOf(options);
+    return { ...resolved, adapter: createRecordingModel(resolved.adapter, options.record, { secrets }) };
+  }
+
   private assemble(input: {
     id: string;
     resolved: ResolvedModel;
@@ -216,12 +231,8 @@ export class Agent {
     const { id, resolved, options, trace } = input;
     const thinkingLevel =
       checkThinkingLevel(options.thinkingLevel, "thinkingLevel") ?? this.config.model.thinking_level;
-    const secrets = [
-      ...secretValues(this.project, process.env, this.config.secrets ?? []),
-      ...(options.secrets ?? []),
-    ];
-    const record = "record" in options ? options.record : undefined;
-    const adapter = record ? createRecordingModel(resolved.adapter, record, { secrets }) : resolved.adapter;
+    const secrets = this.secretsOf(options);
+    const adapter = resolved.adapter;
     const scratchpad = scratchpadDir(this.dataRoot, id);
     const processes = new ProcessManager();
     const definitions = selectToolsForModel(resolveToolset(this.config), adapter.info.vision);
