@@ -118,6 +118,7 @@ export class Agent {
 
   /** Starts a session: its trace opens with session_meta and tool_list_ready. */
   async createSession(options: CreateSessionOptions): Promise<Session> {
+    checkThinkingLevel(options.thinkingLevel, "createSession");
     const workspaceDir = await existingFolder(options.workspaceDir);
     const id = newSessionId();
     const model = options.model ?? this.project.default_model;
@@ -156,6 +157,7 @@ export class Agent {
    * from session_meta, and records go on into the same trace.
    */
   async resumeSession(sessionId: string, options: ResumeSessionOptions = {}): Promise<Session> {
+    checkThinkingLevel(options.thinkingLevel, "resumeSession");
     const { records } = readSession(this.location, sessionId);
     const resume = rebuildContext(records);
     const { meta } = resume;
@@ -229,8 +231,7 @@ export class Agent {
     recordedTools?: ToolSpec[];
   }): Session {
     const { id, resolved, options, trace } = input;
-    const thinkingLevel =
-      checkThinkingLevel(options.thinkingLevel, "thinkingLevel") ?? this.config.model.thinking_level;
+    const thinkingLevel = options.thinkingLevel ?? this.config.model.thinking_level;
     const secrets = this.secretsOf(options);
     const adapter = resolved.adapter;
     const scratchpad = scratchpadDir(this.dataRoot, id);
