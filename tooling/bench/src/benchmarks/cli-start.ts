@@ -1,0 +1,105 @@
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { type FakeLlm, startFakeLlm } from "@penguin/fake-llm";
+import type { Benchmark, BenchOptions } from "../benchmark.js";
+import { median, timeMs } from "../measure.js";
+import { runProcess, runProcessOk } from "../processes.js";
+import type { BenchRow } from "../table.js";
+import { makeBenchDirs } from "../workdir.js";
+
+// CLI cold start: `penguin --version`, and `penguin run` up to the moment fake-llm receives its
+// first model request, against a bare `node -e 0` measured in the same run.
+
+const FULL_RUNS = 10;
+const QUICK_RUNS = 3;
+const API_KEY = "sk-bench-cli";
+const REQUEST_TIMEOUT_MS = 30_000;
+
+/** The built `penguin` binary (`bin.js` beside the package's `dist/index.js`). */
+function penguinBin(): string {
+  return join(dirname(fileURLToPath(import.meta.resolve("@penguin/cli"))), "bin.js");
+}
+
+/**
+ * Milliseconds from spawning `penguin run` to fake-llm recording its request; the process is
+ * then left to finish (its answer is one short text) and must exit 0.
+ */
+async function runToFirstRequest(llm: FakeLlm, args: string[], env: NodeJS.ProcessEnv): Promise<number> {
+  llm.setScript([{ text: "Hi." }]);
+  const seen = llm.requests.length;
+  const start = process.hrtime.bigint();
+  const exit = runProcess(process.execPath, args, { env, stdout: "discard" });
+  await llm.waitForRequests(seen + 1, { timeoutMs: REQUEST_TIMEOUT_MS });
+  const ms = Number(process.hrtime.bigint() - start) / 1e6;
+  const result = await exit;
+  if (result.code !== 0) throw new Error(`penguin run exited with ${result.code}: ${result.stderr.trim()}`);
+  return ms;
+}
+
+export const cliStart: Benchmark = {
+  name: "cli_start",
+  summary: "penguin --version and penguin run (to its first model request) vs node -e 0",
+  async run({ quick }: BenchOptions): Promise<BenchRow[]> {
+    const runs = quick ? QUICK_RUNS : FULL_RUNS;
+    const dirs = makeBenchDirs("cli-start");
+    const llm = await startFakeLlm({ apiKey: API_KEY });
+    const bin = penguinBin();
+    const env: NodeJS.ProcessEnv = {
+      ...process.env,
+      HOME: dirs.home,
+      NO_COLOR: "1",
+      OPENAI_API_KEY: API_KEY,
+      OPENAI_BASE_URL: `${llm.url}/v1`,
+    };
+    const runArgs = [
+      bin,
+      "run",
+      "--model",
+      "openai/fake-model",
+      "--data-dir",
+      dirs.dataRoot,
+      "-w",
+      dirs.workspace,
+      "-m",
+      "hi",
+    ];
+    try {
+      // The first run creates the default agent in the data root; later runs find it, as a user's do.
+      await runToFirstRequest(llm, runArgs, env);
+      // Interleaved, so a burst of load from another job hits every side alike.
+      const node: number[] = [];
+      const version: number[] = [];
+      const toRequest: number[] = [];
+      for (let i = 0; i < runs; i++) {
+        node.push(await timeMs(() => runProcessOk(process.execPath, ["-e", "0"], { env })));
+        version.push(
+          await timeMs(() => runProcessOk(process.execPath, [bin, "--version"], { env, stdout: "discard" })),
+        );
+        toRequest.push(await runToFirstRequest(llm, runArgs, env));
+      }
+      const nodeMs = median(node);
+      const versionMs = median(version);
+      const runMedian = median(toRequest);
+      return [
+        { benchmark: this.name, metric: `node -e 0 (median of ${runs})`, value: nodeMs, unit: "ms" },
+        { benchmark: this.name, metric: "penguin --version", value: versionMs, unit: "ms" },
+        { benchmark: this.name, metric: "penguin run, to first model request", value: runMedian, unit: "ms" },
+        {
+          benchmark: this.name,
+          metric: "penguin --version / node -e 0",
+          value: versionMs / nodeMs,
+          unit: "ratio",
+        },
+        {
+          benchmark: this.name,
+          metric: "penguin run to request / node -e 0",
+          value: runMedian / nodeMs,
+          unit: "ratio",
+        },
+      ];
+    } finally {
+      await llm.close();
+      dirs.cleanup();
+    }
+  },
+};

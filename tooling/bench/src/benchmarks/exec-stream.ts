@@ -1,0 +1,98 @@
+import type { Environment } from "@penguin/core";
+import type { Benchmark, BenchOptions } from "../benchmark.js";
+import { callTool, defaultEnvironment, expectExitZero } from "../environment.js";
+import { collectGarbage, MiB, median, peakRssDuring, timeMs } from "../measure.js";
+import { runProcessOk } from "../processes.js";
+import type { BenchRow } from "../table.js";
+import { makeBenchDirs, shellEnv } from "../workdir.js";
+
+// A command that prints a huge output, streamed through a real exec_command (default 16000-char
+// cap, archive on), against the same command with its output thrown away by the shell itself.
+
+const FULL_BYTES = 1024 * MiB;
+const QUICK_BYTES = 64 * MiB;
+/** "the harness's peak RSS above an idle session: bounded, under 64 MiB above idle". */
+const RSS_ABOVE_IDLE_TARGET_MIB = 64;
+/** exec_command waits in the foreground up to its yield window, capped below the 120 s timeout. */
+const YIELD_MS = 600_000;
+
+const printCommand = (bytes: number) => `head -c ${bytes} /dev/zero | tr '\\0' a`;
+
+async function streamThroughEnvironment(environment: Environment, bytes: number): Promise<void> {
+  const output = await callTool(environment, "exec_command", {
+    description: "print a huge output",
+    cmd: printCommand(bytes),
+    yield_time_ms: YIELD_MS,
+  });
+  expectExitZero(output, `exec_command printing ${bytes} bytes`);
+}
+
+export const execStream: Benchmark = {
+  name: "exec_stream",
+  summary: "exec_command streaming 1 GiB of output (64 MiB with --quick): MB/s and peak RSS above idle",
+  async run({ quick }: BenchOptions): Promise<BenchRow[]> {
+    const bytes = quick ? QUICK_BYTES : FULL_BYTES;
+    const runs = quick ? 1 : 3;
+    const dirs = makeBenchDirs("exec-stream");
+    const environment = defaultEnvironment(dirs);
+    const env = shellEnv(dirs.home);
+    const shell = (cmd: string) => ["-lc", cmd];
+    try {
+      // The idle session: tools built, one command already run (code loaded), garbage collected.
+      await streamThroughEnvironment(environment, 1024);
+      collectGarbage();
+      const idleRss = process.memoryUsage().rss;
+
+      const harness: number[] = [];
+      const devNull: number[] = [];
+      const nodePipe: number[] = [];
+      let peakRss = idleRss;
+      for (let i = 0; i < runs; i++) {
+        const measured = await peakRssDuring(() =>
+          timeMs(() => streamThroughEnvironment(environment, bytes)),
+        );
+        harness.push(measured.result);
+        peakRss = Math.max(peakRss, measured.peakRss);
+        devNull.push(
+          await timeMs(() => runProcessOk("bash", shell(`${printCommand(bytes)} > /dev/null`), { env })),
+        );
+        nodePipe.push(
+          await timeMs(() => runProcessOk("bash", shell(printCommand(bytes)), { env, stdout: "discard" })),
+        );
+      }
+      const mbPerSecond = (ms: number) => bytes / 1e6 / (ms / 1000);
+      const harnessRate = mbPerSecond(median(harness));
+      const devNullRate = mbPerSecond(median(devNull));
+      const aboveIdleMib = (peakRss - idleRss) / MiB;
+      const size = `${bytes / MiB} MiB`;
+      return [
+        { benchmark: this.name, metric: `exec_command of ${size}`, value: harnessRate, unit: "MB/s" },
+        { benchmark: this.name, metric: `raw spawn, shell > /dev/null`, value: devNullRate, unit: "MB/s" },
+        {
+          benchmark: this.name,
+          metric: "raw spawn, piped into Node, discarded",
+          value: mbPerSecond(median(nodePipe)),
+          unit: "MB/s",
+        },
+        {
+          benchmark: this.name,
+          metric: "exec_command / raw > /dev/null",
+          value: harnessRate / devNullRate,
+          unit: "ratio",
+        },
+        {
+          benchmark: this.name,
+          metric: "peak RSS above idle session",
+          value: aboveIdleMib,
+          unit: "MiB",
+          target: `< ${RSS_ABOVE_IDLE_TARGET_MIB}`,
+          ok: aboveIdleMib < RSS_ABOVE_IDLE_TARGET_MIB,
+        },
+        { benchmark: this.name, metric: "idle session RSS", value: idleRss / MiB, unit: "MiB" },
+      ];
+    } finally {
+      await environment.dispose();
+      dirs.cleanup();
+    }
+  },
+};

@@ -1,0 +1,90 @@
+import { setFlagsFromString } from "node:v8";
+import { runInNewContext } from "node:vm";
+
+/** Wall-clock milliseconds of an async function. */
+export async function timeMs(fn: () => Promise<unknown>): Promise<number> {
+  const start = process.hrtime.bigint();
+  await fn();
+  return Number(process.hrtime.bigint() - start) / 1e6;
+}
+
+/** The middle value (the upper one of the two middles for an even count). */
+export function median(values: readonly number[]): number {
+  if (values.length === 0) throw new RangeError("median of no values");
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)];
+}
+
+/** The median of several runs: one slow run on a shared machine does not move it. */
+export async function medianMs(runs: number, fn: () => Promise<unknown>): Promise<number> {
+  const samples: number[] = [];
+  for (let i = 0; i < runs; i++) samples.push(await timeMs(fn));
+  return median(samples);
+}
+
+/**
+ * Medians of several functions whose runs are interleaved (a, b, a, b, …), so a burst of load
+ * from another job on the shared machine hits every side alike and their ratio stays fair.
+ */
+export async function interleavedMediansMs(
+  runs: number,
+  fns: readonly (() => Promise<unknown>)[],
+): Promise<number[]> {
+  const samples: number[][] = fns.map(() => []);
+  for (let i = 0; i < runs; i++) {
+    for (const [index, fn] of fns.entries()) samples[index].push(await timeMs(fn));
+  }
+  return samples.map(median);
+}
+
+/** Samples this process's RSS while `fn` runs; returns the peak in bytes. */
+export async function peakRssDuring<T>(
+  fn: () => Promise<T>,
+  everyMs = 20,
+): Promise<{ result: T; peakRss: number }> {
+  let peak = process.memoryUsage().rss;
+  const timer = setInterval(() => {
+    peak = Math.max(peak, process.memoryUsage().rss);
+  }, everyMs);
+  try {
+    const result = await fn();
+    peak = Math.max(peak, process.memoryUsage().rss);
+    return { result, peakRss: peak };
+  } finally {
+    clearInterval(timer);
+  }
+}
+
+/** Wall and CPU (user + system of this process) milliseconds of an async function. */
+export async function wallAndCpuMs<T>(
+  fn: () => Promise<T>,
+): Promise<{ result: T; wallMs: number; cpuMs: number }> {
+  const cpuStart = process.cpuUsage();
+  const start = process.hrtime.bigint();
+  const result = await fn();
+  const wallMs = Number(process.hrtime.bigint() - start) / 1e6;
+  const cpu = process.cpuUsage(cpuStart);
+  return { result, wallMs, cpuMs: (cpu.user + cpu.system) / 1000 };
+}
+
+let gcFunction: (() => void) | undefined;
+
+/**
+ * A full garbage collection, so heap figures compare live data rather than collection timing.
+ * The runner starts each benchmark with `--expose-gc`; when a benchmark runs elsewhere (a test),
+ * the flag is switched on at run time and `gc` is taken from a fresh context.
+ */
+export function collectGarbage(): void {
+  if (!gcFunction) {
+    const exposed = (globalThis as { gc?: () => void }).gc;
+    if (typeof exposed === "function") {
+      gcFunction = exposed;
+    } else {
+      setFlagsFromString("--expose-gc");
+      gcFunction = runInNewContext("gc") as () => void;
+    }
+  }
+  gcFunction();
+}
+
+export const MiB = 1024 * 1024;

@@ -1,0 +1,23 @@
+import type { Benchmark } from "./benchmark.js";
+import { agentRounds } from "./benchmarks/agent-rounds.js";
+import { cliStart } from "./benchmarks/cli-start.js";
+import { execOverhead } from "./benchmarks/exec-overhead.js";
+import { execStream } from "./benchmarks/exec-stream.js";
+import { readFileTail } from "./benchmarks/read-file-tail.js";
+import { requestSize } from "./benchmarks/request-size.js";
+import { trace } from "./benchmarks/trace.js";
+
+/** Every benchmark, in the order the runner runs and prints them. */
+export const BENCHMARKS: readonly Benchmark[] = [
+  execStream,
+  execOverhead,
+  readFileTail,
+  trace,
+  agentRounds,
+  requestSize,
+  cliStart,
+];
+
+export function findBenchmark(name: string): Benchmark | undefined {
+  return BENCHMARKS.find((benchmark) => benchmark.name === name);
+}
