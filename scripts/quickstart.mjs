@@ -9,6 +9,7 @@ import { join, resolve } from "node:path";
 
 const repo = resolve(import.meta.dirname, "..");
 const workspace = mkdtempSync(join(tmpdir(), "penguin-quickstart-"));
+// biome-ignore lint/suspicious/noUndeclaredEnvVars: a plain script, not a turbo task
 const dataRoot = process.env.PENGUIN_HOME ?? join(repo, ".penguin-quickstart");
 
 console.error(`workspace: ${workspace}`);

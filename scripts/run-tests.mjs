@@ -12,5 +12,8 @@ const turbo = spawnSync(turboBin, ["run", "typecheck", "test", "--continue", ...
   stdio: "inherit",
   cwd: root,
 });
-const summary = spawnSync(process.execPath, [join(root, "scripts", "test-summary.mjs")], { stdio: "inherit", cwd: root });
+const summary = spawnSync(process.execPath, [join(root, "scripts", "test-summary.mjs")], {
+  stdio: "inherit",
+  cwd: root,
+});
 process.exit(turbo.status !== 0 ? turbo.status || 1 : (summary.status ?? 1));
