@@ -65,3 +65,18 @@ describe("LoginThrottle", () => {
     expect(throttle.retryAfterMs("d", 0)).toBe(1000);
   });
 });
+
+describe("parallel login guesses", () => {
+  it("cannot all slip past the backoff while their hashes are computed", async () => {
+    const server = await startTestServer({ loginThrottle: { freeAttempts: 3, baseDelayMs: 60_000 } });
+    const guesses = await Promise.all(
+      Array.from({ length: 12 }, (_, i) =>
+        request(server.url, "/api/auth/login", { json: { username: "admin", password: `guess ${i}` } }),
+      ),
+    );
+    const statuses = guesses.map((response) => response.status);
+    // Only the free attempts and the one that starts the backoff get their password checked.
+    expect(statuses.filter((status) => status === 401).length).toBeLessThanOrEqual(4);
+    expect(statuses.filter((status) => status === 429).length).toBeGreaterThanOrEqual(8);
+  });
+});

@@ -80,12 +80,14 @@ export function authRoutes(options: AuthRoutesOptions): AnyRouteSpec[] {
       const wait = throttle.retryAfterMs(username, now().getTime());
       if (wait > 0) return tooManyAttempts(c, wait);
 
+      // Counted as a failure until proven otherwise, so a burst of parallel guesses cannot all
+      // slip past the check above while their hashes are being computed.
+      throttle.recordFailure(username, now().getTime());
       const row = await findUserRowByUsername(db, username);
       const ok = row
         ? await verifyPassword(body.password, row.password_hash)
         : await verifyAgainstDummy(body.password);
       if (!row || !ok) {
-        throttle.recordFailure(username, now().getTime());
         logger.warn({ event: "login_failed", username }, "login failed");
         return jsonError(c, 401, "unauthorized", "wrong username or password");
       }
@@ -149,15 +151,15 @@ export function authRoutes(options: AuthRoutesOptions): AnyRouteSpec[] {
       // The same backoff as login: a stolen session must not be a way to guess the password.
       const wait = throttle.retryAfterMs(user.username, now().getTime());
       if (wait > 0) return tooManyAttempts(c, wait);
+      throttle.recordFailure(user.username, now().getTime());
       const row = await findUserRowById(db, user.id);
       if (!row || !(await verifyPassword(body.current_password, row.password_hash))) {
-        throttle.recordFailure(user.username, now().getTime());
         return jsonError(c, 403, "wrong_password", "the current password is wrong");
       }
+      throttle.recordSuccess(user.username);
       if (body.new_password === body.current_password) {
         return jsonError(c, 400, "invalid_request", "the new password must differ from the current one");
       }
-      throttle.recordSuccess(user.username);
       await setUserPassword(db, user.id, body.new_password, false);
       await deleteOtherAuthSessions(db, user.id, auth!.authSessionId);
       logger.info({ event: "password_changed", user_id: user.id }, "password changed");

@@ -61,7 +61,7 @@ function operation(spec: AnyRouteSpec): JsonObject {
   }
   return {
     operationId: `${spec.method}${openApiPath(spec.path)
-      .split(/[/{}_-]+/)
+      .split(/[/{}_.-]+/)
       .filter(Boolean)
       .map((part) => part[0].toUpperCase() + part.slice(1))
       .join("")}`,
