@@ -66,6 +66,7 @@ export {
   createModelAdapter,
   createOpenAIChatModel,
   createOpenAIResponsesModel,
+  createRecordingModel,
   createReplayModel,
   createToolCallIdRegistry,
   loadCassette,
@@ -74,6 +75,7 @@ export {
   PROVIDER_PROFILES,
   type ProviderProfile,
   parseCassette,
+  type RecordingModelOptions,
   type ReplayModelOptions,
   type WireProtocol,
 } from "./models/index.js";
