@@ -1,0 +1,85 @@
+import { execFile } from "node:child_process";
+import { resolve } from "node:path";
+import { promisify } from "node:util";
+import { describe, expect, it } from "vitest";
+import { BENCHMARKS } from "../src/registry.js";
+import type { BenchRow } from "../src/table.js";
+
+// Every benchmark runs in --quick mode through the built runner (the same path `pnpm bench`
+// takes: one child process per benchmark) and yields its rows. No figure is compared with a
+// threshold here: speed targets are for the benchmark report, never for a test.
+
+const run = promisify(execFile);
+const RUNNER = resolve(import.meta.dirname, "../dist/index.js");
+const BENCHMARK_TIMEOUT_MS = 45_000;
+
+interface JsonReport {
+  environment: { node: string; quick: boolean };
+  rows: BenchRow[];
+  failures: { benchmark: string; error: string }[];
+}
+
+async function runner(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  try {
+    const { stdout, stderr } = await run(process.execPath, [RUNNER, ...args], {
+      timeout: BENCHMARK_TIMEOUT_MS,
+    });
+    return { code: 0, stdout, stderr };
+  } catch (error) {
+    const failed = error as { code?: number; stdout?: string; stderr?: string };
+    return { code: failed.code ?? -1, stdout: failed.stdout ?? "", stderr: failed.stderr ?? "" };
+  }
+}
+
+describe("each benchmark in --quick mode", () => {
+  for (const benchmark of BENCHMARKS) {
+    it(
+      `${benchmark.name} produces rows with finite positive figures`,
+      async () => {
+        const result = await runner(["--quick", "--json", benchmark.name]);
+        expect(result.stderr).not.toMatch(/FAILED/);
+        expect(result.code).toBe(0);
+        const report = JSON.parse(result.stdout) as JsonReport;
+        expect(report.failures).toEqual([]);
+        expect(report.environment.quick).toBe(true);
+        expect(report.rows.length).toBeGreaterThan(0);
+        for (const row of report.rows) {
+          expect(row.benchmark).toBe(benchmark.name);
+          expect(row.metric.length).toBeGreaterThan(0);
+          expect(row.unit.length).toBeGreaterThan(0);
+          expect(Number.isFinite(row.value), `${row.metric} = ${row.value}`).toBe(true);
+          // Memory growth is a difference of two samples and may be negative; all else is a measurement.
+          if (!row.signed) expect(row.value, row.metric).toBeGreaterThan(0);
+          if (row.target !== undefined) expect(typeof row.ok).toBe("boolean");
+        }
+      },
+      BENCHMARK_TIMEOUT_MS,
+    );
+  }
+});
+
+describe("the runner", () => {
+  it("prints a Markdown table headed by the machine and the date", async () => {
+    const result = await runner(["--quick", "request_size"]);
+    expect(result.code).toBe(0);
+    const lines = result.stdout.trim().split("\n");
+    expect(lines[0]).toMatch(/^_\d{4}-\d{2}-\d{2}, Node v\d+\.\d+\.\d+, \d+ × .*--quick/);
+    expect(lines[2]).toMatch(/^\| benchmark +\| metric +\| value +\| unit +\| target +\| ok +\|$/);
+    expect(lines[3]).toMatch(/^\| -+ \| -+ \|/);
+    expect(lines.slice(4).every((line) => line.startsWith("| request_size "))).toBe(true);
+  });
+
+  it("refuses an unknown benchmark name with exit code 2 and lists the known ones", async () => {
+    const result = await runner(["--quick", "no_such_benchmark"]);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('unknown benchmark "no_such_benchmark"');
+    for (const benchmark of BENCHMARKS) expect(result.stderr).toContain(benchmark.name);
+    expect(result.stdout).toBe("");
+  });
+
+  it("refuses an unknown option with exit code 2", async () => {
+    const result = await runner(["--fast"]);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/Unknown option '--fast'/);
+  });
+});
