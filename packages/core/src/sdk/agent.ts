@@ -41,10 +41,12 @@ import { createRecordingModel } from "../models/recorder.js";
 import type { ModelAdapter, ThinkingLevel } from "../models/types.js";
 import { ProcessManager } from "../tools/command/process-manager.js";
 import { createBuiltinTools, selectToolsForModel } from "../tools/registry.js";
+import { SUBAGENT_TOOL_NAMES, type SubagentManager, subagentToolFactories } from "../tools/subagent/index.js";
 import { type CustomToolRegistration, customTools } from "./custom-tools.js";
 import { type ResolvedModel, resolveModel } from "./model-choice.js";
 import { Session } from "./session.js";
 import { newSessionId } from "./session-id.js";
+import { type ChildSessionOptions, createSubagentManager, subagentPointers } from "./subagents.js";
 import { checkThinkingLevel } from "./thinking.js";
 import { describeImageWith } from "./vision.js";
 
@@ -157,6 +159,80 @@ export class Agent {
    * from session_meta, and records go on into the same trace.
    */
   async resumeSession(sessionId: string, options: ResumeSessionOptions = {}): Promise<Session> {
+    return this.resume(sessionId, options);
+  }
+
+  /**
+   * A subagent session of `parentSessionId` (see sdk/subagents.ts): it shares the parent's model
+   * unless `model` names another, and its trace says `source: "subagent"`.
+   * @internal Called by the parent's subagent manager.
+   */
+  async createSubagentSession(
+    parentSessionId: string,
+    model: ResolvedModel | string,
+    options: ChildSessionOptions,
+  ): Promise<Session> {
+    const workspaceDir = await existingFolder(options.workspaceDir);
+    const id = newSessionId();
+    const resolved = typeof model === "string" ? resolveModel(model, this.project) : model;
+    const systemPrompt = await buildSystemPrompt({
+      template: systemPromptTemplate(this.config),
+      cwd: workspaceDir,
+      dataDir: this.dataRoot,
+      agentId: this.id,
+      sessionId: id,
+      provider: resolved.adapter.info.provider,
+      modelId: resolved.adapter.info.modelId,
+    });
+    const trace = TraceWriter.create(this.location, id);
+    return this.assemble({
+      id,
+      resolved,
+      workspaceDir,
+      systemPrompt,
+      trace,
+      state: freshState(),
+      rules: new SessionRules(),
+      options: { ...options, prices: resolved.prices },
+      isNew: true,
+      parentSessionId,
+    });
+  }
+
+  /**
+   * Reopens a subagent session from its trace (a follow-up after its parent was resumed); it
+   * shares the parent's model when its trace names the same one.
+   * @internal Called by the parent's subagent manager.
+   */
+  async resumeSubagentSession(
+    sessionId: string,
+    parentSessionId: string,
+    parentModel: ResolvedModel,
+    options: ChildSessionOptions,
+  ): Promise<Session> {
+    const meta = readSession(this.location, sessionId).records[0];
+    const info = parentModel.adapter.info;
+    const same =
+      meta?.type === "session_meta" &&
+      meta.payload.provider === info.provider &&
+      meta.payload.model_id === info.modelId;
+    const { workspaceDir: _recorded, ...rest } = options;
+    const resumeOptions: ResumeSessionOptions = same
+      ? { ...rest, model: parentModel.adapter, prices: parentModel.prices }
+      : rest;
+    return this.resume(sessionId, resumeOptions, parentSessionId);
+  }
+
+  /** Another agent of the same data root, with this agent's custom tools and logger. @internal */
+  otherAgent(agentId: string): Promise<Agent> {
+    return createAgent({ dataRoot: this.dataRoot, agentId, tools: this.extraTools, logger: this.logger });
+  }
+
+  private async resume(
+    sessionId: string,
+    options: ResumeSessionOptions,
+    parentSessionId?: string,
+  ): Promise<Session> {
     checkThinkingLevel(options.thinkingLevel, "resumeSession");
     const { records } = readSession(this.location, sessionId);
     const resume = rebuildContext(records);
@@ -200,6 +276,8 @@ export class Agent {
       options,
       isNew: false,
       recordedTools: lastToolList(records),
+      parentSessionId,
+      pointers: parentSessionId === undefined ? subagentPointers(records) : undefined,
     });
   }
 
@@ -229,6 +307,10 @@ export class Agent {
     options: CreateSessionOptions | ResumeSessionOptions;
     isNew: boolean;
     recordedTools?: ToolSpec[];
+    /** Set for a subagent session: its parent. */
+    parentSessionId?: string;
+    /** A resumed parent's subagent pointers. */
+    pointers?: ReturnType<typeof subagentPointers>;
   }): Session {
     const { id, resolved, options, trace } = input;
     const thinkingLevel = options.thinkingLevel ?? this.config.model.thinking_level;
@@ -236,8 +318,26 @@ export class Agent {
     const adapter = resolved.adapter;
     const scratchpad = scratchpadDir(this.dataRoot, id);
     const processes = new ProcessManager();
-    const definitions = selectToolsForModel(resolveToolset(this.config), adapter.info.vision);
-    const builtins = createBuiltinTools(definitions);
+    const isSubagent = input.parentSessionId !== undefined;
+    // "Depth is capped at 1: a subagent cannot spawn another subagent": a child gets no subagent tools.
+    const definitions = selectToolsForModel(resolveToolset(this.config), adapter.info.vision).filter(
+      (definition) => !isSubagent || !SUBAGENT_TOOL_NAMES.includes(definition.name),
+    );
+    const subagents: SubagentManager | undefined = isSubagent
+      ? undefined
+      : createSubagentManager({
+          agent: this,
+          sessionId: id,
+          resolved,
+          workspaceDir: input.workspaceDir,
+          thinkingLevel,
+          subagentBudget: this.config.subagent_budget,
+          retry: options.retry,
+          secrets: options.secrets,
+          state: input.state,
+          pointers: input.pointers,
+        });
+    const builtins = createBuiltinTools(definitions, subagents ? subagentToolFactories(subagents) : {});
     for (const name of builtins.unknown) {
       this.logger.warn(`agent ${this.id}: no tool named "${name}" exists; it is left out of the toolset`);
     }
@@ -273,6 +373,9 @@ export class Agent {
             system_prompt: input.systemPrompt,
             workspace: input.workspaceDir,
             agent_id: this.id,
+            ...(input.parentSessionId !== undefined
+              ? { source: "subagent" as const, parent_session_id: input.parentSessionId }
+              : {}),
           }),
         );
       }
@@ -283,6 +386,7 @@ export class Agent {
     } catch (error) {
       trace.close();
       void processes.disposeAll();
+      void subagents?.disposeAll();
       throw error;
     }
     const retry = { ...DEFAULT_RETRY_POLICY, ...options.retry };
@@ -308,6 +412,7 @@ export class Agent {
       budget: options.budget ?? budgetOf(this.config),
       retry,
       header: input.isNew ? header : [],
+      subagents,
     });
   }
 }

@@ -31,9 +31,10 @@ export const ATTACHMENTS_DIR = "attachments";
  */
 export async function inputMessages(
   input: RunInput,
-  options: { workspaceDir: string; scratchpadDir: string; vision: boolean },
+  options: { workspaceDir: string; scratchpadDir: string; vision: boolean; sender?: "user" | "parent_agent" },
 ): Promise<ModelMessage[]> {
-  if (typeof input === "string") return [userText(input, { sender: "user" })];
+  const sender = options.sender ?? "user";
+  if (typeof input === "string") return [userText(input, { sender })];
   const lines = [input.text];
   const images: ModelMessage[] = [];
   for (const image of input.images ?? []) {
@@ -52,7 +53,7 @@ export async function inputMessages(
   for (const file of input.files ?? []) {
     lines.push(`[attached file: ${modelVisiblePath(absolute(options.workspaceDir, file))}]`);
   }
-  return [userText(lines.join("\n"), { sender: "user" }), ...images];
+  return [userText(lines.join("\n"), { sender }), ...images];
 }
 
 function absolute(base: string, path: string): string {

@@ -10,6 +10,7 @@ import type { ConversationState } from "../engine/types.js";
 import type { Environment } from "../environment/environment.js";
 import type { ApproveFn } from "../environment/types.js";
 import type { ModelAdapter, ThinkingLevel } from "../models/types.js";
+import type { SubagentInfo, SubagentManager } from "../tools/subagent/index.js";
 import { inputMessages, type RunInput } from "./input.js";
 import { checkThinkingLevel } from "./thinking.js";
 
@@ -25,6 +26,8 @@ export interface RunOptions {
   maxTurns?: number;
   /** How hard the model thinks during this task (default: the session's `thinkingLevel`). */
   thinkingLevel?: ThinkingLevel;
+  /** Who wrote the input: the user (default), or the parent agent of a subagent session. */
+  sender?: "user" | "parent_agent";
 }
 
 /** Everything a session is made of; built by `Agent.createSession` / `Agent.resumeSession`. */
@@ -49,6 +52,8 @@ export interface SessionParts {
   retry?: RetryPolicy;
   /** Records already in the trace that the first run yields first (a new session's header). */
   header: OmniMessage[];
+  /** The subagent sessions of a top-level session (a subagent has none: depth is capped at 1). */
+  subagents?: SubagentManager;
 }
 
 /**
@@ -95,6 +100,11 @@ export class Session {
     return this.parts.toolSpecs;
   }
 
+  /** The subagents run_subagent started (kept ones, oldest first), with their status. */
+  get subagents(): SubagentInfo[] {
+    return this.parts.subagents?.list() ?? [];
+  }
+
   /**
    * Runs one task. Yields every message as it happens: what the trace gets (complete messages
    * and events, each written as it is yielded) plus streaming partials. Ends with `task_end`.
@@ -125,6 +135,8 @@ export class Session {
     if (this.disposed) return;
     this.disposed = true;
     this.running?.abort(new Error("the session was disposed"));
+    // Every subagent goes too: its task, its processes and its trace.
+    await this.parts.subagents?.disposeAll();
     await this.parts.environment.dispose();
     if (!this.running && !this.parts.trace.closed) this.parts.trace.close();
   }
@@ -144,6 +156,7 @@ export class Session {
         workspaceDir: parts.workspaceDir,
         scratchpadDir: parts.scratchpadDir,
         vision: parts.model.info.vision,
+        sender: options.sender,
       });
       yield* runTask(
         {

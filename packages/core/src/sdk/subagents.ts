@@ -1,0 +1,116 @@
+import { addTokenCounts, type OmniMessage } from "@penguin/protocol";
+import { type Budget, scratchpadRoot, tracesDir } from "@penguin/state";
+import { readSession } from "@penguin/trace";
+import type { SessionBudget } from "../engine/limits.js";
+import type { RetryPolicy } from "../engine/retry.js";
+import type { ConversationState } from "../engine/types.js";
+import type { ThinkingLevel } from "../models/types.js";
+import { type ChildSessionRequest, SubagentManager, type SubagentPointer } from "../tools/subagent/index.js";
+import type { Agent } from "./agent.js";
+import type { ResolvedModel } from "./model-choice.js";
+import type { Session } from "./session.js";
+
+/**
+ * How a parent session makes its subagents. "The child Session follows the parent Session — its
+ * model (unless model_id/provider pick another), thinking level, and Workspace — never the
+ * Project defaults": the child shares the parent's model adapter (so a recorded or replayed
+ * session replays its children from the same cassette), thinking level, workspace, retry timing
+ * and extra secrets. `agent_id` picks another agent's system_config; its toolset never has the
+ * subagent tools (depth is capped at 1).
+ *
+ * Budgets: the parent agent's `subagent_budget` (when configured) limits each child session;
+ * otherwise the child agent's own `budget` applies. Every child request's token usage (and cost)
+ * is also counted into the parent session's totals, so the parent's `token_usage.session` and its
+ * budget cover what its subagents spent; `token_usage.request` stays the parent's own request.
+ */
+export interface SubagentParent {
+  agent: Agent;
+  sessionId: string;
+  resolved: ResolvedModel;
+  workspaceDir: string;
+  thinkingLevel: ThinkingLevel;
+  /** The parent agent's `subagent_budget`. */
+  subagentBudget?: Budget;
+  retry?: Partial<RetryPolicy>;
+  secrets?: string[];
+  state: ConversationState;
+  /** Pointer events of a resumed parent's trace. */
+  pointers?: readonly SubagentPointer[];
+}
+
+/** Options of a child session, as the parent passes them down. */
+export interface ChildSessionOptions {
+  workspaceDir: string;
+  thinkingLevel: ThinkingLevel;
+  budget?: SessionBudget;
+  retry?: Partial<RetryPolicy>;
+  secrets?: string[];
+}
+
+export function createSubagentManager(parent: SubagentParent): SubagentManager {
+  const location = {
+    tracesDir: tracesDir(parent.agent.dataRoot),
+    scratchpadRoot: scratchpadRoot(parent.agent.dataRoot),
+  };
+  const childOptions = (): ChildSessionOptions => {
+    const options: ChildSessionOptions = {
+      workspaceDir: parent.workspaceDir,
+      thinkingLevel: parent.thinkingLevel,
+    };
+    if (parent.subagentBudget) options.budget = sessionBudget(parent.subagentBudget);
+    if (parent.retry) options.retry = parent.retry;
+    if (parent.secrets) options.secrets = parent.secrets;
+    return options;
+  };
+  const agentFor = (agentId: string | undefined) =>
+    agentId === undefined || agentId === parent.agent.id
+      ? Promise.resolve(parent.agent)
+      : parent.agent.otherAgent(agentId);
+
+  const manager = new SubagentManager({
+    launcher: {
+      async create(request: ChildSessionRequest): Promise<Session> {
+        const agent = await agentFor(request.agentId);
+        const model = request.model ? `${request.model.provider}/${request.model.modelId}` : parent.resolved;
+        return agent.createSubagentSession(parent.sessionId, model, childOptions());
+      },
+      async resume(sessionId: string): Promise<Session> {
+        const meta = readSession(location, sessionId).records[0];
+        const agentId = meta?.type === "session_meta" ? meta.payload.agent_id : undefined;
+        const agent = await agentFor(agentId);
+        return agent.resumeSubagentSession(sessionId, parent.sessionId, parent.resolved, childOptions());
+      },
+      readTrace(sessionId: string): readonly OmniMessage[] {
+        return readSession(location, sessionId).records;
+      },
+    },
+    onUsage(request, costUsd) {
+      parent.state.sessionTokens = addTokenCounts(parent.state.sessionTokens, request);
+      if (costUsd !== undefined) parent.state.sessionCostUsd = (parent.state.sessionCostUsd ?? 0) + costUsd;
+    },
+  });
+  if (parent.pointers && parent.pointers.length > 0) manager.restore(parent.pointers);
+  return manager;
+}
+
+/** The `subagent` pointer events of a parent's trace, in order (the first pointer of an id wins). */
+export function subagentPointers(records: readonly OmniMessage[]): SubagentPointer[] {
+  const pointers: SubagentPointer[] = [];
+  const seen = new Set<string>();
+  for (const record of records) {
+    if (record.origin !== undefined && record.origin.length > 0) continue;
+    if (record.type !== "event_msg" || record.payload.type !== "subagent") continue;
+    const { session_id: sessionId, subagent_id: subagentId } = record.payload as {
+      session_id: string;
+      subagent_id?: string;
+    };
+    if (subagentId === undefined || seen.has(subagentId)) continue;
+    seen.add(subagentId);
+    pointers.push({ subagentId, sessionId });
+  }
+  return pointers;
+}
+
+function sessionBudget(budget: Budget): SessionBudget {
+  return { maxTokens: budget.max_tokens, maxCostUsd: budget.max_cost_usd, maxWallMs: budget.max_wall_ms };
+}

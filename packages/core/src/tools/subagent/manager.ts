@@ -1,0 +1,190 @@
+import type { OmniMessage } from "@penguin/protocol";
+import { MAX_SUBAGENT_SESSIONS, SUBAGENT_ID_PREFIX } from "./limits.js";
+import { restoredChildState } from "./restored.js";
+import { Subagent } from "./subagent.js";
+import type { ChildSessionRequest, SubagentInfo, SubagentLauncher, UsageSink } from "./types.js";
+
+export interface SubagentManagerOptions {
+  launcher: SubagentLauncher;
+  /** Cap on subagent sessions kept (running or finished); default 8. */
+  maxSessions?: number;
+  /** Per-subagent unread buffer in characters; default 1 MiB (as a command session's). */
+  unreadBufferChars?: number;
+  /** Each child request's usage, counted into the parent session's totals. */
+  onUsage?: UsageSink;
+}
+
+/** A `subagent` pointer event of a parent's trace. */
+export interface SubagentPointer {
+  subagentId: string;
+  sessionId: string;
+}
+
+export type SpawnResult = { ok: true; subagent: Subagent } | { ok: false; error: string };
+
+/**
+ * The subagent sessions of one parent session: run_subagent spawns them, input_subagent polls
+ * them or sends follow-ups, and the parent session disposes them all when it ends. "Subagent
+ * sessions: 8 — only completed ones are evicted; running subagents never — with no room,
+ * spawning is rejected".
+ */
+export class SubagentManager {
+  readonly maxSessions: number;
+  private readonly subagents = new Map<string, Subagent>();
+  private readonly evicted = new Set<string>();
+  /** Evicted subagents still shutting down, awaited by disposeAll. */
+  private readonly endings = new Set<Promise<void>>();
+  /** Spawns waiting for their child session; they hold a place under the cap. */
+  private starting = 0;
+  private nextId = 1;
+  private disposed = false;
+
+  constructor(private readonly options: SubagentManagerOptions) {
+    this.maxSessions = options.maxSessions ?? MAX_SUBAGENT_SESSIONS;
+    if (!Number.isInteger(this.maxSessions) || this.maxSessions < 1) {
+      throw new RangeError(`maxSessions must be a positive integer, got ${options.maxSessions}`);
+    }
+  }
+
+  get(id: string): Subagent | undefined {
+    return this.subagents.get(id);
+  }
+
+  /** Every kept subagent, oldest first. */
+  list(): SubagentInfo[] {
+    return [...this.subagents.values()].map((subagent) => subagent.info());
+  }
+
+  /**
+   * Makes room (evicting the least recently used finished subagent when the cap is reached) and
+   * starts a child session. Refused when every kept subagent is running or in use by a call.
+   */
+  async spawn(request: ChildSessionRequest): Promise<SpawnResult> {
+    if (this.disposed) return { ok: false, error: "the subagents of this session have been shut down" };
+    if (this.subagents.size + this.starting >= this.maxSessions) {
+      const victim = this.pickEviction();
+      if (!victim) return { ok: false, error: this.fullMessage() };
+      this.evict(victim);
+    }
+    this.starting++;
+    let session: Awaited<ReturnType<SubagentLauncher["create"]>>;
+    try {
+      session = await this.options.launcher.create(request);
+    } catch (error) {
+      return { ok: false, error: `the subagent could not be started: ${messageOf(error)}` };
+    } finally {
+      this.starting--;
+    }
+    if (this.disposed) {
+      await session.dispose();
+      return { ok: false, error: "the subagents of this session have been shut down" };
+    }
+    const subagent = new Subagent({
+      id: `${SUBAGENT_ID_PREFIX}${this.nextId++}`,
+      sessionId: session.id,
+      session,
+      unreadBufferChars: this.options.unreadBufferChars,
+      onUsage: this.options.onUsage,
+    });
+    this.subagents.set(subagent.id, subagent);
+    return { ok: true, subagent };
+  }
+
+  /**
+   * Reopens a restored child's session from its trace so it can take a follow-up. A no-op for a
+   * child that has a live session.
+   */
+  async reopen(subagent: Subagent): Promise<{ ok: true } | { ok: false; error: string }> {
+    if (subagent.hasSession) return { ok: true };
+    try {
+      subagent.attachSession(await this.options.launcher.resume(subagent.sessionId));
+      return { ok: true };
+    } catch (error) {
+      return {
+        ok: false,
+        error: `subagent ${subagent.id} (session ${subagent.sessionId}) could not be reopened from its trace: ${messageOf(error)}`,
+      };
+    }
+  }
+
+  /**
+   * Registers the children a resumed parent's trace points to (the most recent `maxSessions`;
+   * older ones count as evicted). Nothing is resurrected: each child's state is read from its
+   * own trace, and a follow-up prompt reopens it.
+   */
+  restore(pointers: readonly SubagentPointer[]): void {
+    for (const pointer of pointers) {
+      const n = idNumber(pointer.subagentId);
+      if (n !== undefined && n >= this.nextId) this.nextId = n + 1;
+    }
+    const kept = pointers.slice(-this.maxSessions);
+    for (const pointer of pointers.slice(0, pointers.length - kept.length))
+      this.evicted.add(pointer.subagentId);
+    for (const pointer of kept) {
+      if (this.subagents.has(pointer.subagentId)) continue;
+      let records: readonly OmniMessage[] = [];
+      try {
+        records = this.options.launcher.readTrace(pointer.sessionId);
+      } catch {
+        // A child whose trace is gone is reported as interrupted; a follow-up then says why it cannot reopen.
+      }
+      this.subagents.set(
+        pointer.subagentId,
+        new Subagent({
+          id: pointer.subagentId,
+          sessionId: pointer.sessionId,
+          unreadBufferChars: this.options.unreadBufferChars,
+          onUsage: this.options.onUsage,
+          restored: restoredChildState(records),
+        }),
+      );
+    }
+  }
+
+  /** The message for an id that is not (or no longer) kept. */
+  unknownMessage(id: string): string {
+    const live = [...this.subagents.keys()];
+    const known = live.length > 0 ? `Known subagents: ${live.join(", ")}.` : "No subagent is kept.";
+    if (this.evicted.has(id)) {
+      return `subagent "${id}" was evicted to make room for newer subagents (it had finished); its trace keeps what it did. ${known}`;
+    }
+    return `unknown subagent_id "${id}" (use the id run_subagent returned). ${known}`;
+  }
+
+  /** Ends every child (its task, processes and trace), and refuses new ones. */
+  async disposeAll(): Promise<void> {
+    this.disposed = true;
+    const all = [...this.subagents.values()];
+    this.subagents.clear();
+    await Promise.all([...all.map((subagent) => subagent.dispose()), ...this.endings]);
+  }
+
+  private pickEviction(): Subagent | undefined {
+    return [...this.subagents.values()]
+      .filter((subagent) => subagent.status !== "running" && subagent.activeCalls === 0)
+      .sort((a, b) => a.useOrder - b.useOrder)[0];
+  }
+
+  private evict(subagent: Subagent): void {
+    this.subagents.delete(subagent.id);
+    this.evicted.add(subagent.id);
+    const ending = subagent.dispose().catch(() => {});
+    this.endings.add(ending);
+    void ending.finally(() => this.endings.delete(ending));
+  }
+
+  private fullMessage(): string {
+    const running = [...this.subagents.values()].map((subagent) => subagent.id);
+    return `cannot start another subagent: all ${this.maxSessions} subagent sessions are running or in use (${running.join(", ")}), and running subagents are never evicted. Poll one with input_subagent until it finishes, then retry.`;
+  }
+}
+
+function idNumber(id: string): number | undefined {
+  if (!id.startsWith(SUBAGENT_ID_PREFIX)) return undefined;
+  const n = Number(id.slice(SUBAGENT_ID_PREFIX.length));
+  return Number.isInteger(n) && n > 0 ? n : undefined;
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

@@ -1,0 +1,273 @@
+import {
+  isPartialMessage,
+  isPayload,
+  type OmniMessage,
+  type StopReason,
+  type TokenCounts,
+  withOrigin,
+} from "@penguin/protocol";
+import type { ApprovalPolicy } from "../../approval/policies.js";
+import type { ApproveFn } from "../../environment/types.js";
+import { UnreadBuffer } from "../command/unread-buffer.js";
+import { ApprovalWatch, type PendingApproval } from "./approval-watch.js";
+import { MAX_DETACHED_BACKLOG_MESSAGES } from "./limits.js";
+import type { ChildSession, SubagentInfo, SubagentStatus, TaskOutcome, UsageSink } from "./types.js";
+
+let useCounter = 0;
+const nextUseOrder = () => ++useCounter;
+
+/** The messages a following call has not taken yet. */
+export interface SubagentFeed {
+  take(): OmniMessage[];
+  close(): void;
+}
+
+export interface SubagentOptions {
+  id: string;
+  sessionId: string;
+  /** Absent for a child found in a resumed parent's trace (until a follow-up reopens it). */
+  session?: ChildSession;
+  unreadBufferChars?: number;
+  onUsage?: UsageSink;
+  /** For a restored child: its state as its trace tells it. */
+  restored?: { status: "idle" | "interrupted"; lastTask?: TaskOutcome; answer?: string };
+}
+
+/**
+ * One child session of a parent session, driven by run_subagent and input_subagent. Its task
+ * runs on its own (the child's stream is always consumed, whether or not a call follows it): a
+ * call that follows it streams the child's messages into the parent, tagged with `origin`; while
+ * no call follows it, its complete messages wait in a bounded backlog and its assistant text in a
+ * bounded unread buffer ("a producer such as a command or subagent session may already have
+ * replaced overflow with an [..., N chars of earlier output dropped ...] marker").
+ */
+export class Subagent {
+  readonly id: string;
+  readonly sessionId: string;
+  /** Tool calls currently following this subagent; one in use is never evicted. */
+  activeCalls = 0;
+  useOrder = nextUseOrder();
+
+  private session: ChildSession | undefined;
+  private state: SubagentStatus;
+  private outcome: TaskOutcome | undefined;
+  private answer: string | undefined;
+  private answerTaken = false;
+  private controller: AbortController | undefined;
+  private done: Promise<void> = Promise.resolve();
+  private readonly unread: UnreadBuffer;
+  private readonly approvals: ApprovalWatch;
+  private readonly onUsage: UsageSink | undefined;
+  private readonly feeds = new Set<OmniMessage[]>();
+  private backlog: OmniMessage[] = [];
+  private readonly waiters = new Set<() => void>();
+
+  constructor(options: SubagentOptions) {
+    this.id = options.id;
+    this.sessionId = options.sessionId;
+    this.session = options.session;
+    this.unread = new UnreadBuffer(options.unreadBufferChars);
+    this.onUsage = options.onUsage;
+    this.approvals = new ApprovalWatch(() => this.wake());
+    this.state = options.restored?.status ?? "idle";
+    this.outcome = options.restored?.lastTask;
+    this.answer = options.restored?.answer;
+  }
+
+  get status(): SubagentStatus {
+    return this.state;
+  }
+
+  /** How the most recent task ended; undefined while it runs (or before any). */
+  get lastTask(): TaskOutcome | undefined {
+    return this.outcome;
+  }
+
+  /** Whether a live child session is attached (a restored child has none until a follow-up). */
+  get hasSession(): boolean {
+    return this.session !== undefined;
+  }
+
+  get pendingApprovals(): PendingApproval[] {
+    return this.approvals.list();
+  }
+
+  info(): SubagentInfo {
+    const info: SubagentInfo = {
+      subagentId: this.id,
+      sessionId: this.sessionId,
+      status: this.state,
+      pendingApprovals: this.approvals.list(),
+    };
+    if (this.outcome) info.lastTask = { ...this.outcome };
+    return info;
+  }
+
+  touch(): void {
+    this.useOrder = nextUseOrder();
+  }
+
+  /** Attaches the reopened session of a restored child. */
+  attachSession(session: ChildSession): void {
+    if (session.id !== this.sessionId) {
+      throw new Error(`session ${session.id} is not the session of subagent ${this.id} (${this.sessionId})`);
+    }
+    this.session = session;
+  }
+
+  /**
+   * Starts a task with the parent's approval callback. Refused (with the reason) while a task
+   * runs, after disposal, or without a session.
+   */
+  startTask(
+    prompt: string,
+    approve: ApproveFn | ApprovalPolicy | undefined,
+  ): { ok: true } | { ok: false; error: string } {
+    if (this.state === "running") return { ok: false, error: `subagent ${this.id} is still running` };
+    if (this.state === "disposed") return { ok: false, error: `subagent ${this.id} has been disposed` };
+    const session = this.session;
+    if (!session) return { ok: false, error: `subagent ${this.id} has no session` };
+    const controller = new AbortController();
+    let stream: AsyncIterable<OmniMessage>;
+    try {
+      stream = session.run(prompt, {
+        approve: this.approvals.wrap(approve),
+        signal: controller.signal,
+        sender: "parent_agent",
+      });
+    } catch (error) {
+      return { ok: false, error: `subagent ${this.id} could not start its task: ${messageOf(error)}` };
+    }
+    this.unread.take(); // text of an earlier task that nobody read is not this task's output
+    this.answer = undefined;
+    this.answerTaken = false;
+    this.outcome = undefined;
+    this.controller = controller;
+    this.state = "running";
+    this.done = this.pump(stream);
+    this.wake();
+    return { ok: true };
+  }
+
+  /** Interrupts the running task (the child records `abort` and a `task_end`). */
+  interrupt(reason: string): void {
+    if (this.state === "running") this.controller?.abort(new Error(reason));
+  }
+
+  /** Resolves once the running task (if any) has ended, or after `ms`. */
+  async settled(ms: number): Promise<void> {
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([this.done, new Promise<void>((resolve) => (timer = setTimeout(resolve, ms)))]);
+    clearTimeout(timer);
+  }
+
+  /** Ends the child: its task, its processes, its trace. */
+  async dispose(): Promise<void> {
+    if (this.state === "disposed") return;
+    const wasRunning = this.state === "running";
+    this.state = "disposed";
+    if (wasRunning) this.controller?.abort(new Error("the parent session ended the subagent"));
+    await this.session?.dispose();
+    await this.done;
+    this.wake();
+  }
+
+  /** Follows the child: messages from now on (after what waited in the backlog) until `close`. */
+  subscribe(): SubagentFeed {
+    const queue = this.backlog;
+    this.backlog = [];
+    this.feeds.add(queue);
+    return {
+      take: () => queue.splice(0),
+      close: () => {
+        this.feeds.delete(queue);
+      },
+    };
+  }
+
+  /** Resolves on the child's next message, status or approval change, after `ms`, or on abort. */
+  waitForActivity(ms: number, signal?: AbortSignal): Promise<void> {
+    if (ms <= 0 || signal?.aborted) return Promise.resolve();
+    return new Promise((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        this.waiters.delete(done);
+        signal?.removeEventListener("abort", done);
+        resolve();
+      };
+      const timer = setTimeout(done, ms);
+      this.waiters.add(done);
+      signal?.addEventListener("abort", done, { once: true });
+    });
+  }
+
+  /** The child's assistant text nobody has read yet (bounded, with the dropped-text marker). */
+  takeUnread(): string {
+    return this.unread.take();
+  }
+
+  /**
+   * What a call returns once the task has ended: "the child's final answer (its last assistant
+   * text)", once; a task that ended without one hands back whatever it said that was not read.
+   */
+  takeFinalOutput(): string {
+    const rest = this.unread.take();
+    if (this.answer === undefined) return rest;
+    if (this.answerTaken) return "";
+    this.answerTaken = true;
+    return this.answer;
+  }
+
+  private async pump(stream: AsyncIterable<OmniMessage>): Promise<void> {
+    try {
+      for await (const message of stream) this.observe(message);
+    } catch (error) {
+      this.outcome ??= { status: "failed", message: `the subagent's session failed: ${messageOf(error)}` };
+    } finally {
+      this.outcome ??= { status: "aborted", message: "the subagent's task ended without a result" };
+      if (this.state === "running") this.state = "idle";
+      this.controller = undefined;
+      this.wake();
+    }
+  }
+
+  private observe(message: OmniMessage): void {
+    if (message.origin === undefined || message.origin.length === 0) this.note(message);
+    const tagged = withOrigin(message, this.sessionId);
+    if (this.feeds.size > 0) {
+      for (const feed of this.feeds) feed.push(tagged);
+    } else if (!isPartialMessage(message)) {
+      this.backlog.push(tagged);
+      if (this.backlog.length > MAX_DETACHED_BACKLOG_MESSAGES) this.backlog.shift();
+    }
+    this.wake();
+  }
+
+  /** What the tools need from the child's own messages: its text, usage and how the task ended. */
+  private note(message: OmniMessage): void {
+    if (isPayload(message, "text")) {
+      const { role, text } = message.payload;
+      if (role !== "assistant" || text.trim() === "") return;
+      this.answer = text;
+      this.unread.append(text.endsWith("\n") ? text : `${text}\n`);
+      return;
+    }
+    if (message.type !== "event_msg") return;
+    const payload = message.payload as { type: string };
+    if (payload.type === "token_usage") {
+      const usage = message.payload as { request: TokenCounts; request_cost_usd?: number };
+      this.onUsage?.(usage.request, usage.request_cost_usd);
+    } else if (payload.type === "task_end") {
+      const end = message.payload as { status: StopReason; message?: string };
+      this.outcome = end.message ? { status: end.status, message: end.message } : { status: end.status };
+    }
+  }
+
+  private wake(): void {
+    for (const waiter of [...this.waiters]) waiter();
+  }
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
