@@ -76,7 +76,7 @@ describe("subagents in the background (real child sessions on a second fake-llm 
     expect(poll2.output).toContain(`[subagent sub_1 finished (completed); session_id=${childId};`);
     // The child's command really ran to the end.
     const childOutput = sessionRecords(env.location, childId).find((m) => kind(m) === "tool_call_output");
-    expect((childOutput?.payload as { output: string }).output).toContain("released-go");
+    expect(childOutput?.payload).toMatchObject({ output: expect.stringContaining("released-go") });
     await session.dispose();
   });
 
