@@ -114,13 +114,14 @@ export function createServerApp(options: ServerAppOptions): ServerApp {
 
   const app = new Hono<AppEnv>();
   app.use(requestLog(logger));
+  // Authentication first: a stranger's body is never read, whatever its size.
+  app.use(authenticate({ db, publicRoutes, allowedOrigins, now }));
   app.use(
     bodyLimit({
       maxSize: maxBodyBytes,
       onError: (c) => jsonError(c, 413, "payload_too_large", `the body is larger than ${maxBodyBytes} bytes`),
     }),
   );
-  app.use(authenticate({ db, publicRoutes, allowedOrigins, now }));
   mountRoutes(app, routes);
 
   app.notFound((c) => jsonError(c, 404, "not_found", "no such route"));

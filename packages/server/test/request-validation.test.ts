@@ -85,6 +85,16 @@ describe("request validation", () => {
     });
     expect(login.status).toBe(413);
 
+    // A stranger's oversized body is refused as unauthenticated, before it is read.
+    const stranger = await rawRequest(
+      server.url,
+      "POST",
+      "/api/tokens",
+      { "content-type": "application/json", "transfer-encoding": "chunked" },
+      big,
+    );
+    expect(stranger.status).toBe(401);
+
     // Under the limit is fine.
     expect((await request(server.url, "/api/tokens", { cookie, json: { name: "small" } })).status).toBe(201);
   });
