@@ -88,7 +88,12 @@ describe("subagents in the background (real child sessions on a second fake-llm 
             runSubagent("call_run", { prompt: "First task.", yield_time_ms: 200, ...CHILD_MODEL }),
           ],
         },
-        { tool_calls: [inputSubagent("call_early", { subagent_id: "sub_1", prompt: "Too early." })] },
+        {
+          tool_calls: [
+            inputSubagent("call_early", { subagent_id: "sub_1", prompt: "Too early." }),
+            inputSubagent("call_unknown", { subagent_id: "sub_42" }),
+          ],
+        },
         { tool_calls: [inputSubagent("call_wait", { subagent_id: "sub_1", yield_time_ms: 20_000 })] },
         { tool_calls: [inputSubagent("call_follow", { subagent_id: "sub_1", prompt: "Second task." })] },
         { text: "done" },
@@ -109,6 +114,11 @@ describe("subagents in the background (real child sessions on a second fake-llm 
     expect(early.stop_reason).toBe("failed");
     expect(early.output).toContain("subagent sub_1 is still running its task");
     expect(early.output).toContain("poll it with input_subagent without a prompt");
+    const unknown = outputOf(yielded, "call_unknown");
+    expect(unknown.stop_reason).toBe("failed");
+    expect(unknown.output).toContain(
+      'unknown subagent_id "sub_42" (use the id run_subagent returned). Known subagents: sub_1.',
+    );
     expect(outputOf(yielded, "call_wait").output.startsWith("First answer.")).toBe(true);
     const follow = outputOf(yielded, "call_follow");
     expect(follow.stop_reason).toBe("completed");

@@ -47,10 +47,17 @@ async function until(check: () => boolean, what: string) {
   throw new Error(`gave up waiting for ${what}`);
 }
 
+/** Whether a process runs (a zombie, dead but not yet reaped by its parent, does not). */
 function isAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
-    return true;
+  } catch {
+    return false;
+  }
+  if (!existsSync("/proc")) return true;
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    return stat.slice(stat.lastIndexOf(")") + 2, stat.lastIndexOf(")") + 3) !== "Z";
   } catch {
     return false;
   }

@@ -1,6 +1,5 @@
-import type { OmniMessage } from "@penguin/protocol";
 import { MAX_SUBAGENT_SESSIONS, SUBAGENT_ID_PREFIX } from "./limits.js";
-import { restoredChildState } from "./restored.js";
+import { type RestoredChildState, restoredChildState } from "./restored.js";
 import { Subagent } from "./subagent.js";
 import type { ChildSessionRequest, SubagentInfo, SubagentLauncher, UsageSink } from "./types.js";
 
@@ -122,12 +121,11 @@ export class SubagentManager {
       this.evicted.add(pointer.subagentId);
     for (const pointer of kept) {
       if (this.subagents.has(pointer.subagentId)) continue;
-      let records: readonly OmniMessage[] = [];
+      // A child whose trace cannot be read is reported as interrupted; a follow-up then says why it cannot reopen.
+      let restored: RestoredChildState = { status: "interrupted" };
       try {
-        records = this.options.launcher.readTrace(pointer.sessionId);
-      } catch {
-        // A child whose trace is gone is reported as interrupted; a follow-up then says why it cannot reopen.
-      }
+        restored = restoredChildState(this.options.launcher.readTrace(pointer.sessionId));
+      } catch {}
       this.subagents.set(
         pointer.subagentId,
         new Subagent({
@@ -135,7 +133,7 @@ export class SubagentManager {
           sessionId: pointer.sessionId,
           unreadBufferChars: this.options.unreadBufferChars,
           onUsage: this.options.onUsage,
-          restored: restoredChildState(records),
+          restored,
         }),
       );
     }
