@@ -107,3 +107,12 @@ export {
   type StartResult,
 } from "./tools/command/index.js";
 export { type BuiltinToolset, createBuiltinTools, selectToolsForModel } from "./tools/registry.js";
+// Subagents: what front ends show of a session's children (`session.subagents`) and the limits.
+export {
+  DEFAULT_POLL_YIELD_MS as DEFAULT_SUBAGENT_POLL_YIELD_MS,
+  DEFAULT_RUN_YIELD_MS as DEFAULT_SUBAGENT_YIELD_MS,
+  MAX_SUBAGENT_SESSIONS,
+  SUBAGENT_TOOL_NAMES,
+  type SubagentInfo,
+  type SubagentStatus,
+} from "./tools/subagent/index.js";
