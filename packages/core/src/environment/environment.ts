@@ -114,6 +114,11 @@ export class Environment {
     this.warn = options.warn ?? defaultWarn;
   }
 
+  /** The command sessions this Environment's tools start (front ends list and kill them). */
+  get processes(): ProcessManager {
+    return this.options.processes;
+  }
+
   /** What the model is offered. */
   toolSpecs(): ToolSpec[] {
     return [...this.tools.values()].map(({ tool }) => ({

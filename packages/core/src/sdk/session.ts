@@ -10,6 +10,7 @@ import type { ConversationState } from "../engine/types.js";
 import type { Environment } from "../environment/environment.js";
 import type { ApproveFn } from "../environment/types.js";
 import type { ModelAdapter, ThinkingLevel } from "../models/types.js";
+import type { ProcessManager } from "../tools/command/process-manager.js";
 import type { SubagentInfo, SubagentManager } from "../tools/subagent/index.js";
 import { inputMessages, type RunInput } from "./input.js";
 import { checkThinkingLevel } from "./thinking.js";
@@ -93,6 +94,14 @@ export class Session {
    */
   get thinkingLevel(): ThinkingLevel {
     return this.parts.thinkingLevel;
+  }
+
+  /**
+   * The command sessions exec_command started in this session (not its subagents'): a front end
+   * lists them and may kill one; `dispose` ends them all.
+   */
+  get processes(): ProcessManager {
+    return this.parts.environment.processes;
   }
 
   /** The tools the model is offered. */
