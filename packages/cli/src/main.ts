@@ -1,6 +1,8 @@
 import { Command, CommanderError } from "commander";
 import { EXIT_USAGE, UsageError } from "./exit-codes.js";
 import { registerConfigCommands } from "./register/config.js";
+import { registerServeCommand } from "./register/serve.js";
+import { registerSessionCommands } from "./register/session.js";
 import { registerSessionsCommands } from "./register/sessions.js";
 import { registerTraceCommand } from "./register/trace.js";
 import { CLI_VERSION } from "./version.js";
@@ -9,8 +11,6 @@ import { CLI_VERSION } from "./version.js";
  * The `penguin` command tree. Each command's module is imported only when that command runs,
  * so `penguin --version` and `penguin run` load nothing they do not use (the server, above all).
  */
-const collect = (value: string, previous: string[]) => [...previous, value];
-
 export async function main(argv: string[]): Promise<number> {
   const program = new Command("penguin")
     .description("Penguin: an agent harness that runs a model in a loop with tools, approvals and traces.")
@@ -20,38 +20,14 @@ export async function main(argv: string[]): Promise<number> {
 
   let exitCode = 0;
 
-  program
-    .command("run")
-    .description("Run one task and exit.")
-    .option("-m, --message <prompt>", "the task (read from stdin when omitted and stdin is not a terminal)")
-    .option("--model <ref>", "provider/model-id (split at the first slash), or replay:FILE for a cassette")
-    .option("-w, --workspace <dir>", "the folder the agent works in (must exist)", process.cwd())
-    .option("--approve <mode>", "allow-all | deny-all | read-only | always-ask", "allow-all")
-    .option("--max-turns <n>", "stop after this many model requests in the task")
-    .option(
-      "--thinking <level>",
-      "none | low | medium | high | max (default: the agent's model.thinking_level)",
-    )
-    .option("--attach <file>", "attach an image or a file to the prompt (repeatable)", collect, [])
-    .option("--budget-tokens <n>", "end the task once the session has used this many tokens")
-    .option("--budget-cost <usd>", "end the task once the session has cost this many US dollars")
-    .option("--budget-time <seconds>", "end the task after this many seconds of running")
-    .option("--resume <session-id>", "continue an existing session with a new prompt")
-    .option("--json", "print every envelope as one JSON line on stdout, and nothing else")
-    .option("--full-output", "show whole tool outputs instead of their first and last lines")
-    .option("--show-thinking", "show the model's thinking as it streams")
-    .option("--data-dir <dir>", "the data root (default: $PENGUIN_HOME, else ~/.penguin/data)")
-    .action(async (opts) => {
-      const { runCommand } = await import("./commands/run.js");
-      exitCode = await runCommand(opts);
-    });
-
   const setExitCode = (code: number) => {
     exitCode = code;
   };
+  registerSessionCommands(program, setExitCode);
   registerSessionsCommands(program, setExitCode);
   registerTraceCommand(program, setExitCode);
   registerConfigCommands(program, setExitCode);
+  registerServeCommand(program, setExitCode);
 
   try {
     await program.parseAsync(argv, { from: "user" });

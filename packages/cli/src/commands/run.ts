@@ -1,22 +1,26 @@
-import { existsSync, statSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { resolve } from "node:path";
-import {
-  type ApproveFn,
-  allowAll,
-  alwaysAsk,
-  createAgent,
-  denyAll,
-  type RunInput,
-  readOnly,
-  type SessionBudget,
-  type ThinkingLevel,
-} from "@penguin/core";
+import { createAgent, type RunInput } from "@penguin/core";
+import { dataRootOf } from "../data-root.js";
 import { EXIT_COMPLETED, EXIT_TASK_FAILED, UsageError } from "../exit-codes.js";
+import { openCliLog } from "../logging.js";
 import { resolveModelRef } from "../model-choice.js";
-import { askOnTerminal } from "../prompts/approval-prompt.js";
+import { terminalAsk } from "../prompts/approval-prompt.js";
 import { readStdin } from "../prompts/stdin.js";
+import { Screen } from "../render/screen.js";
 import { colourEnabled, createStyle } from "../render/style.js";
 import { TerminalRenderer } from "../render/terminal-renderer.js";
+import { runTask } from "../session/run-task.js";
+import {
+  approvalPolicy,
+  budgetFrom,
+  checkApprovalMode,
+  existingWorkspace,
+  parsePositive,
+  parseThinking,
+} from "../session/session-flags.js";
+import { CtrlC } from "../terminal/ctrl-c.js";
+import { askLineOnce } from "../terminal/question.js";
 
 export interface RunOptions {
   message?: string;
@@ -30,54 +34,12 @@ export interface RunOptions {
   budgetCost?: string;
   budgetTime?: string;
   resume?: string;
+  record?: string;
   json?: boolean;
   fullOutput?: boolean;
   showThinking?: boolean;
+  verbose?: boolean;
   dataDir?: string;
-}
-
-const APPROVAL_MODES = ["allow-all", "deny-all", "read-only", "always-ask"] as const;
-
-function approvalFor(mode: string): ApproveFn {
-  switch (mode) {
-    case "allow-all":
-      return allowAll;
-    case "deny-all":
-      return denyAll;
-    case "read-only":
-      return readOnly(askOnTerminal);
-    case "always-ask":
-      return alwaysAsk(askOnTerminal);
-    default:
-      throw new UsageError(`unknown approval mode "${mode}": use one of ${APPROVAL_MODES.join(", ")}`);
-  }
-}
-
-const THINKING_LEVELS: readonly ThinkingLevel[] = ["none", "low", "medium", "high", "max"];
-
-function parseThinking(value: string | undefined): ThinkingLevel | undefined {
-  if (value === undefined) return undefined;
-  if (!(THINKING_LEVELS as readonly string[]).includes(value)) {
-    throw new UsageError(`unknown thinking level "${value}": use one of ${THINKING_LEVELS.join(", ")}`);
-  }
-  return value as ThinkingLevel;
-}
-
-function parsePositive(flag: string, value: string | undefined, integer: boolean): number | undefined {
-  if (value === undefined) return undefined;
-  const n = Number(value);
-  if (!Number.isFinite(n) || n <= 0 || (integer && !Number.isInteger(n))) {
-    throw new UsageError(`${flag} takes a positive ${integer ? "whole " : ""}number, not "${value}"`);
-  }
-  return n;
-}
-
-function budgetFrom(opts: RunOptions): SessionBudget | undefined {
-  const maxTokens = parsePositive("--budget-tokens", opts.budgetTokens, true);
-  const maxCostUsd = parsePositive("--budget-cost", opts.budgetCost, false);
-  const seconds = parsePositive("--budget-time", opts.budgetTime, false);
-  if (maxTokens === undefined && maxCostUsd === undefined && seconds === undefined) return undefined;
-  return { maxTokens, maxCostUsd, maxWallMs: seconds === undefined ? undefined : Math.round(seconds * 1000) };
 }
 
 const IMAGE_EXTENSIONS = /\.(png|jpe?g|gif|webp)$/i;
@@ -97,66 +59,98 @@ function inputWith(prompt: string, attachments: string[]): RunInput {
 
 /** `penguin run`: one task, streamed to the terminal (or as JSON lines), then exit. */
 export async function runCommand(opts: RunOptions): Promise<number> {
-  const workspaceDir = resolve(opts.workspace);
-  if (!existsSync(workspaceDir) || !statSync(workspaceDir).isDirectory()) {
-    throw new UsageError(
-      `workspace ${workspaceDir} is not an existing folder: create it or pass --workspace <dir>`,
-    );
-  }
-  const approve = approvalFor(opts.approve);
+  const workspaceDir = existingWorkspace(opts.workspace);
+  checkApprovalMode(opts.approve);
   const maxTurns = parsePositive("--max-turns", opts.maxTurns, true);
   const thinkingLevel = parseThinking(opts.thinking);
   const budget = budgetFrom(opts);
+  if (opts.record !== undefined && opts.resume !== undefined) {
+    throw new UsageError(
+      "--record starts a new cassette with a new session; it cannot be used with --resume",
+    );
+  }
   let prompt = opts.message;
   if (prompt === undefined && !process.stdin.isTTY) prompt = await readStdin();
   if (prompt === undefined || prompt.trim() === "") {
     throw new UsageError('no task given: pass -m "<prompt>" or pipe the prompt on stdin');
   }
-
   const input = inputWith(prompt, opts.attach);
 
-  const agent = await createAgent({ dataRoot: opts.dataDir });
+  const dataRoot = dataRootOf(opts);
+  const log = openCliLog(dataRoot, opts.verbose);
+  log.debug({ command: "run", approve: opts.approve, resume: opts.resume, json: opts.json }, "command start");
+  const agent = await createAgent({ dataRoot, logger: log.agentLogger });
   const session = opts.resume
-    ? await agent.resumeSession(opts.resume)
-    : await agent.createSession({ workspaceDir, model: resolveModelRef(opts.model), thinkingLevel, budget });
+    ? await agent.resumeSession(opts.resume, { thinkingLevel, budget })
+    : await agent.createSession({
+        workspaceDir,
+        model: resolveModelRef(opts.model),
+        thinkingLevel,
+        budget,
+        record: opts.record === undefined ? undefined : resolve(opts.record),
+      });
 
   const style = createStyle(colourEnabled(process.stderr));
+  const live = process.stderr.isTTY === true && !opts.json;
+  const screen = new Screen({ out: process.stdout, err: process.stderr, live });
   const renderer = new TerminalRenderer({
     out: process.stdout,
     err: process.stderr,
     style,
+    screen,
     fullOutput: opts.fullOutput,
     showThinking: opts.showThinking,
+    expandHint: "--full-output shows outputs whole",
   });
 
-  // First Ctrl-C interrupts the task (the session stays resumable); a second one exits.
-  const controller = new AbortController();
-  let interrupts = 0;
-  const onSigint = () => {
-    interrupts += 1;
-    if (interrupts === 1) controller.abort(new Error("interrupted by the user (Ctrl-C)"));
-    else {
-      void session.dispose().finally(() => process.exit(130));
-    }
-  };
+  let exiting = false;
+  const ctrlC = new CtrlC({
+    note: (line) => renderer.line(style.yellow(line)),
+    exit: () => {
+      if (exiting) return;
+      exiting = true;
+      void session.dispose().finally(() => process.exit(EXIT_TASK_FAILED));
+    },
+  });
+  const onSigint = () => ctrlC.press();
   process.on("SIGINT", onSigint);
 
-  let status = "completed";
-  try {
-    for await (const message of session.run(input, { approve, signal: controller.signal, maxTurns })) {
-      if (opts.json) {
-        process.stdout.write(`${JSON.stringify(message)}\n`);
-      } else {
-        renderer.render(message);
+  const ask = terminalAsk({
+    interactive: process.stdin.isTTY === true,
+    style,
+    print: (line) => renderer.line(line),
+    onCtrlC: () => ctrlC.press(),
+    question: async (text, signal) => {
+      screen.pause();
+      try {
+        return await askLineOnce(text, signal);
+      } finally {
+        screen.resume();
       }
-      if (message.type === "event_msg" && message.payload.type === "task_end")
-        status = message.payload.status;
-    }
+    },
+  });
+
+  let status = "failed";
+  try {
+    status = await runTask(session, input, {
+      approve: approvalPolicy(opts.approve, ask),
+      signal: ctrlC.startTask(),
+      maxTurns,
+      json: opts.json,
+      renderer,
+      log,
+    });
   } finally {
+    ctrlC.endTask();
     process.off("SIGINT", onSigint);
     await session.dispose();
   }
-  if (!opts.json) renderer.finish(session.tracePath);
-  else process.stderr.write(`trace: ${session.tracePath}\n`);
+  log.debug({ session_id: session.id, status }, "command end");
+  if (!opts.json) {
+    renderer.finish(session.tracePath);
+    if (status === "aborted")
+      renderer.line(style.dim(`resume with: penguin run --resume ${session.id} -m "…"`));
+  } else process.stderr.write(`trace: ${session.tracePath}\n`);
+  if (log.file) process.stderr.write(`log: ${log.file}\n`);
   return status === "completed" ? EXIT_COMPLETED : EXIT_TASK_FAILED;
 }

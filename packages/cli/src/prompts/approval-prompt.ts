@@ -1,27 +1,147 @@
-import { createInterface } from "node:readline/promises";
+import type { AskFn, HumanAnswer } from "@penguin/core";
+import { commandTextOf, SessionRules, splitShellCommand } from "@penguin/core";
 import type { OmniMessage, ToolCallPayload } from "@penguin/protocol";
+import { truncateLine } from "../render/format.js";
+import type { Style } from "../render/style.js";
 import { summarizeToolCall } from "../render/tool-call-summary.js";
 
+/** What a question at the terminal gives back: the typed line, or that Ctrl-C was pressed. */
+export const CTRL_C = Symbol("ctrl-c");
+export type Question = (prompt: string, signal?: AbortSignal) => Promise<string | typeof CTRL_C>;
+
+/** How much of each non-command argument the question shows (a command is always shown whole). */
+export const ARGUMENT_PREVIEW_CHARS = 300;
+
+/** A word that reads like a subcommand (`git status`, `npm test`), kept in the suggested prefix. */
+const SUBCOMMAND = /^[a-z][a-z0-9._:-]*$/i;
+
 /**
- * Asks the human at the terminal about one tool call. With no terminal on stdin nobody can
- * answer, so the call is denied, and stderr says why and how to choose a mode instead.
+ * The command prefix offered for "always for this session": the program and, when the next word
+ * looks like a subcommand, that word too. Undefined for a compound or unparsable command, which
+ * a single prefix rule could never cover.
  */
-export async function askOnTerminal(call: OmniMessage<ToolCallPayload>): Promise<"allow" | "deny"> {
-  const { name, arguments: args } = call.payload;
-  if (!process.stdin.isTTY) {
-    process.stderr.write(
-      `penguin: denied ${name}: it needs approval and stdin is not a terminal; ` +
-        "run with --approve allow-all (or deny-all) to decide without a prompt\n",
-    );
-    return "deny";
+export function suggestedPrefix(command: string): string | undefined {
+  const { parts, complete } = splitShellCommand(command);
+  if (!complete || parts.length !== 1 || parts[0].redirects.length > 0) return undefined;
+  const words = parts[0].words.map((w) => w.value);
+  if (words.length === 0) return undefined;
+  return words.length > 1 && SUBCOMMAND.test(words[1]) ? `${words[0]} ${words[1]}` : words[0];
+}
+
+/** The command a prefix rule can cover: session rules match prefixes against exec_command only. */
+function prefixableCommand(call: OmniMessage<ToolCallPayload>): string | undefined {
+  return call.payload.name === "exec_command" ? commandTextOf(call) : undefined;
+}
+
+/** One parsed answer: a decision, or a note to show before asking again. */
+export type ParsedAnswer = { answer: HumanAnswer } | { retry: string };
+
+/**
+ * Reads an answer to an approval question. `y` allows once, `n` denies, Enter takes the
+ * default (deny); `a` allows the tool for the rest of the session; `p [prefix]` allows commands
+ * that start with the prefix (the suggested one when none is typed). A rule never widens: a
+ * prefix that does not cover this very command is refused.
+ */
+export function parseApprovalAnswer(line: string, call: OmniMessage<ToolCallPayload>): ParsedAnswer {
+  const text = line.trim();
+  const word = text.split(/\s+/, 1)[0].toLowerCase();
+  if (text === "" || word === "n" || word === "no") return { answer: "deny" };
+  if (word === "y" || word === "yes") return { answer: "allow" };
+  if (word === "a" || word === "always") {
+    return { answer: { decision: "allow", remember: { tool: call.payload.name } } };
   }
-  const { title } = summarizeToolCall(name, args);
-  process.stderr.write(`\n? ${title}\n  ${name} ${args}\n`);
-  const rl = createInterface({ input: process.stdin, output: process.stderr });
+  if (word === "p" || word === "prefix") {
+    const command = prefixableCommand(call);
+    if (command === undefined) return { retry: "p applies to exec_command only; answer y, n or a" };
+    const typed = text.slice(word.length).trim();
+    const prefix = typed || suggestedPrefix(command);
+    if (!prefix) {
+      return { retry: "this command has several parts, so no single prefix covers it; answer y or n" };
+    }
+    const rules = new SessionRules();
+    if (!rules.add({ commandPrefix: prefix }) || rules.match(call) === undefined) {
+      return { retry: `"${prefix}" does not cover this command; type p with a prefix of it, or y / n` };
+    }
+    return { answer: { decision: "allow", remember: { commandPrefix: prefix } } };
+  }
+  return { retry: `"${text}" is not an answer: y, n, a, p [prefix] or Enter (= n)` };
+}
+
+/** The lines that show one call: tool, description, and its arguments (a command in full). */
+export function describeCall(call: OmniMessage<ToolCallPayload>, style: Style): string[] {
+  const { name, arguments: argumentsJson } = call.payload;
+  const { title } = summarizeToolCall(name, argumentsJson);
+  const lines = [`${style.yellow("?")} ${style.bold(title)}`];
+  const command = commandTextOf(call);
+  let args: Record<string, unknown> | undefined;
   try {
-    const answer = (await rl.question("  allow? [y/N] ")).trim().toLowerCase();
-    return answer === "y" || answer === "yes" ? "allow" : "deny";
-  } finally {
-    rl.close();
+    const parsed: unknown = JSON.parse(argumentsJson);
+    if (parsed && typeof parsed === "object" && !Array.isArray(parsed))
+      args = parsed as Record<string, unknown>;
+  } catch {
+    args = undefined;
   }
+  if (!args) {
+    lines.push(`  arguments: ${truncateLine(argumentsJson, ARGUMENT_PREVIEW_CHARS)}`);
+    return lines;
+  }
+  if (command !== undefined) lines.push(`  $ ${command}`);
+  for (const [key, value] of Object.entries(args)) {
+    if (key === "description" || (command !== undefined && (key === "cmd" || key === "chars"))) continue;
+    const shown = typeof value === "string" ? value : JSON.stringify(value);
+    lines.push(`  ${key}: ${truncateLine(shown.replace(/\n/g, "⏎"), ARGUMENT_PREVIEW_CHARS)}`);
+  }
+  return lines;
+}
+
+/** The choices line under a call, naming the prefix and the tool that "always" would allow. */
+export function choicesLine(call: OmniMessage<ToolCallPayload>, style: Style): string {
+  const command = prefixableCommand(call);
+  const prefix = command === undefined ? undefined : suggestedPrefix(command);
+  const choices = ["y allow once", "n deny"];
+  if (prefix !== undefined) choices.push(`p allow commands starting with "${prefix}" for this session`);
+  choices.push(`a allow every ${call.payload.name} call for this session`);
+  return style.dim(`  ${choices.join(" · ")} · Enter = n`);
+}
+
+export interface TerminalAskOptions {
+  question: Question;
+  /** Writes one line of the question to the terminal. */
+  print: (line: string) => void;
+  style: Style;
+  /** Ctrl-C at the question: the caller interrupts the task (the call is denied). */
+  onCtrlC: () => void;
+  /** Whether a human can answer (stdin is a terminal). */
+  interactive: boolean;
+}
+
+/**
+ * Asks the human at the terminal about one call that read-only or always-ask deferred. With no
+ * terminal on stdin nobody can answer, so the call is denied, and stderr says why and how to
+ * choose a mode instead.
+ */
+export function terminalAsk(opts: TerminalAskOptions): AskFn {
+  return async (call, request) => {
+    const { name } = call.payload;
+    if (!opts.interactive) {
+      opts.print(
+        `penguin: denied ${name}: it needs approval and stdin is not a terminal; ` +
+          "run with --approve allow-all (or deny-all) to decide without a prompt",
+      );
+      return "deny";
+    }
+    for (const line of describeCall(call, opts.style)) opts.print(line);
+    opts.print(choicesLine(call, opts.style));
+    for (;;) {
+      const typed = await opts.question("  allow? [y/N/p/a] ", request.signal);
+      if (typed === CTRL_C) {
+        opts.onCtrlC();
+        return { decision: "deny", reason: "the user pressed Ctrl-C at the question" };
+      }
+      if (request.signal?.aborted) return "deny";
+      const parsed = parseApprovalAnswer(typed, call);
+      if ("answer" in parsed) return parsed.answer;
+      opts.print(`  ${parsed.retry}`);
+    }
+  };
 }

@@ -1,4 +1,6 @@
-import type { OmniMessage, TokenCounts } from "@penguin/protocol";
+import type { OmniMessage, TokenCounts, ToolSpec } from "@penguin/protocol";
+import { completedTopLevelString } from "./partial-json.js";
+import { Screen } from "./screen.js";
 import type { Style } from "./style.js";
 import { collapseOutput, summarizeToolCall } from "./tool-call-summary.js";
 
@@ -12,6 +14,12 @@ export interface RendererOptions {
   fullOutput?: boolean;
   /** Show the model's thinking. */
   showThinking?: boolean;
+  /** Where writes go; default: a plain (no status line) screen over `out` and `err`. */
+  screen?: Screen;
+  /** What a folded output says shows the rest (e.g. "Ctrl-O shows all"). */
+  expandHint?: string;
+  /** Clock for elapsed times. */
+  now?: () => number;
 }
 
 export interface TaskSummary {
@@ -21,19 +29,61 @@ export interface TaskSummary {
   costUsd?: number;
 }
 
+/** The argument a tool's schema offers for its one-sentence call description. */
+export const DESCRIPTION_ARGUMENT = "description";
+
 const indent = (text: string, prefix: string) =>
   text
     .split("\n")
     .map((l) => prefix + l)
     .join("\n");
 
+/** A finished call says how long it ran when that was at least this long. */
+export const SHOW_ELAPSED_FROM_MS = 1000;
+
+/** A tool call from its first streamed fragment until its output arrives. */
+interface CallState {
+  name: string;
+  arguments: string;
+  description?: string;
+  /** The description line was already printed (a non-terminal prints it as soon as it is known). */
+  announced: boolean;
+  /** When the call was approved and started running. */
+  startedAt?: number;
+  child: boolean;
+}
+
 /** Renders a session's envelope stream for a human at a terminal. */
 export class TerminalRenderer {
-  private atLineStart = true;
-  private readonly callNames = new Map<string, string>();
+  private readonly calls = new Map<string, CallState>();
+  /** Tools whose parameters offer a `description`: their calls show it while they run. */
+  private readonly describable = new Set<string>();
+  private requestStartedAt: number | undefined;
+  private lastFolded: { title: string; text: string } | undefined;
+  readonly screen: Screen;
   readonly summary: TaskSummary = { status: "completed" };
 
-  constructor(private readonly opts: RendererOptions) {}
+  constructor(private readonly opts: RendererOptions) {
+    this.screen = opts.screen ?? new Screen({ out: opts.out, err: opts.err, live: false });
+    this.screen.setStatusSource(() => this.status());
+  }
+
+  private now(): number {
+    return (this.opts.now ?? Date.now)();
+  }
+
+  /** Starts a new task's summary (chat runs many tasks through one renderer). */
+  beginTask(): void {
+    this.summary.status = "completed";
+    this.summary.message = undefined;
+    this.calls.clear();
+    this.requestStartedAt = undefined;
+  }
+
+  /** The whole text of the last output that was shown folded, for Ctrl-O. */
+  get lastFoldedOutput(): { title: string; text: string } | undefined {
+    return this.lastFolded;
+  }
 
   render(message: OmniMessage): void {
     if (message.type === "session_meta") return;
@@ -41,34 +91,65 @@ export class TerminalRenderer {
     const p = message.payload;
     const { style } = this.opts;
     switch (p.type) {
+      case "tool_list_ready":
+        if (!child) this.learnTools(p.tools);
+        return;
       case "partial_text":
-        if (p.event_type === "delta" && !child) this.writeOut(p.text);
-        if (p.event_type === "stop" && !child) this.endOutLine();
+        if (p.event_type === "delta" && !child) this.screen.write("out", p.text);
+        if (p.event_type === "stop" && !child) this.screen.endLine();
         return;
       case "partial_thinking":
-        if (this.opts.showThinking && p.event_type === "delta") this.writeErr(style.dim(p.thinking));
+        if (this.opts.showThinking && p.event_type === "delta")
+          this.screen.write("err", style.dim(p.thinking));
+        return;
+      case "partial_tool_call":
+        this.onPartialCall(p.tool_call_id, p.name, p.arguments, child);
         return;
       case "tool_call": {
-        this.callNames.set(p.tool_call_id, p.name);
+        const state = this.callState(p.tool_call_id, p.name, child);
+        state.arguments = p.arguments;
         const { title, detail } = summarizeToolCall(p.name, p.arguments);
-        this.line(`${child ? "  ↳ " : ""}${style.cyan("●")} ${style.bold(title)}`);
+        const lead = child ? "  ↳ " : "";
+        if (!state.announced) this.line(`${lead}${style.cyan("●")} ${style.bold(title)}`);
+        state.announced = true;
         if (detail && detail !== title) this.line(indent(style.dim(detail), child ? "      " : "  "));
         return;
       }
-      case "tool_call_output": {
-        const shown = this.opts.fullOutput ? { text: p.output, folded: 0 } : collapseOutput(p.output);
-        const mark =
-          p.stop_reason && p.stop_reason !== "completed" ? style.yellow(` [${p.stop_reason}]`) : "";
-        this.line(indent(style.dim(shown.text), child ? "      │ " : "  │ ") + mark);
+      case "approval_decision": {
+        const state = this.calls.get(p.tool_call_id);
+        if (p.decision === "allow") {
+          if (state) state.startedAt = this.now();
+          this.screen.refresh();
+          return;
+        }
+        const by = p.source?.name ? ` by ${p.source.name}` : "";
+        this.line(style.yellow(`  ✗ ${p.decision}${by}${p.reason ? `: ${p.reason}` : ""}`));
         return;
       }
-      case "approval_decision":
-        if (p.decision !== "allow") {
-          const by = p.source?.name ? ` by ${p.source.name}` : "";
-          this.line(style.yellow(`  ✗ ${p.decision}${by}${p.reason ? `: ${p.reason}` : ""}`));
+      case "tool_call_output": {
+        const state = this.calls.get(p.tool_call_id);
+        this.calls.delete(p.tool_call_id);
+        const collapsed = collapseOutput(p.output);
+        const folded = !this.opts.fullOutput && collapsed.folded > 0;
+        const text = folded ? collapsed.text : p.output.replace(/\n$/, "");
+        if (folded) {
+          const title = state ? summarizeToolCall(state.name, state.arguments).title : p.tool_call_id;
+          this.lastFolded = { title, text: p.output };
         }
+        const mark =
+          p.stop_reason && p.stop_reason !== "completed" ? style.yellow(` [${p.stop_reason}]`) : "";
+        const ran = state?.startedAt === undefined ? 0 : this.now() - state.startedAt;
+        const took = ran >= SHOW_ELAPSED_FROM_MS ? style.dim(` (${formatElapsed(ran)})`) : "";
+        this.line(indent(style.dim(text), child ? "      │ " : "  │ ") + mark + took);
+        if (folded && this.opts.expandHint) this.line(style.dim(`  │ (${this.opts.expandHint})`));
+        return;
+      }
+      case "request_begin":
+        if (!child) this.requestStartedAt = this.now();
+        this.screen.refresh();
         return;
       case "request_end":
+        if (!child) this.requestStartedAt = undefined;
         if (p.status !== "completed" && p.retry_in_ms !== undefined) {
           const secs = (p.retry_in_ms / 1000).toFixed(1);
           this.line(
@@ -77,6 +158,7 @@ export class TerminalRenderer {
         } else if (p.status !== "completed" && p.status !== "aborted") {
           this.line(style.red(`  ✗ request ${p.status}: ${p.error_message ?? "no detail"}`));
         }
+        this.screen.refresh();
         return;
       case "token_usage":
         if (!child) {
@@ -94,6 +176,8 @@ export class TerminalRenderer {
         if (!child) {
           this.summary.status = p.status;
           this.summary.message = p.message;
+          this.calls.clear();
+          this.requestStartedAt = undefined;
         }
         return;
       default:
@@ -101,10 +185,10 @@ export class TerminalRenderer {
     }
   }
 
-  /** The closing lines: status, tokens, cost and where the trace is. */
+  /** The closing lines: status, tokens, cost and (when given) where the trace is. */
   finish(tracePath: string | undefined): void {
     const { style } = this.opts;
-    this.endOutLine();
+    this.screen.endLine();
     const s = this.summary;
     const parts = [s.status === "completed" ? style.green("done") : style.red(s.status)];
     if (s.tokens)
@@ -115,25 +199,74 @@ export class TerminalRenderer {
     if (tracePath) this.line(`${style.dim("trace:")} ${tracePath}`);
   }
 
-  private writeOut(text: string): void {
-    if (text.length === 0) return;
-    this.opts.out.write(text);
-    this.atLineStart = text.endsWith("\n");
+  /** One line of activity on stderr, after any open line of assistant text. */
+  line(text: string): void {
+    this.screen.endLine();
+    this.screen.write("err", `${text}\n`);
   }
 
-  private endOutLine(): void {
-    if (!this.atLineStart) {
-      this.opts.out.write("\n");
-      this.atLineStart = true;
+  /**
+   * What the status line shows: the running calls (their description and elapsed time), else
+   * the model request in flight; undefined when nothing runs.
+   */
+  status(): string | undefined {
+    const { style } = this.opts;
+    const running = [...this.calls.values()].filter((c) => c.startedAt !== undefined || c.description);
+    if (running.length > 0) {
+      const first = running[0];
+      const label = first.description ?? summarizeToolCall(first.name, first.arguments).title;
+      const since = first.startedAt ?? this.requestStartedAt;
+      const elapsed = since !== undefined ? style.dim(` · ${formatElapsed(this.now() - since)}`) : "";
+      const more = running.length > 1 ? style.dim(` (+${running.length - 1} more)`) : "";
+      return `${label}${elapsed}${more}`;
+    }
+    if (this.requestStartedAt !== undefined) {
+      return `${style.dim("waiting for the model")}${style.dim(` · ${formatElapsed(this.now() - this.requestStartedAt)}`)}`;
+    }
+    return undefined;
+  }
+
+  private learnTools(tools: readonly ToolSpec[]): void {
+    this.describable.clear();
+    for (const tool of tools) {
+      const properties = (tool.parameters as { properties?: Record<string, unknown> }).properties;
+      if (properties && DESCRIPTION_ARGUMENT in properties) this.describable.add(tool.name);
     }
   }
 
-  private writeErr(text: string): void {
-    this.opts.err.write(text);
+  private callState(id: string, name: string | undefined, child: boolean): CallState {
+    let state = this.calls.get(id);
+    if (!state) {
+      state = { name: name ?? "", arguments: "", announced: false, child };
+      this.calls.set(id, state);
+    }
+    if (name) state.name = name;
+    return state;
   }
 
-  private line(text: string): void {
-    this.endOutLine();
-    this.opts.err.write(`${text}\n`);
+  /** Streams a call's arguments; its description is shown the moment its closing quote arrives. */
+  private onPartialCall(id: string, name: string | undefined, fragment: string, child: boolean): void {
+    const state = this.callState(id, name, child);
+    state.arguments += fragment;
+    if (state.description !== undefined || !this.describable.has(state.name)) return;
+    const description = completedTopLevelString(state.arguments, DESCRIPTION_ARGUMENT);
+    if (description === undefined || description.trim() === "") return;
+    state.description = description;
+    if (this.screen.live) {
+      this.screen.refresh();
+    } else {
+      // A pipe or file gets the description as a plain line, once, before the call completes.
+      const { style } = this.opts;
+      this.line(`${child ? "  ↳ " : ""}${style.cyan("●")} ${style.bold(`${state.name}: ${description}`)}`);
+      state.announced = true;
+    }
   }
+}
+
+/** `850ms`, `4s`, `2m 05s`. */
+export function formatElapsed(ms: number): string {
+  if (ms < 1000) return `${Math.max(0, Math.round(ms))}ms`;
+  const seconds = Math.floor(ms / 1000);
+  if (seconds < 60) return `${seconds}s`;
+  return `${Math.floor(seconds / 60)}m ${String(seconds % 60).padStart(2, "0")}s`;
 }

@@ -1,0 +1,412 @@
+import { createInterface } from "node:readline";
+import { type Agent, createAgent, type Session } from "@penguin/core";
+import { listSessions } from "@penguin/trace";
+import { dataRootOf, traceLocationOf } from "../data-root.js";
+import { EXIT_COMPLETED, EXIT_TASK_FAILED, UsageError } from "../exit-codes.js";
+import { type CliLog, openCliLog } from "../logging.js";
+import { resolveModelRef } from "../model-choice.js";
+import { terminalAsk } from "../prompts/approval-prompt.js";
+import { formatLocalTime, tildePath } from "../render/format.js";
+import { Screen } from "../render/screen.js";
+import { colourEnabled, createStyle, type Style } from "../render/style.js";
+import { TerminalRenderer } from "../render/terminal-renderer.js";
+import { runTask } from "../session/run-task.js";
+import {
+  approvalPolicy,
+  budgetFrom,
+  checkApprovalMode,
+  existingWorkspace,
+  parsePositive,
+  parseThinking,
+} from "../session/session-flags.js";
+import { ChatTerminal } from "../terminal/chat-terminal.js";
+import { CtrlC } from "../terminal/ctrl-c.js";
+import { helpLines, parseSlash } from "./chat-slash.js";
+
+export interface ChatOptions {
+  model?: string;
+  workspace: string;
+  approve: string;
+  maxTurns?: string;
+  thinking?: string;
+  budgetTokens?: string;
+  budgetCost?: string;
+  budgetTime?: string;
+  /** `--resume` alone is `true`: the newest session. */
+  resume?: string | boolean;
+  fullOutput?: boolean;
+  showThinking?: boolean;
+  verbose?: boolean;
+  dataDir?: string;
+}
+
+/** How many sessions `/sessions` lists. */
+export const SESSIONS_LISTED = 10;
+
+/** The newest top-level session of a data root (subagent sessions are resumed through their parent). */
+function newestSessionId(dataRoot: string): string {
+  const sessions = listSessions(traceLocationOf(dataRoot)).filter((s) => s.parentSessionId === undefined);
+  if (sessions.length === 0) {
+    throw new UsageError(`there is no session to resume under ${dataRoot}: start one with penguin chat`);
+  }
+  return sessions.reduce((a, b) => (b.updated > a.updated ? b : a)).sessionId;
+}
+
+/**
+ * The state of one chat: its session (replaced by /clear, /resume and /model), the approval mode
+ * and the renderer. Both front ends (a terminal, or lines piped on stdin) drive it.
+ */
+class Chat {
+  session!: Session;
+  mode: string;
+  private modelRef: string | undefined;
+  readonly ctrlC: CtrlC;
+  private exiting = false;
+  lastStatus = "completed";
+
+  constructor(
+    private readonly agent: Agent,
+    private readonly opts: ChatOptions,
+    private readonly renderer: TerminalRenderer,
+    private readonly style: Style,
+    private readonly log: CliLog,
+    private readonly ask: Parameters<typeof approvalPolicy>[1] | undefined,
+    private readonly onExit: (code: number) => void,
+  ) {
+    this.mode = opts.approve;
+    this.modelRef = resolveModelRef(opts.model);
+    this.ctrlC = new CtrlC({
+      note: (line) => this.say(this.style.yellow(line)),
+      exit: () => void this.exit(EXIT_TASK_FAILED),
+    });
+  }
+
+  private get sessionOptions() {
+    return {
+      thinkingLevel: parseThinking(this.opts.thinking),
+      budget: budgetFrom(this.opts),
+    };
+  }
+
+  say(line: string): void {
+    this.renderer.line(line);
+  }
+
+  async open(resume: string | undefined): Promise<void> {
+    const previous = this.session;
+    this.session =
+      resume !== undefined
+        ? await this.agent.resumeSession(resume, this.sessionOptions)
+        : await this.agent.createSession({
+            workspaceDir: existingWorkspace(this.opts.workspace),
+            model: this.modelRef,
+            ...this.sessionOptions,
+          });
+    if (previous) await previous.dispose();
+    this.log.debug({ session_id: this.session.id, resumed: resume !== undefined }, "chat session");
+    const verb = resume !== undefined ? "resumed" : "new";
+    this.say(
+      this.style.dim(
+        `${verb} session ${this.session.id} in ${tildePath(this.session.workspaceDir)} · approve: ${this.mode} · /help for commands`,
+      ),
+    );
+  }
+
+  /** Runs one prompt as a task of the current session. */
+  async prompt(text: string): Promise<void> {
+    const approve = approvalPolicy(this.mode, this.ask ?? (async () => "deny"));
+    try {
+      this.lastStatus = await runTask(this.session, text, {
+        approve,
+        signal: this.ctrlC.startTask(),
+        maxTurns: parsePositive("--max-turns", this.opts.maxTurns, true),
+        renderer: this.renderer,
+        log: this.log,
+      });
+    } finally {
+      this.ctrlC.endTask();
+    }
+    this.renderer.finish(undefined);
+  }
+
+  /** Handles a slash command; returns false for /exit. */
+  async slash(name: string, arg: string): Promise<boolean> {
+    const { style } = this;
+    switch (name) {
+      case "help":
+        for (const line of helpLines()) this.say(line);
+        return true;
+      case "exit":
+      case "quit":
+        return false;
+      case "clear":
+        await this.open(undefined);
+        return true;
+      case "resume":
+        if (!arg) {
+          this.say(style.yellow("/resume takes a session id: /sessions lists them"));
+          return true;
+        }
+        await this.guard(() => this.open(arg));
+        return true;
+      case "model":
+        if (!arg) {
+          this.say(`model: ${this.modelRef ?? "(the project's default_model)"}`);
+          return true;
+        }
+        await this.guard(async () => {
+          const ref = resolveModelRef(arg);
+          const before = this.modelRef;
+          this.modelRef = ref;
+          try {
+            await this.open(undefined);
+          } catch (error) {
+            this.modelRef = before;
+            throw error;
+          }
+        });
+        return true;
+      case "approve":
+        if (arg) {
+          await this.guard(async () => {
+            this.mode = checkApprovalMode(arg);
+          });
+        }
+        this.say(`approval mode: ${this.mode}`);
+        return true;
+      case "sessions": {
+        const sessions = listSessions(traceLocationOf(this.agent.dataRoot))
+          .filter((s) => s.parentSessionId === undefined)
+          .slice(0, SESSIONS_LISTED);
+        for (const s of sessions) {
+          const here = s.sessionId === this.session.id ? style.green(" (this one)") : "";
+          this.say(`  ${s.sessionId}  ${formatLocalTime(s.updated)}  ${s.modelId ?? ""}${here}`);
+        }
+        return true;
+      }
+      case "trace":
+        this.say(`trace: ${this.session.tracePath}`);
+        return true;
+      default:
+        this.say(style.yellow(`unknown command /${name}: /help lists the commands`));
+        return true;
+    }
+  }
+
+  /** A mistake in a slash command's argument is one line, and the chat goes on. */
+  private async guard(action: () => Promise<void>): Promise<void> {
+    try {
+      await action();
+    } catch (error) {
+      if (error instanceof UsageError || (error instanceof Error && error.name === "SetupError")) {
+        this.say(this.style.red(error.message));
+      } else throw error;
+    }
+  }
+
+  /** Disposes the session (every process it started ends) and says how to come back. */
+  async exit(code: number): Promise<void> {
+    if (this.exiting) return;
+    this.exiting = true;
+    this.renderer.screen.stop();
+    await this.session.dispose();
+    this.say(`${this.style.dim("trace:")} ${this.session.tracePath}`);
+    this.say(this.style.dim(`resume with: penguin chat --resume ${this.session.id}`));
+    this.onExit(code);
+  }
+}
+
+/** `penguin chat`: prompts typed at a terminal (or piped one per line) run as tasks of one session. */
+export async function chatCommand(opts: ChatOptions): Promise<number> {
+  existingWorkspace(opts.workspace);
+  checkApprovalMode(opts.approve);
+  parsePositive("--max-turns", opts.maxTurns, true);
+  parseThinking(opts.thinking);
+  budgetFrom(opts);
+  const dataRoot = dataRootOf(opts);
+  const log = openCliLog(dataRoot, opts.verbose);
+  log.debug({ command: "chat", approve: opts.approve }, "command start");
+  const resume =
+    opts.resume === undefined || opts.resume === false
+      ? undefined
+      : opts.resume === true
+        ? newestSessionId(dataRoot)
+        : opts.resume;
+  const agent = await createAgent({ dataRoot, logger: log.agentLogger });
+  const style = createStyle(colourEnabled(process.stderr));
+  const interactive = process.stdin.isTTY === true && process.stderr.isTTY === true;
+  return interactive
+    ? chatOnTerminal(agent, opts, resume, style, log)
+    : chatOnLines(agent, opts, resume, style, log);
+}
+
+/** Lines piped on stdin: each line is a prompt or a slash command, run one after another. */
+async function chatOnLines(
+  agent: Agent,
+  opts: ChatOptions,
+  resume: string | undefined,
+  style: Style,
+  log: CliLog,
+): Promise<number> {
+  const renderer = new TerminalRenderer({
+    out: process.stdout,
+    err: process.stderr,
+    style,
+    fullOutput: opts.fullOutput,
+    showThinking: opts.showThinking,
+  });
+  let code = EXIT_COMPLETED;
+  const ask = terminalAsk({
+    interactive: false,
+    style,
+    print: (line) => renderer.line(line),
+    onCtrlC: () => {},
+    question: async () => "",
+  });
+  const chat = new Chat(agent, opts, renderer, style, log, ask, (c) => {
+    code = c;
+  });
+  await chat.open(resume);
+  const onSigint = () => {
+    if (!chat.ctrlC.press()) void chat.exit(EXIT_TASK_FAILED).then(() => process.exit(code));
+  };
+  process.on("SIGINT", onSigint);
+  try {
+    for await (const line of createInterface({ input: process.stdin, terminal: false })) {
+      const slash = parseSlash(line);
+      if (slash) {
+        if (!(await chat.slash(slash.name, slash.arg))) break;
+      } else if (line.trim() !== "") {
+        await chat.prompt(line);
+      }
+    }
+  } finally {
+    process.off("SIGINT", onSigint);
+  }
+  await chat.exit(code);
+  return chat.lastStatus === "completed" ? code : EXIT_TASK_FAILED;
+}
+
+/** A person at a terminal: a line editor, a live status line, questions, steering, Ctrl-C and Ctrl-O. */
+async function chatOnTerminal(
+  agent: Agent,
+  opts: ChatOptions,
+  resume: string | undefined,
+  style: Style,
+  log: CliLog,
+): Promise<number> {
+  let finished: (code: number) => void = () => {};
+  const done = new Promise<number>((resolve) => {
+    finished = resolve;
+  });
+  // Prompts typed while no task runs wait here, in order.
+  const queue: string[] = [];
+  let wake: (() => void) | undefined;
+  let closed = false;
+  let idleCtrlC = false;
+  let chat: Chat | undefined;
+
+  const terminal = new ChatTerminal(process.stdin, process.stderr, {
+    line: (text) => {
+      idleCtrlC = false;
+      if (chat?.ctrlC.taskRunning && parseSlash(text) === undefined && text.trim() !== "") {
+        if (chat.session.steer(text)) {
+          renderer.line(style.dim(`  ↳ steering: ${text} (goes with the next model request)`));
+          return;
+        }
+      }
+      queue.push(text);
+      wake?.();
+    },
+    ctrlC: () => {
+      if (chat?.ctrlC.press()) return;
+      if (terminal.typed !== "") {
+        terminal.clearTyped();
+        return;
+      }
+      if (idleCtrlC) {
+        closed = true;
+        wake?.();
+        return;
+      }
+      idleCtrlC = true;
+      renderer.line(style.dim("(press Ctrl-C again, or type /exit, to quit)"));
+    },
+    ctrlO: () => {
+      const last = renderer.lastFoldedOutput;
+      if (!last) return;
+      renderer.line(style.bold(`── ${last.title} (whole output)`));
+      renderer.line(last.text.replace(/\n$/, ""));
+      renderer.line(style.dim("──"));
+    },
+    close: () => {
+      closed = true;
+      wake?.();
+    },
+  });
+  const screen = new Screen({ out: process.stdout, err: process.stderr, live: true, bottom: terminal });
+  const renderer = new TerminalRenderer({
+    out: process.stdout,
+    err: process.stderr,
+    style,
+    screen,
+    fullOutput: opts.fullOutput,
+    showThinking: opts.showThinking,
+    expandHint: "Ctrl-O shows the whole output",
+  });
+  const ask = terminalAsk({
+    interactive: true,
+    style,
+    print: (line) => renderer.line(line),
+    onCtrlC: () => chat?.ctrlC.press(),
+    question: terminal.ask,
+  });
+  chat = new Chat(agent, opts, renderer, style, log, ask, (code) => {
+    terminal.close();
+    finished(code);
+  });
+  const current = chat;
+  try {
+    await current.open(resume);
+  } catch (error) {
+    terminal.close();
+    throw error;
+  }
+  // The terminal's line discipline is off (raw mode): Ctrl-C reaches us as a key, not a signal.
+  // A SIGINT still arrives when someone sends it with kill; treat it like the key.
+  const onSigint = () => {
+    if (!current.ctrlC.press()) void current.exit(EXIT_TASK_FAILED);
+  };
+  process.on("SIGINT", onSigint);
+  screen.refresh();
+
+  void (async () => {
+    for (;;) {
+      while (queue.length === 0 && !closed) {
+        await new Promise<void>((resolve) => {
+          wake = resolve;
+        });
+        wake = undefined;
+      }
+      if (closed) break;
+      const text = queue.shift() as string;
+      const slash = parseSlash(text);
+      if (slash) {
+        if (!(await current.slash(slash.name, slash.arg))) break;
+      } else if (text.trim() !== "") {
+        await current.prompt(text);
+      }
+      screen.refresh();
+    }
+    await current.exit(EXIT_COMPLETED);
+  })().catch((error: unknown) => {
+    process.stderr.write(
+      `penguin: internal error: ${error instanceof Error ? error.stack : String(error)}\n`,
+    );
+    void current.exit(EXIT_TASK_FAILED);
+  });
+
+  const code = await done;
+  process.off("SIGINT", onSigint);
+  return code;
+}

@@ -1,0 +1,96 @@
+import type { AgentLogger } from "@penguin/core";
+import type { OmniMessage } from "@penguin/protocol";
+import { createLogger, logsDir } from "@penguin/state";
+import { UsageError } from "./exit-codes.js";
+
+/** `PENGUIN_LOG=debug` turns on the log file; `--verbose` is the same as `PENGUIN_LOG=debug`. */
+export const LOG_LEVEL_ENV = "PENGUIN_LOG";
+export const LOG_LEVELS = ["trace", "debug", "info", "warn", "error", "fatal", "silent"] as const;
+export const CLI_LOG_FILE_NAME = "cli.log";
+
+/** Environment variables whose values are secrets (API keys, tokens): scrubbed from every log line. */
+const SECRET_ENV_NAME = /(KEY|TOKEN|SECRET|PASSWORD)$/i;
+
+/** The minimum the CLI logs: what happened, never the content of prompts, answers or outputs. */
+export interface CliLog {
+  /** The log file, when logging is on. */
+  file?: string;
+  /** For `createAgent`: warnings go to stderr (as always) and to the file. */
+  agentLogger: AgentLogger;
+  debug(fields: Record<string, unknown>, message: string): void;
+  /** One record per complete message or event of a session (partials are skipped). */
+  message(message: OmniMessage): void;
+}
+
+function secretsOfEnv(env: NodeJS.ProcessEnv): string[] {
+  return Object.entries(env)
+    .filter(([name, value]) => SECRET_ENV_NAME.test(name) && value !== undefined && value.length >= 8)
+    .map(([, value]) => value as string);
+}
+
+/**
+ * Structured pino logs in `<data root>/logs/cli.log` (0600), never on stdout. Off unless
+ * `PENGUIN_LOG` names a level or `--verbose` is given; warnings reach stderr either way.
+ */
+export function openCliLog(
+  dataRoot: string,
+  verbose: boolean | undefined,
+  env: NodeJS.ProcessEnv = process.env,
+): CliLog {
+  const stderrWarn = (line: string) => process.stderr.write(`${line}\n`);
+  const wanted = env[LOG_LEVEL_ENV] || (verbose ? "debug" : undefined);
+  if (wanted === undefined) {
+    return { agentLogger: { warn: stderrWarn }, debug: () => {}, message: () => {} };
+  }
+  if (!(LOG_LEVELS as readonly string[]).includes(wanted)) {
+    throw new UsageError(
+      `${LOG_LEVEL_ENV}="${wanted}" is not a log level: use one of ${LOG_LEVELS.join(", ")}`,
+    );
+  }
+  const level = verbose && wanted !== "trace" ? "debug" : (wanted as (typeof LOG_LEVELS)[number]);
+  const file = `${logsDir(dataRoot)}/${CLI_LOG_FILE_NAME}`;
+  const logger = createLogger({ file, level, secrets: secretsOfEnv(env) });
+  return {
+    file,
+    agentLogger: {
+      warn: (line) => {
+        logger.warn(line);
+        stderrWarn(line);
+      },
+    },
+    debug: (fields, message) => logger.debug(fields, message),
+    message: (message) => {
+      if (message.type === "session_meta") {
+        const { session_id, provider, model_id, workspace } = message.payload;
+        logger.debug({ session_id, provider, model_id, workspace }, "session_meta");
+        return;
+      }
+      const payload = message.payload as { type: string } & Record<string, unknown>;
+      if (payload.type.startsWith("partial_")) return;
+      logger.debug({ ...summaryOf(payload), origin: message.origin }, payload.type);
+    },
+  };
+}
+
+/** The fields of a record worth a log line: ids, names, statuses and counts, not content. */
+function summaryOf(payload: { type: string } & Record<string, unknown>): Record<string, unknown> {
+  const keep = [
+    "tool_call_id",
+    "name",
+    "decision",
+    "source",
+    "status",
+    "stop_reason",
+    "attempt",
+    "retry_in_ms",
+    "error_message",
+    "session",
+    "session_cost_usd",
+    "reason",
+  ];
+  const out: Record<string, unknown> = {};
+  for (const key of keep) if (payload[key] !== undefined) out[key] = payload[key];
+  if (typeof payload.output === "string") out.output_chars = payload.output.length;
+  if (typeof payload.text === "string") out.text_chars = payload.text.length;
+  return out;
+}

@@ -1,0 +1,36 @@
+import type { ApprovalPolicy, RunInput, Session } from "@penguin/core";
+import type { CliLog } from "../logging.js";
+import type { TerminalRenderer } from "../render/terminal-renderer.js";
+
+export interface TaskOptions {
+  approve: ApprovalPolicy;
+  signal: AbortSignal;
+  maxTurns?: number;
+  /** Print every envelope as one JSON line on stdout instead of rendering it. */
+  json?: boolean;
+  renderer: TerminalRenderer;
+  log: CliLog;
+}
+
+/** Runs one task of a session to its `task_end`; returns its status ("completed", "aborted", …). */
+export async function runTask(session: Session, input: RunInput, opts: TaskOptions): Promise<string> {
+  let status = "completed";
+  opts.renderer.beginTask();
+  opts.renderer.screen.start();
+  try {
+    for await (const message of session.run(input, {
+      approve: opts.approve,
+      signal: opts.signal,
+      maxTurns: opts.maxTurns,
+    })) {
+      opts.log.message(message);
+      if (opts.json) process.stdout.write(`${JSON.stringify(message)}\n`);
+      else opts.renderer.render(message);
+      if (message.type === "event_msg" && message.payload.type === "task_end" && !message.origin?.length)
+        status = message.payload.status;
+    }
+  } finally {
+    opts.renderer.screen.stop();
+  }
+  return status;
+}

@@ -1,0 +1,75 @@
+import { existsSync, statSync } from "node:fs";
+import { resolve } from "node:path";
+import type { AskFn, SessionBudget, ThinkingLevel } from "@penguin/core";
+import { allowAll, alwaysAsk, denyAll, readOnly } from "@penguin/core";
+import { UsageError } from "../exit-codes.js";
+
+/** "--approve takes four modes: allow-all (default) / deny-all / read-only / always-ask". */
+export const APPROVAL_MODES = ["allow-all", "deny-all", "read-only", "always-ask"] as const;
+export type ApprovalModeName = (typeof APPROVAL_MODES)[number];
+export const DEFAULT_APPROVAL_MODE: ApprovalModeName = "allow-all";
+
+export function checkApprovalMode(mode: string): ApprovalModeName {
+  if (!(APPROVAL_MODES as readonly string[]).includes(mode)) {
+    throw new UsageError(`unknown approval mode "${mode}": use one of ${APPROVAL_MODES.join(", ")}`);
+  }
+  return mode as ApprovalModeName;
+}
+
+/** The engine's policy for a mode; `ask` answers the calls that read-only and always-ask defer. */
+export function approvalPolicy(mode: string, ask: AskFn) {
+  switch (checkApprovalMode(mode)) {
+    case "allow-all":
+      return allowAll;
+    case "deny-all":
+      return denyAll;
+    case "read-only":
+      return readOnly(ask);
+    case "always-ask":
+      return alwaysAsk(ask);
+  }
+}
+
+const THINKING_LEVELS: readonly ThinkingLevel[] = ["none", "low", "medium", "high", "max"];
+
+export function parseThinking(value: string | undefined): ThinkingLevel | undefined {
+  if (value === undefined) return undefined;
+  if (!(THINKING_LEVELS as readonly string[]).includes(value)) {
+    throw new UsageError(`unknown thinking level "${value}": use one of ${THINKING_LEVELS.join(", ")}`);
+  }
+  return value as ThinkingLevel;
+}
+
+export function parsePositive(flag: string, value: string | undefined, integer: boolean): number | undefined {
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (!Number.isFinite(n) || n <= 0 || (integer && !Number.isInteger(n))) {
+    throw new UsageError(`${flag} takes a positive ${integer ? "whole " : ""}number, not "${value}"`);
+  }
+  return n;
+}
+
+export interface BudgetFlags {
+  budgetTokens?: string;
+  budgetCost?: string;
+  budgetTime?: string;
+}
+
+export function budgetFrom(opts: BudgetFlags): SessionBudget | undefined {
+  const maxTokens = parsePositive("--budget-tokens", opts.budgetTokens, true);
+  const maxCostUsd = parsePositive("--budget-cost", opts.budgetCost, false);
+  const seconds = parsePositive("--budget-time", opts.budgetTime, false);
+  if (maxTokens === undefined && maxCostUsd === undefined && seconds === undefined) return undefined;
+  return { maxTokens, maxCostUsd, maxWallMs: seconds === undefined ? undefined : Math.round(seconds * 1000) };
+}
+
+/** The workspace folder as an absolute path; a usage error when it is not an existing folder. */
+export function existingWorkspace(dir: string): string {
+  const workspaceDir = resolve(dir);
+  if (!existsSync(workspaceDir) || !statSync(workspaceDir).isDirectory()) {
+    throw new UsageError(
+      `workspace ${workspaceDir} is not an existing folder: create it or pass --workspace <dir>`,
+    );
+  }
+  return workspaceDir;
+}
