@@ -8,6 +8,7 @@ import {
   ioError,
   parseYamlConfig,
 } from "./config-errors.js";
+import { missingDefaultTools, presetToolDefinitions } from "./extended-tool-definitions.js";
 import { agentsDir, DEFAULT_AGENT_ID, isValidAgentId, systemConfigFile } from "./paths.js";
 import { writePrivateFile } from "./private-files.js";
 import {
@@ -16,11 +17,7 @@ import {
   type SystemConfigInput,
   SystemConfigSchema,
 } from "./system-config.js";
-import {
-  defaultToolDefinitions,
-  missingDefaultTools,
-  type ToolDefinitionConfig,
-} from "./tool-definitions.js";
+import type { ToolDefinitionConfig } from "./tool-definitions.js";
 
 /** A loaded agent: its id, the file it came from, and its parsed configuration. */
 export interface Agent {
@@ -41,8 +38,8 @@ const FILE_HEADER = [
 ].join("\n");
 
 /**
- * Creates `agents/<agentId>/system_config.yaml`. The full default tool list is written into the
- * file unless `config` brings its own: from then on the agent's toolset is frozen as written, so
+ * Creates `agents/<agentId>/system_config.yaml`. The full tool list of its preset is written into
+ * the file unless `config` brings its own: from then on the agent's toolset is frozen as written, so
  * an agent keeps the tools it was created with when Penguin's defaults change. The file is 0600
  * because MCP server entries may carry keys (env, headers). An existing agent is never replaced.
  */
@@ -55,7 +52,7 @@ export async function createAgent(
   const file = systemConfigFile(root, agentId);
   const withTools: SystemConfigInput = {
     ...config,
-    tools: { ...config.tools, builtin: config.tools?.builtin ?? defaultToolDefinitions() },
+    tools: { ...config.tools, builtin: config.tools?.builtin ?? presetToolDefinitions(config.tools?.preset) },
   };
   const parsed = SystemConfigSchema.safeParse(withTools);
   if (!parsed.success) {
@@ -132,8 +129,8 @@ export async function ensureDefaultAgent(root: string): Promise<AgentLoadResult>
 export type SyncToolsResult = { ok: true; added: string[]; file: string } | { ok: false; message: string };
 
 /**
- * Adopts new default tools into an agent's frozen `tools.builtin` list: appends the default
- * entries it lacks, keeping the rest of the file (comments and edits) as written. An agent that
+ * Adopts new default tools into an agent's frozen `tools.builtin` list: appends the entries of
+ * the agent's preset (`tools.preset`, core when absent) that it lacks, keeping the rest of the file (comments and edits) as written. An agent that
  * omits `tools.builtin` already follows the defaults, so nothing is added.
  */
 export async function syncAgentTools(root: string, agentId: string): Promise<SyncToolsResult> {
@@ -150,7 +147,7 @@ export async function syncAgentTools(root: string, agentId: string): Promise<Syn
   if (!parsed.ok) return { ok: false, message: formatConfigErrors(parsed.errors) };
   const builtin: ToolDefinitionConfig[] | undefined = parsed.config.tools.builtin;
   if (builtin === undefined) return { ok: true, added: [], file };
-  const missing = missingDefaultTools(builtin);
+  const missing = missingDefaultTools(builtin, parsed.config.tools.preset);
   if (missing.length === 0) return { ok: true, added: [], file };
   // Edit the original document (not the parsed value) so comments and formatting survive.
   const document = parseDocument(text);

@@ -19,6 +19,25 @@ export {
   formatConfigError,
   formatConfigErrors,
 } from "./config-errors.js";
+// The extended toolset: definitions, presets, limits and the write guard.
+export {
+  adoptDefaultTools,
+  applyWriteGuard,
+  DEFAULT_TOOL_PRESET,
+  defaultToolLimits,
+  EXPECTED_SHA256_PROPERTY,
+  EXTENDED_TOOL_DEFINITIONS,
+  EXTENDED_TOOL_NAMES,
+  HASH_GUARDED_TOOLS,
+  missingDefaultTools,
+  presetToolDefinitions,
+  TOOL_PRESETS,
+  type ToolLimits,
+  type ToolLimitsInput,
+  ToolLimitsSchema,
+  type ToolPreset,
+  writeGuardEnabled,
+} from "./extended-tool-definitions.js";
 export { DEFAULT_GUARDRAIL_RULES, type GuardrailRule, matchGuardrail } from "./guardrail.js";
 // Logging.
 export { type CreateLoggerOptions, createLogger, REDACTED, redactSecrets } from "./logger.js";
@@ -57,7 +76,6 @@ export {
   type WritePrivateFileOptions,
   writePrivateFile,
 } from "./private-files.js";
-
 // Project config: models, keys, default and vision model, guardrail.
 export {
   addModel,
@@ -101,6 +119,7 @@ export {
   type McpServer,
   parseSystemConfig,
   renderDefaultsYaml,
+  resolveToolLimits,
   resolveToolset,
   type SystemConfig,
   type SystemConfigInput,
@@ -121,7 +140,6 @@ export {
 } from "./system-prompt.js";
 // Tool definitions and the default toolset.
 export {
-  adoptDefaultTools,
   applyCallDescription,
   BUILTIN_TOOL_NAMES,
   CALL_DESCRIPTION_PROPERTY,
@@ -129,7 +147,6 @@ export {
   DEFAULT_TOOL_DEFINITIONS,
   DEFAULT_TOOL_TIMEOUT_MS,
   defaultToolDefinitions,
-  missingDefaultTools,
   selectToolsForModel,
   type ToolDefinitionConfig,
   type ToolDefinitionConfigInput,

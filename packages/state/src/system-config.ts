@@ -1,11 +1,18 @@
 import { Document } from "yaml";
 import { z } from "zod";
 import { type ConfigResult, loadYamlConfig, parseYamlConfig } from "./config-errors.js";
+import {
+  applyWriteGuard,
+  defaultToolLimits,
+  presetToolDefinitions,
+  TOOL_PRESETS,
+  type ToolLimits,
+  ToolLimitsSchema,
+  writeGuardEnabled,
+} from "./extended-tool-definitions.js";
 import { DEFAULT_SYSTEM_PROMPT } from "./system-prompt.js";
 import {
   applyCallDescription,
-  DEFAULT_TOOL_DEFINITIONS,
-  defaultToolDefinitions,
   type ToolDefinitionConfig,
   ToolDefinitionConfigSchema,
 } from "./tool-definitions.js";
@@ -84,6 +91,12 @@ export const McpServerSchema = z.strictObject({
 export const ToolsSectionSchema = z.strictObject({
   /** Omitted: the full default toolset. Written: replaces the defaults wholesale. */
   builtin: z.array(ToolDefinitionConfigSchema).superRefine(uniqueNames("tool")).optional(),
+  /** Which defaults an omitted `builtin` means (and what `penguin config tools sync` adopts); absent: core. */
+  preset: z.enum(TOOL_PRESETS).optional(),
+  /** Hash-guarded writes; absent: on with the extended preset, off otherwise. */
+  writeGuard: z.boolean().optional(),
+  /** Caps and defaults of the extended tools; absent: every documented default. */
+  limits: ToolLimitsSchema.optional(),
   mcpServers: z.array(McpServerSchema).superRefine(uniqueNames("MCP server")).default([]),
 });
 
@@ -152,14 +165,23 @@ export function systemPromptTemplate(config: SystemConfig): string {
 }
 
 /**
- * The tools a session built from `config` offers: the defaults when `tools.builtin` is omitted,
- * otherwise exactly the list as written ("wholesale replacement, not merging"), each with
- * `call_description` applied. Names are not checked here; core reports unknown names when it
- * assembles the toolset.
+ * The tools a session built from `config` offers: the preset's definitions when `tools.builtin`
+ * is omitted, otherwise exactly the list as written ("wholesale replacement, not merging"), each
+ * with `call_description` applied, and the write guard's rules when it is on. Names are not
+ * checked here; core reports unknown names when it assembles the toolset.
  */
 export function resolveToolset(config: Pick<SystemConfig, "tools">): ToolDefinitionConfig[] {
-  const list = config.tools.builtin ?? DEFAULT_TOOL_DEFINITIONS;
-  return list.map(applyCallDescription);
+  const list = config.tools.builtin ?? presetToolDefinitions(config.tools.preset);
+  const guarded = writeGuardEnabled(config.tools);
+  return list.map((definition) => {
+    const assembled = applyCallDescription(definition);
+    return guarded ? applyWriteGuard(assembled) : assembled;
+  });
+}
+
+/** The limits of the extended tools for `config`, every key filled with its default when absent. */
+export function resolveToolLimits(config: Pick<SystemConfig, "tools">): ToolLimits {
+  return config.tools.limits ?? defaultToolLimits();
 }
 
 /**
@@ -172,7 +194,13 @@ export function renderDefaultsYaml(): string {
     {
       ...config,
       system_prompt: DEFAULT_SYSTEM_PROMPT,
-      tools: { builtin: defaultToolDefinitions(), mcpServers: [] },
+      tools: {
+        // writeGuard is left out: absent, it follows the preset (on with `extended`).
+        preset: "core",
+        limits: defaultToolLimits(),
+        builtin: presetToolDefinitions("core"),
+        mcpServers: [],
+      },
     },
     // Shared sub-objects (the call-description property) are written out in full, never as YAML aliases.
     { aliasDuplicateObjects: false },

@@ -251,7 +251,7 @@ export const DEFAULT_TOOL_DEFINITIONS: readonly ToolDefinitionConfig[] = deepFre
 ]);
 
 /** Frozen all the way down, so no caller can change the defaults every other caller sees. */
-function deepFreeze<T>(value: T): T {
+export function deepFreeze<T>(value: T): T {
   if (value !== null && typeof value === "object" && !Object.isFrozen(value)) {
     Object.freeze(value);
     for (const child of Object.values(value)) deepFreeze(child);
@@ -295,22 +295,4 @@ export function selectToolsForModel(
 ): ToolDefinitionConfig[] {
   const modelClass = model.vision ? "vision" : "text-only";
   return definitions.filter((tool) => tool.forModel === undefined || tool.forModel === modelClass);
-}
-
-/**
- * The default entries that a persisted `tools.builtin` list lacks, by name. An agent's list is
- * frozen as written, so tools added to Penguin after the agent was created show up here.
- */
-export function missingDefaultTools(
-  list: readonly Pick<ToolDefinitionConfig, "name">[],
-): ToolDefinitionConfig[] {
-  const present = new Set(list.map((tool) => tool.name));
-  return defaultToolDefinitions().filter((tool) => !present.has(tool.name));
-}
-
-/** `list` with the missing default entries appended (in default order); existing entries are kept as written. */
-export function adoptDefaultTools<T extends Pick<ToolDefinitionConfig, "name">>(
-  list: readonly T[],
-): (T | ToolDefinitionConfig)[] {
-  return [...list, ...missingDefaultTools(list)];
 }

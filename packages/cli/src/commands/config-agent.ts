@@ -112,7 +112,7 @@ export async function toolsSync(opts: ToolsSyncOptions): Promise<number> {
     out(`agent "${agent.id}" omits tools.builtin, so it follows the default toolset: nothing to sync`);
     return EXIT_COMPLETED;
   }
-  const missing = missingDefaultTools(builtin);
+  const missing = missingDefaultTools(builtin, agent.config.tools.preset);
   if (missing.length === 0) {
     out(`agent "${agent.id}" has every default tool: nothing to sync`);
     return EXIT_COMPLETED;
