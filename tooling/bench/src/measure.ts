@@ -37,19 +37,28 @@ export async function interleavedMediansMs(
   return samples.map(median);
 }
 
-/** Samples this process's RSS while `fn` runs; returns the peak in bytes. */
+/**
+ * Samples this process's memory while `fn` runs; returns the peak RSS and the peak of
+ * `arrayBuffers` (Buffers live outside the JS heap, and are freed only when the GC runs).
+ */
 export async function peakRssDuring<T>(
   fn: () => Promise<T>,
   everyMs = 20,
-): Promise<{ result: T; peakRss: number }> {
-  let peak = process.memoryUsage().rss;
-  const timer = setInterval(() => {
-    peak = Math.max(peak, process.memoryUsage().rss);
-  }, everyMs);
+): Promise<{ result: T; peakRss: number; peakArrayBuffers: number }> {
+  let peak = process.memoryUsage();
+  const sample = () => {
+    const now = process.memoryUsage();
+    peak = {
+      ...peak,
+      rss: Math.max(peak.rss, now.rss),
+      arrayBuffers: Math.max(peak.arrayBuffers, now.arrayBuffers),
+    };
+  };
+  const timer = setInterval(sample, everyMs);
   try {
     const result = await fn();
-    peak = Math.max(peak, process.memoryUsage().rss);
-    return { result, peakRss: peak };
+    sample();
+    return { result, peakRss: peak.rss, peakArrayBuffers: peak.arrayBuffers };
   } finally {
     clearInterval(timer);
   }

@@ -8,6 +8,11 @@ export interface RunProcessOptions {
    * `discard` (a pipe that this process reads and throws away, as any harness must at least do).
    */
   stdout?: "ignore" | "discard";
+  /**
+   * Start the child as exec_command does: its own process group (`detached`, setsid on POSIX)
+   * with stdin as an open pipe too.
+   */
+  asCommandSession?: boolean;
 }
 
 export interface ProcessExit {
@@ -29,7 +34,12 @@ export function runProcess(
     const child = spawn(file, args, {
       env: options.env,
       cwd: options.cwd,
-      stdio: ["ignore", options.stdout === "discard" ? "pipe" : "ignore", "pipe"],
+      stdio: [
+        options.asCommandSession ? "pipe" : "ignore",
+        options.stdout === "discard" ? "pipe" : "ignore",
+        "pipe",
+      ],
+      detached: options.asCommandSession ?? false,
     });
     let stderr = "";
     child.stderr?.setEncoding("utf8");

@@ -41,18 +41,21 @@ export const execStream: Benchmark = {
       // The idle session: tools built, one command already run (code loaded), garbage collected.
       await streamThroughEnvironment(environment, 1024);
       collectGarbage();
-      const idleRss = process.memoryUsage().rss;
+      const idle = process.memoryUsage();
+      const idleRss = idle.rss;
 
       const harness: number[] = [];
       const devNull: number[] = [];
       const nodePipe: number[] = [];
       let peakRss = idleRss;
+      let peakArrayBuffers = idle.arrayBuffers;
       for (let i = 0; i < runs; i++) {
         const measured = await peakRssDuring(() =>
           timeMs(() => streamThroughEnvironment(environment, bytes)),
         );
         harness.push(measured.result);
         peakRss = Math.max(peakRss, measured.peakRss);
+        peakArrayBuffers = Math.max(peakArrayBuffers, measured.peakArrayBuffers);
         devNull.push(
           await timeMs(() => runProcessOk("bash", shell(`${printCommand(bytes)} > /dev/null`), { env })),
         );
@@ -94,6 +97,12 @@ export const execStream: Benchmark = {
           unit: "MiB",
           target: `< ${RSS_ABOVE_IDLE_TARGET_MIB}`,
           ok: aboveIdleMib < RSS_ABOVE_IDLE_TARGET_MIB,
+        },
+        {
+          benchmark: this.name,
+          metric: "peak Buffer memory (arrayBuffers) above idle",
+          value: (peakArrayBuffers - idle.arrayBuffers) / MiB,
+          unit: "MiB",
         },
         { benchmark: this.name, metric: "idle session RSS", value: idleRss / MiB, unit: "MiB" },
       ];
