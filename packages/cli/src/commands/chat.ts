@@ -208,7 +208,7 @@ class Chat {
   async exit(code: number): Promise<void> {
     if (this.exiting) return;
     this.exiting = true;
-    this.renderer.screen.stop();
+    this.renderer.screen.close();
     await this.session.dispose();
     this.say(`${this.style.dim("trace:")} ${this.session.tracePath}`);
     this.say(this.style.dim(`resume with: penguin chat --resume ${this.session.id}`));
@@ -358,6 +358,7 @@ async function chatOnTerminal(
     interactive: true,
     style,
     print: (line) => renderer.line(line),
+    onAsk: (call) => renderer.markShown(call.payload.tool_call_id),
     onCtrlC: () => chat?.ctrlC.press(),
     question: terminal.ask,
   });

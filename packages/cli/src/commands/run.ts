@@ -119,6 +119,7 @@ export async function runCommand(opts: RunOptions): Promise<number> {
     interactive: process.stdin.isTTY === true,
     style,
     print: (line) => renderer.line(line),
+    onAsk: (call) => renderer.markShown(call.payload.tool_call_id),
     onCtrlC: () => ctrlC.press(),
     question: async (text, signal) => {
       screen.pause();

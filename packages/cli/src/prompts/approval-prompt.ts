@@ -109,6 +109,8 @@ export interface TerminalAskOptions {
   /** Writes one line of the question to the terminal. */
   print: (line: string) => void;
   style: Style;
+  /** The question showed this call (the renderer need not show it again). */
+  onAsk?: (call: OmniMessage<ToolCallPayload>) => void;
   /** Ctrl-C at the question: the caller interrupts the task (the call is denied). */
   onCtrlC: () => void;
   /** Whether a human can answer (stdin is a terminal). */
@@ -131,6 +133,7 @@ export function terminalAsk(opts: TerminalAskOptions): AskFn {
       return "deny";
     }
     for (const line of describeCall(call, opts.style)) opts.print(line);
+    opts.onAsk?.(call);
     opts.print(choicesLine(call, opts.style));
     for (;;) {
       const typed = await opts.question("  allow? [y/N/p/a] ", request.signal);

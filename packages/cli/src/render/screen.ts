@@ -81,6 +81,12 @@ export class Screen {
     this.hide();
   }
 
+  /** For good: nothing more is drawn on the bottom line (the chat is ending). */
+  close(): void {
+    this.stop();
+    this.paused = true;
+  }
+
   /** Takes the status line down while something else owns the terminal (a question). */
   pause(): void {
     this.hide();

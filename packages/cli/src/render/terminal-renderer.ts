@@ -48,6 +48,8 @@ interface CallState {
   description?: string;
   /** The description line was already printed (a non-terminal prints it as soon as it is known). */
   announced: boolean;
+  /** The arguments were shown (by an approval question). */
+  detailShown?: boolean;
   /** When the call was approved and started running. */
   startedAt?: number;
   child: boolean;
@@ -78,6 +80,13 @@ export class TerminalRenderer {
     this.summary.message = undefined;
     this.calls.clear();
     this.requestStartedAt = undefined;
+  }
+
+  /** An approval question already showed this call whole: its complete message prints nothing more. */
+  markShown(toolCallId: string): void {
+    const state = this.callState(toolCallId, undefined, false);
+    state.announced = true;
+    state.detailShown = true;
   }
 
   /** The whole text of the last output that was shown folded, for Ctrl-O. */
@@ -112,7 +121,8 @@ export class TerminalRenderer {
         const lead = child ? "  ↳ " : "";
         if (!state.announced) this.line(`${lead}${style.cyan("●")} ${style.bold(title)}`);
         state.announced = true;
-        if (detail && detail !== title) this.line(indent(style.dim(detail), child ? "      " : "  "));
+        if (detail && detail !== title && !state.detailShown)
+          this.line(indent(style.dim(detail), child ? "      " : "  "));
         return;
       }
       case "approval_decision": {

@@ -20,6 +20,7 @@ import {
   loadProjectConfig,
   type ProjectConfig,
   resolveDataRoot,
+  resolveToolLimits,
   resolveToolset,
   type SystemConfig,
   type SystemConfigInput,
@@ -29,6 +30,7 @@ import {
   secretValues,
   systemPromptTemplate,
   tracesDir,
+  writeGuardEnabled,
 } from "@penguin/state";
 import { readSession, rebuildContext, type TraceLocation, TraceWriter } from "@penguin/trace";
 import { type SessionRule, SessionRules } from "../approval/session-rules.js";
@@ -40,6 +42,7 @@ import { Environment } from "../environment/environment.js";
 import { createRecordingModel } from "../models/recorder.js";
 import type { ModelAdapter, ThinkingLevel } from "../models/types.js";
 import { ProcessManager } from "../tools/command/process-manager.js";
+import { extendedToolFactories } from "../tools/extended/index.js";
 import { createBuiltinTools, selectToolsForModel } from "../tools/registry.js";
 import { SUBAGENT_TOOL_NAMES, type SubagentManager, subagentToolFactories } from "../tools/subagent/index.js";
 import { type CustomToolRegistration, customTools } from "./custom-tools.js";
@@ -337,7 +340,10 @@ export class Agent {
           state: input.state,
           pointers: input.pointers,
         });
-    const builtins = createBuiltinTools(definitions, subagents ? subagentToolFactories(subagents) : {});
+    const builtins = createBuiltinTools(definitions, {
+      ...extendedToolFactories(resolveToolLimits(this.config)),
+      ...(subagents ? subagentToolFactories(subagents) : {}),
+    });
     for (const name of builtins.unknown) {
       this.logger.warn(`agent ${this.id}: no tool named "${name}" exists; it is left out of the toolset`);
     }
@@ -359,6 +365,7 @@ export class Agent {
       describeImage:
         resolved.describeImage ?? (adapter.info.vision ? undefined : describeImageWith(this.project)),
       warn: (line) => this.logger.warn(line),
+      writeGuard: writeGuardEnabled(this.config.tools),
     });
     const toolSpecs = environment.toolSpecs();
     const header: OmniMessage[] = [];

@@ -1,0 +1,77 @@
+import { execa, type ResultPromise } from "execa";
+import { CLI_BIN } from "./helpers.js";
+
+const shellQuote = (arg: string) => `'${arg.replace(/'/g, "'\\''")}'`;
+
+/** What a person sees: the terminal's bytes without cursor and colour codes. */
+export const visible = (text: string) => text.replace(/\u001b\[[0-9;?]*[A-Za-z]/g, "").replace(/\r/g, "");
+
+/**
+ * `penguin` on a real pseudo-terminal (util-linux `script`): keys are written to the terminal as
+ * a person types them (Ctrl-C is the byte 0x03, which the terminal turns into an interrupt), and
+ * everything the program prints to stdout and stderr is read back from it.
+ */
+export class TerminalRun {
+  private raw = "";
+  private readonly child: ResultPromise;
+
+  constructor(args: string[], env: Record<string, string>) {
+    const command = [process.execPath, CLI_BIN, ...args].map(shellQuote).join(" ");
+    this.child = execa("script", ["-qfec", command, "/dev/null"], {
+      env: { NO_COLOR: "1", TERM: "xterm", ...env },
+      extendEnv: true,
+      stdin: "pipe",
+      reject: false,
+      timeout: 90_000,
+    });
+    this.child.stdout?.on("data", (chunk: Buffer) => {
+      this.raw += chunk.toString("utf8");
+    });
+  }
+
+  get screen(): string {
+    return visible(this.raw);
+  }
+
+  /** Resolves once the screen shows `pattern` at least `count` times. */
+  async waitFor(pattern: string | RegExp, count = 1, timeoutMs = 20_000): Promise<void> {
+    const re =
+      typeof pattern === "string"
+        ? new RegExp(escape(pattern), "g")
+        : new RegExp(pattern.source, pattern.flags.includes("g") ? pattern.flags : `${pattern.flags}g`);
+    const deadline = Date.now() + timeoutMs;
+    while ((this.screen.match(re)?.length ?? 0) < count) {
+      if (Date.now() > deadline) {
+        throw new Error(`timed out waiting for ${re} (x${count}); the screen shows:\n${this.screen}`);
+      }
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  }
+
+  type(text: string): void {
+    this.child.stdin?.write(text);
+  }
+
+  async exitCode(): Promise<number | undefined> {
+    const r = await this.child;
+    return r.exitCode;
+  }
+}
+
+const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+
+/** Process ids whose command line has these words (e.g. a `sleep 987` the test started through Penguin). */
+export async function processesRunning(...words: string[]): Promise<number[]> {
+  const { readdirSync, readFileSync } = await import("node:fs");
+  const found: number[] = [];
+  for (const entry of readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const argv = readFileSync(`/proc/${entry}/cmdline`, "utf8").split("\0");
+      if (words.every((w, i) => argv[i] === w)) found.push(Number(entry));
+    } catch {
+      // The process ended while the list was read.
+    }
+  }
+  return found;
+}
