@@ -10,6 +10,7 @@ import {
 } from "@penguin/protocol";
 import { modelVisiblePath, TRUNCATED_OUTPUT_DIR } from "@penguin/state";
 import type { ProcessManager } from "../tools/command/process-manager.js";
+import { FileReadRegistry } from "../tools/extended/file-reads.js";
 import { writeArchive } from "./archive.js";
 import { CallOutput } from "./call-output.js";
 import { ABORT_GRACE_MS, DEFAULT_MAX_OUTPUT_LENGTH, DEFAULT_TOOL_TIMEOUT_MS } from "./limits.js";
@@ -46,6 +47,8 @@ export interface EnvironmentOptions {
   warn?: (line: string) => void;
   /** How long a tool may take to stop after an interrupt or timeout (default ABORT_GRACE_MS). */
   abortGraceMs?: number;
+  /** Hash-guarded writes (`tools.writeGuard`): tools get a per-task registry of the files read. */
+  writeGuard?: boolean;
 }
 
 export interface ExecuteToolOptions {
@@ -100,6 +103,7 @@ export class Environment {
   private readonly locks = new KeyedLock();
   private readonly redactor: SecretRedactor;
   private readonly warn: (line: string) => void;
+  private readonly fileReads: FileReadRegistry | undefined;
 
   constructor(private readonly options: EnvironmentOptions) {
     for (const tool of options.tools) {
@@ -112,6 +116,15 @@ export class Environment {
     }
     this.redactor = new SecretRedactor(options.secrets ?? []);
     this.warn = options.warn ?? defaultWarn;
+    this.fileReads = options.writeGuard ? new FileReadRegistry() : undefined;
+  }
+
+  /**
+   * A new user message starts a task: the write guard forgets what was read before ("a read …
+   * earlier in the same task (since the last user message)").
+   */
+  startTask(): void {
+    this.fileReads?.clear();
   }
 
   /** The command sessions this Environment's tools start (front ends list and kill them). */
@@ -272,6 +285,7 @@ export class Environment {
           processes: this.options.processes,
           modelHasVision: this.options.modelHasVision ?? false,
           describeImage: this.options.describeImage,
+          fileReads: this.fileReads,
         };
         iterator = tool.execute(args, ctx);
         for (;;) {

@@ -1,6 +1,7 @@
 import type { OmniMessage, StopReason, ToolCallPayload } from "@penguin/protocol";
 import type { ToolDefinitionConfig } from "@penguin/state";
 import type { ProcessManager } from "../tools/command/process-manager.js";
+import type { FileReadRegistry } from "../tools/extended/file-reads.js";
 
 /** Called once per complete tool call; a throw counts as "deny". */
 export type ApproveFn = (toolCall: OmniMessage<ToolCallPayload>) => Promise<"allow" | "deny">;
@@ -33,6 +34,11 @@ export interface ToolExecutionContext {
   modelHasVision: boolean;
   /** Present when a vision model is configured for text-only sessions. */
   describeImage?: DescribeImageFn;
+  /**
+   * Present while the write guard (`tools.writeGuard`) is on: the files read, listed or written
+   * in the current task, with their hashes. Cleared when a new user message starts a task.
+   */
+  fileReads?: FileReadRegistry;
 }
 
 /** A tool's own report of how it ended. */

@@ -161,6 +161,8 @@ export class Session {
     options.signal?.addEventListener("abort", onAbort, { once: true });
     try {
       for (const record of parts.header.splice(0)) yield record;
+      // A new user message starts a task: what the write guard knows was read is from before it.
+      parts.environment.startTask();
       const messages = await inputMessages(input, {
         workspaceDir: parts.workspaceDir,
         scratchpadDir: parts.scratchpadDir,

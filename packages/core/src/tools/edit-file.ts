@@ -8,6 +8,8 @@ import {
   EDIT_NEAR_MATCH_MAX_LINES,
 } from "../environment/limits.js";
 import type { BuiltinTool, ToolExecutionContext, ToolResult } from "../environment/types.js";
+import { sha256Of } from "./extended/file-reads.js";
+import { checkExistingFile, recordWrite } from "./extended/write-guard.js";
 import {
   answer,
   booleanArgument,
@@ -171,6 +173,16 @@ export function createEditFileTool(definition: ToolDefinitionConfig): BuiltinToo
         `${shown} looks like a binary file (it contains NUL bytes); edit_file edits text files only.`,
       );
     }
+    // "editing … a file needs a read (or listing) of it earlier in the same task".
+    if (ctx.fileReads) {
+      const verdict = checkExistingFile(ctx.fileReads, path.value, {
+        tool: "edit_file",
+        action: "edit",
+        currentSha256: sha256Of(bytes),
+        needsExpected: false,
+      });
+      if (!verdict.ok) return yield* fail(ctx, verdict.message);
+    }
     const content = bytes.toString("utf8");
     if (!Buffer.from(content, "utf8").equals(bytes)) {
       return yield* fail(
@@ -208,7 +220,8 @@ export function createEditFileTool(definition: ToolDefinitionConfig): BuiltinToo
       found.map((offset, index) => offset + index * delta),
     );
     const summary = `Replaced ${found.length} occurrence(s) in ${shown}`;
-    return yield* answer(ctx, `${summary}\n${editDiff(path.value, content, updated, siteLines)}`);
+    const note = recordWrite(ctx, path.value, updated);
+    return yield* answer(ctx, `${summary}\n${editDiff(path.value, content, updated, siteLines)}`, { note });
   }
 
   return {

@@ -8,6 +8,7 @@ import {
   READ_FILE_SCAN_CAP_BYTES,
 } from "../environment/limits.js";
 import type { BuiltinTool, ToolExecutionContext, ToolResult } from "../environment/types.js";
+import { recordRead } from "./extended/write-guard.js";
 import {
   answer,
   describeFsError,
@@ -75,6 +76,10 @@ export function createReadFileTool(definition: ToolDefinitionConfig): BuiltinToo
       return yield* fail(ctx, describeFsError("read", path.value, error));
     }
 
+    // Under the write guard, the whole file's sha256 goes into the note (and the read is remembered).
+    const note = await recordRead(ctx, path.value);
+    const failWith = (text: string) => answer(ctx, text, { stopReason: "failed", note });
+
     let window: Awaited<ReturnType<typeof readLineWindow>>;
     try {
       window = await readLineWindow(path.value, {
@@ -84,19 +89,17 @@ export function createReadFileTool(definition: ToolDefinitionConfig): BuiltinToo
         signal: ctx.signal,
       });
     } catch (error) {
-      return yield* fail(ctx, describeFsError("read", path.value, error));
+      return yield* failWith(describeFsError("read", path.value, error));
     }
     if (window.kind === "aborted") return { stopReason: "aborted" };
     if (window.kind === "binary") {
-      return yield* fail(
-        ctx,
+      return yield* failWith(
         `${shown} looks like a binary file (it contains NUL bytes), and read_file shows text only. Inspect it with exec_command (e.g. file, xxd | head, strings), or use the image tool if it is an image.`,
       );
     }
-    if (window.totalLines === 0) return yield* answer(ctx, `${shown} is empty (0 lines).`);
+    if (window.totalLines === 0) return yield* answer(ctx, `${shown} is empty (0 lines).`, { note });
     if (window.lines.length === 0) {
-      return yield* fail(
-        ctx,
+      return yield* failWith(
         `offset ${offset.value} is past the end of ${shown}, which has ${window.totalLines} lines. Use an offset from 1 to ${window.totalLines}.`,
       );
     }
@@ -105,7 +108,7 @@ export function createReadFileTool(definition: ToolDefinitionConfig): BuiltinToo
       const last = window.firstLine + window.lines.length - 1;
       text += `\n${continuationNote(window.firstLine, last, window.totalLines, size, window.cutForSize)}`;
     }
-    return yield* answer(ctx, text);
+    return yield* answer(ctx, text, { note });
   }
 
   return { name: definition.name, definition, execute };

@@ -7,6 +7,7 @@ import type { BuiltinTool, ToolFactory } from "../environment/types.js";
 import { createExecCommandTool, createInputCommandTool } from "./command/index.js";
 import { createDescribeImageTool } from "./describe-image.js";
 import { createEditFileTool } from "./edit-file.js";
+import { extendedToolFactories } from "./extended/index.js";
 import { createReadFileTool } from "./read-file.js";
 import { createReadImageTool } from "./read-image.js";
 import { createWriteFileTool } from "./write-file.js";
@@ -15,8 +16,12 @@ import { createWriteFileTool } from "./write-file.js";
 // maps to the factory that makes it. run_subagent and input_subagent need the engine, so the
 // engine passes their factories in as `extra`.
 
-/** The factories this package owns, by tool name. */
+/**
+ * The factories this package owns, by tool name: the core tools and the opt-in extended ones
+ * (with the default `tools.limits`; a session passes its agent's limits in as `extra`).
+ */
 export const BUILTIN_TOOL_FACTORIES: Readonly<Record<string, ToolFactory>> = {
+  ...extendedToolFactories(),
   exec_command: createExecCommandTool,
   input_command: createInputCommandTool,
   read_file: createReadFileTool,

@@ -4,11 +4,14 @@ import type { OmniMessage } from "@penguin/protocol";
 import type { ToolDefinitionConfig } from "@penguin/state";
 import { DIFF_MAX_FILE_BYTES, WRITE_DIFF_MAX_LINES } from "../environment/limits.js";
 import type { BuiltinTool, ToolExecutionContext, ToolResult } from "../environment/types.js";
+import { sha256File, sha256Of } from "./extended/file-reads.js";
+import { checkExistingFile, checkMissingFile, recordWrite } from "./extended/write-guard.js";
 import {
   answer,
   describeFsError,
   fail,
   fsErrorCode,
+  optionalStringArgument,
   pathArgument,
   resolveToolPath,
   shownPath,
@@ -70,6 +73,8 @@ export function createWriteFileTool(definition: ToolDefinitionConfig): BuiltinTo
     if (!path.ok) return yield* fail(ctx, path.error);
     const content = stringArgument(args, "content");
     if (!content.ok) return yield* fail(ctx, content.error);
+    const expected = optionalStringArgument(args, "expected_sha256");
+    if (!expected.ok) return yield* fail(ctx, expected.error);
     const shown = shownPath(path.value);
 
     // The previous version, read only when it is small enough to diff.
@@ -84,6 +89,32 @@ export function createWriteFileTool(definition: ToolDefinitionConfig): BuiltinTo
       if (code !== "ENOENT") return yield* fail(ctx, describeFsError("read", path.value, error));
     }
 
+    // "replacing … a file needs a read … and write_file … also need[s] that read's hash as expected_sha256".
+    if (ctx.fileReads) {
+      let verdict: ReturnType<typeof checkMissingFile>;
+      if (previous === undefined) {
+        verdict = checkMissingFile(path.value, "write_file", expected.value);
+      } else {
+        let currentSha256: string | undefined;
+        try {
+          currentSha256 = previous.bytes
+            ? sha256Of(previous.bytes)
+            : await sha256File(path.value, ctx.signal);
+        } catch (error) {
+          return yield* fail(ctx, describeFsError("read", path.value, error));
+        }
+        if (currentSha256 === undefined) return { stopReason: "aborted" };
+        verdict = checkExistingFile(ctx.fileReads, path.value, {
+          tool: "write_file",
+          action: "replace",
+          currentSha256,
+          needsExpected: true,
+          expected: expected.value,
+        });
+      }
+      if (!verdict.ok) return yield* fail(ctx, verdict.message);
+    }
+
     try {
       await mkdir(dirname(path.value), { recursive: true });
       await writeFile(path.value, content.value, "utf8");
@@ -91,11 +122,19 @@ export function createWriteFileTool(definition: ToolDefinitionConfig): BuiltinTo
       return yield* fail(ctx, describeFsError("write", path.value, error));
     }
 
-    if (previous === undefined) return yield* answer(ctx, `Created ${shown} (${sizeText(content.value)}).`);
+    // Under the write guard the new hash is reported (and known for the next change of this task).
+    const note = recordWrite(ctx, path.value, content.value);
+    if (previous === undefined) {
+      return yield* answer(ctx, `Created ${shown} (${sizeText(content.value)}).`, { note });
+    }
     const before = previousText(previous.bytes);
     const headline = `Overwrote ${shown} (${sizeText(content.value)}; previously ${previous.size} bytes).`;
-    if (!before.ok) return yield* answer(ctx, `${headline}\n(previous content not compared: ${before.why})`);
-    return yield* answer(ctx, `${headline}\n${overwriteReport(path.value, before.text, content.value)}`);
+    if (!before.ok) {
+      return yield* answer(ctx, `${headline}\n(previous content not compared: ${before.why})`, { note });
+    }
+    return yield* answer(ctx, `${headline}\n${overwriteReport(path.value, before.text, content.value)}`, {
+      note,
+    });
   }
 
   return {

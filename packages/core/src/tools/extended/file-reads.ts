@@ -1,0 +1,90 @@
+import { createHash } from "node:crypto";
+import { open } from "node:fs/promises";
+import { sep } from "node:path";
+
+// "Hash-guarded writes … replacing, editing, moving or removing a file needs a read (or listing)
+// of it earlier in the same task (since the last user message)": what the agent has seen of each
+// path in the current task. The Environment keeps one per session and clears it when a task starts.
+
+/** How the agent came to know a path in this task. */
+export interface FileKnowledge {
+  /** `read`: read_file showed it (with its hash); `listed`: list_files named it; `written`: a change of this task produced it. */
+  how: "read" | "listed" | "written";
+  /** sha256 (hex) of the whole file when it was read or written; absent for a listing. */
+  sha256?: string;
+}
+
+export class FileReadRegistry {
+  private readonly known = new Map<string, FileKnowledge>();
+
+  /** Forgets everything: a new user message starts a new task. */
+  clear(): void {
+    this.known.clear();
+  }
+
+  get(path: string): FileKnowledge | undefined {
+    return this.known.get(path);
+  }
+
+  noteRead(path: string, sha256: string): void {
+    this.known.set(path, { how: "read", sha256 });
+  }
+
+  /** A listing never erases a hash the agent already has. */
+  noteListed(path: string): void {
+    if (!this.known.has(path)) this.known.set(path, { how: "listed" });
+  }
+
+  noteWritten(path: string, sha256: string): void {
+    this.known.set(path, { how: "written", sha256 });
+  }
+
+  /** A path (and everything below it) is gone. */
+  forget(path: string): void {
+    const prefix = path.endsWith(sep) ? path : `${path}${sep}`;
+    for (const key of [...this.known.keys()]) {
+      if (key === path || key.startsWith(prefix)) this.known.delete(key);
+    }
+  }
+
+  /** A path (and everything below it) moved: what was known follows it. */
+  moved(from: string, to: string): void {
+    const prefix = from.endsWith(sep) ? from : `${from}${sep}`;
+    const carried: [string, FileKnowledge][] = [];
+    for (const [key, value] of this.known) {
+      if (key === from) carried.push([to, value]);
+      else if (key.startsWith(prefix)) carried.push([to + key.slice(from.length), value]);
+    }
+    this.forget(from);
+    for (const [key, value] of carried) this.known.set(key, value);
+  }
+}
+
+const HASH_CHUNK_BYTES = 1024 * 1024;
+
+export function sha256Of(data: string | Uint8Array): string {
+  return createHash("sha256").update(data).digest("hex");
+}
+
+/** sha256 (hex) of a whole file, read in chunks so a large file is never held whole; undefined once aborted. */
+export async function sha256File(path: string, signal?: AbortSignal): Promise<string | undefined> {
+  const hash = createHash("sha256");
+  const handle = await open(path, "r");
+  try {
+    const chunk = Buffer.allocUnsafe(HASH_CHUNK_BYTES);
+    for (;;) {
+      if (signal?.aborted) return undefined;
+      const { bytesRead } = await handle.read(chunk, 0, chunk.length, null);
+      if (bytesRead === 0) break;
+      hash.update(chunk.subarray(0, bytesRead));
+    }
+  } finally {
+    await handle.close();
+  }
+  return hash.digest("hex");
+}
+
+/** The note a guarded read or change ends with ("read_file reports the sha256 of the whole file in its note"). */
+export function sha256Note(sha256: string): string {
+  return `[sha256: ${sha256}]`;
+}

@@ -1,0 +1,32 @@
+import { defaultToolLimits, type ToolLimits } from "@penguin/state";
+import type { ToolFactory } from "../../environment/types.js";
+import { createApplyPatchTool } from "./apply-patch.js";
+import { createListFilesTool } from "./list-files.js";
+import { createMakeDirectoryTool } from "./make-directory.js";
+import { createMovePathTool } from "./move-path.js";
+import { createRemovePathTool } from "./remove-path.js";
+import { createSearchTextTool } from "./search-text.js";
+import { createWebFetchTool } from "./web-fetch.js";
+
+// The extended toolset's factories, by tool name, made with an agent's `tools.limits`.
+
+export function extendedToolFactories(limits: ToolLimits = defaultToolLimits()): Record<string, ToolFactory> {
+  return {
+    list_files: (definition) => createListFilesTool(definition, limits.list_files),
+    search_text: (definition) => createSearchTextTool(definition, limits.search_text),
+    apply_patch: (definition) => createApplyPatchTool(definition, limits.apply_patch),
+    move_path: createMovePathTool,
+    make_directory: createMakeDirectoryTool,
+    remove_path: createRemovePathTool,
+    web_fetch: (definition) => createWebFetchTool(definition, limits.web_fetch),
+  };
+}
+
+export { createApplyPatchTool } from "./apply-patch.js";
+export { type FileKnowledge, FileReadRegistry, sha256File } from "./file-reads.js";
+export { createListFilesTool } from "./list-files.js";
+export { createMakeDirectoryTool } from "./make-directory.js";
+export { createMovePathTool } from "./move-path.js";
+export { createRemovePathTool } from "./remove-path.js";
+export { createSearchTextTool } from "./search-text.js";
+export { createWebFetchTool } from "./web-fetch.js";

@@ -1,0 +1,101 @@
+import type { Stats } from "node:fs";
+import { cp, lstat, mkdir, rename, rm } from "node:fs/promises";
+import { dirname } from "node:path";
+import type { OmniMessage } from "@penguin/protocol";
+import type { ToolDefinitionConfig } from "@penguin/state";
+import type { BuiltinTool, ToolExecutionContext, ToolResult } from "../../environment/types.js";
+import {
+  answer,
+  describeFsError,
+  fail,
+  fsErrorCode,
+  pathArgument,
+  resolveToolPath,
+  shownPath,
+} from "../file-tool-support.js";
+import { missingPathHint } from "../path-hint.js";
+import { checkPathChange } from "./path-guard.js";
+
+// "move_path (never overwrites, creates missing parents)".
+
+async function lstatOrUndefined(path: string): Promise<Stats | undefined> {
+  try {
+    return await lstat(path);
+  } catch (error) {
+    if (fsErrorCode(error) === "ENOENT") return undefined;
+    throw error;
+  }
+}
+
+export function createMovePathTool(definition: ToolDefinitionConfig): BuiltinTool {
+  async function* execute(
+    args: Record<string, unknown>,
+    ctx: ToolExecutionContext,
+  ): AsyncGenerator<OmniMessage, ToolResult> {
+    const source = pathArgument(args, "source", ctx.workspaceDir);
+    if (!source.ok) return yield* fail(ctx, source.error);
+    const destination = pathArgument(args, "destination", ctx.workspaceDir);
+    if (!destination.ok) return yield* fail(ctx, destination.error);
+    const from = source.value;
+    const to = destination.value;
+    if (from === to)
+      return yield* fail(ctx, `source and destination are the same path (${shownPath(from)}).`);
+
+    let info: Stats | undefined;
+    let existing: Stats | undefined;
+    try {
+      info = await lstatOrUndefined(from);
+      if (!info) return yield* fail(ctx, `Not found: ${shownPath(from)}. ${await missingPathHint(from)}`);
+      existing = await lstatOrUndefined(to);
+    } catch (error) {
+      return yield* fail(ctx, describeFsError("check", from, error));
+    }
+    if (existing) {
+      return yield* fail(
+        ctx,
+        `${shownPath(to)} already exists; move_path never overwrites. Remove it first, or pick another destination.`,
+      );
+    }
+    if (info.isDirectory() && to.startsWith(`${from}/`)) {
+      return yield* fail(ctx, `Cannot move the directory ${shownPath(from)} into itself (${shownPath(to)}).`);
+    }
+    const verdict = await checkPathChange(ctx, from, info, {
+      tool: "move_path",
+      action: "move",
+      needsExpected: false,
+    });
+    if (verdict === "aborted") return { stopReason: "aborted" };
+    if (!verdict.ok) return yield* fail(ctx, verdict.message);
+
+    try {
+      await mkdir(dirname(to), { recursive: true });
+      try {
+        await rename(from, to);
+      } catch (error) {
+        if (fsErrorCode(error) !== "EXDEV") throw error;
+        // Another file system: copy (links as links), then remove the source.
+        await cp(from, to, {
+          recursive: true,
+          errorOnExist: true,
+          force: false,
+          verbatimSymlinks: true,
+          preserveTimestamps: true,
+        });
+        await rm(from, { recursive: true });
+      }
+    } catch (error) {
+      return yield* fail(ctx, `${describeFsError("move", from, error)} Nothing was moved.`);
+    }
+    ctx.fileReads?.moved(from, to);
+    const kind = info.isDirectory() ? "directory" : info.isSymbolicLink() ? "symlink" : "file";
+    return yield* answer(ctx, `Moved ${kind} ${shownPath(from)} to ${shownPath(to)}.`);
+  }
+
+  return {
+    name: definition.name,
+    definition,
+    execute,
+    lockKey: (args, workspaceDir) =>
+      typeof args.source === "string" ? resolveToolPath(workspaceDir, args.source) : undefined,
+  };
+}

@@ -1,0 +1,118 @@
+import type { Stats } from "node:fs";
+import { lstat, realpath, rm, rmdir, unlink } from "node:fs/promises";
+import { parse, sep } from "node:path";
+import type { OmniMessage } from "@penguin/protocol";
+import type { ToolDefinitionConfig } from "@penguin/state";
+import type { BuiltinTool, ToolExecutionContext, ToolResult } from "../../environment/types.js";
+import {
+  answer,
+  booleanArgument,
+  describeFsError,
+  fail,
+  fsErrorCode,
+  optionalStringArgument,
+  pathArgument,
+  resolveToolPath,
+  shownPath,
+} from "../file-tool-support.js";
+import { missingPathHint } from "../path-hint.js";
+import { checkPathChange } from "./path-guard.js";
+
+// "remove_path (a non-empty directory needs recursive; a symlink is removed as a link; the
+// workspace root and / are refused)".
+
+/** Whether removing `path` would remove the file system root or the workspace (itself or by an ancestor). */
+async function protectedPath(path: string, workspaceDir: string): Promise<string | undefined> {
+  const isRootOrAncestor = (candidate: string, workspace: string) =>
+    candidate === parse(candidate).root ||
+    candidate === workspace ||
+    workspace.startsWith(`${candidate}${sep}`);
+  if (isRootOrAncestor(path, workspaceDir)) {
+    return path === parse(path).root
+      ? "the file system root"
+      : path === workspaceDir
+        ? "the workspace root"
+        : "an ancestor of the workspace";
+  }
+  // The same folders reached through a symlinked spelling.
+  try {
+    const [real, realWorkspace] = await Promise.all([realpath(path), realpath(workspaceDir)]);
+    if (isRootOrAncestor(real, realWorkspace))
+      return "the workspace root or one of its ancestors (through a symlink in the path)";
+  } catch {
+    // Nothing to compare: the removal itself reports a missing path.
+  }
+  return undefined;
+}
+
+export function createRemovePathTool(definition: ToolDefinitionConfig): BuiltinTool {
+  async function* execute(
+    args: Record<string, unknown>,
+    ctx: ToolExecutionContext,
+  ): AsyncGenerator<OmniMessage, ToolResult> {
+    const path = pathArgument(args, "path", ctx.workspaceDir);
+    if (!path.ok) return yield* fail(ctx, path.error);
+    const recursive = booleanArgument(args, "recursive", false);
+    if (!recursive.ok) return yield* fail(ctx, recursive.error);
+    const expected = optionalStringArgument(args, "expected_sha256");
+    if (!expected.ok) return yield* fail(ctx, expected.error);
+    const target = path.value;
+    const shown = shownPath(target);
+
+    let info: Stats;
+    try {
+      info = await lstat(target);
+    } catch (error) {
+      if (fsErrorCode(error) === "ENOENT")
+        return yield* fail(ctx, `Not found: ${shown}. ${await missingPathHint(target)}`);
+      return yield* fail(ctx, describeFsError("check", target, error));
+    }
+    // A symlink is removed as a link, so only a real directory can take the workspace with it.
+    if (!info.isSymbolicLink()) {
+      const why = await protectedPath(target, ctx.workspaceDir);
+      if (why) return yield* fail(ctx, `Refused: ${shown} is ${why}; remove_path never removes it.`);
+    }
+    const verdict = await checkPathChange(ctx, target, info, {
+      tool: "remove_path",
+      action: "remove",
+      needsExpected: true,
+      expected: expected.value,
+    });
+    if (verdict === "aborted") return { stopReason: "aborted" };
+    if (!verdict.ok) return yield* fail(ctx, verdict.message);
+
+    try {
+      if (info.isDirectory()) {
+        if (recursive.value) await rm(target, { recursive: true });
+        else await rmdir(target);
+      } else {
+        await unlink(target);
+      }
+    } catch (error) {
+      if (fsErrorCode(error) === "ENOTEMPTY" || fsErrorCode(error) === "EEXIST") {
+        return yield* fail(
+          ctx,
+          `${shown} is a directory that is not empty; pass recursive: true to remove it with its contents.`,
+        );
+      }
+      return yield* fail(ctx, describeFsError("remove", target, error));
+    }
+    ctx.fileReads?.forget(target);
+    const kind = info.isDirectory()
+      ? recursive.value
+        ? "directory (with its contents)"
+        : "empty directory"
+      : info.isSymbolicLink()
+        ? "symlink (its target was not touched)"
+        : "file";
+    return yield* answer(ctx, `Removed ${kind} ${shown}.`);
+  }
+
+  return {
+    name: definition.name,
+    definition,
+    execute,
+    lockKey: (args, workspaceDir) =>
+      typeof args.path === "string" ? resolveToolPath(workspaceDir, args.path) : undefined,
+  };
+}

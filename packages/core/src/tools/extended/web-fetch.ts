@@ -1,0 +1,189 @@
+import type { OmniMessage } from "@penguin/protocol";
+import { defaultToolLimits, type ToolDefinitionConfig, type ToolLimits } from "@penguin/state";
+import { convert } from "html-to-text";
+import type { BuiltinTool, ToolExecutionContext, ToolResult } from "../../environment/types.js";
+import { answer, fail, stringArgument } from "../file-tool-support.js";
+
+// "web_fetch: an http(s) URL through the worker's network; HTML returned as readable text;
+// images, PDFs and other binary content refused; 4xx and 5xx are results, not errors; size and
+// time limits."
+
+type FetchLimits = ToolLimits["web_fetch"];
+
+/** Media types read as text besides `text/*`. */
+const TEXT_TYPES = new Set([
+  "application/json",
+  "application/ld+json",
+  "application/xml",
+  "application/javascript",
+  "application/ecmascript",
+  "application/x-javascript",
+  "application/x-sh",
+  "application/x-yaml",
+  "application/yaml",
+  "application/toml",
+  "application/sql",
+  "application/graphql",
+  "application/x-www-form-urlencoded",
+]);
+const HTML_TYPES = new Set(["text/html", "application/xhtml+xml"]);
+/** Bytes looked at to tell text from binary when the server names no type. */
+const SNIFF_BYTES = 8 * 1024;
+
+type Kind = "html" | "text" | "binary" | "unknown";
+
+function kindOf(mediaType: string): Kind {
+  if (mediaType === "") return "unknown";
+  if (HTML_TYPES.has(mediaType)) return "html";
+  if (mediaType.startsWith("text/") || TEXT_TYPES.has(mediaType)) return "text";
+  if (mediaType.endsWith("+json") || mediaType.endsWith("+xml")) return "text";
+  return "binary";
+}
+
+function charsetOf(contentType: string): string {
+  const match = /charset\s*=\s*"?([^";\s]+)/i.exec(contentType);
+  return match?.[1] ?? "utf-8";
+}
+
+function decode(bytes: Uint8Array, charset: string): string {
+  try {
+    return new TextDecoder(charset).decode(bytes);
+  } catch {
+    return new TextDecoder("utf-8").decode(bytes);
+  }
+}
+
+/** HTML as the text a reader sees: no scripts, styles or images; links keep their URL. */
+function readableText(html: string): string {
+  return convert(html, {
+    wordwrap: false,
+    selectors: [
+      { selector: "img", format: "skip" },
+      { selector: "script", format: "skip" },
+      { selector: "style", format: "skip" },
+      { selector: "noscript", format: "skip" },
+      { selector: "a", options: { ignoreHref: false, hideLinkHrefIfSameAsText: true } },
+    ],
+  }).trim();
+}
+
+/** Reads at most `max` bytes of a body; whether more was left unread. */
+async function readCapped(response: Response, max: number): Promise<{ bytes: Uint8Array; cut: boolean }> {
+  const reader = response.body?.getReader();
+  if (!reader) return { bytes: new Uint8Array(), cut: false };
+  const parts: Uint8Array[] = [];
+  let total = 0;
+  let cut = false;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    if (total + value.length > max) {
+      parts.push(value.subarray(0, max - total));
+      total = max;
+      cut = true;
+      await reader.cancel().catch(() => {});
+      break;
+    }
+    parts.push(value);
+    total += value.length;
+  }
+  const bytes = new Uint8Array(total);
+  let at = 0;
+  for (const part of parts) {
+    bytes.set(part, at);
+    at += part.length;
+  }
+  return { bytes, cut };
+}
+
+function looksBinary(bytes: Uint8Array): boolean {
+  return bytes.subarray(0, SNIFF_BYTES).includes(0);
+}
+
+/** A network failure in words: the cause's code when there is one (`ECONNREFUSED`, `ENOTFOUND`, …). */
+function networkError(error: unknown): string {
+  const cause = (error as { cause?: { code?: unknown; message?: unknown } }).cause;
+  if (typeof cause?.code === "string") return cause.code;
+  if (typeof cause?.message === "string") return cause.message;
+  return error instanceof Error ? error.message : String(error);
+}
+
+export function createWebFetchTool(
+  definition: ToolDefinitionConfig,
+  limits: FetchLimits = defaultToolLimits().web_fetch,
+): BuiltinTool {
+  async function* execute(
+    args: Record<string, unknown>,
+    ctx: ToolExecutionContext,
+  ): AsyncGenerator<OmniMessage, ToolResult> {
+    const raw = stringArgument(args, "url");
+    if (!raw.ok) return yield* fail(ctx, raw.error);
+    let url: URL;
+    try {
+      url = new URL(raw.value.trim());
+    } catch {
+      return yield* fail(
+        ctx,
+        `Not a URL: ${JSON.stringify(raw.value)}. Give an absolute http:// or https:// URL.`,
+      );
+    }
+    if (url.protocol !== "http:" && url.protocol !== "https:") {
+      return yield* fail(
+        ctx,
+        `web_fetch fetches http and https URLs only, not ${url.protocol}. Read local files with read_file.`,
+      );
+    }
+
+    const timeout = AbortSignal.timeout(limits.timeoutMs);
+    const signal = ctx.signal ? AbortSignal.any([ctx.signal, timeout]) : timeout;
+    let response: Response;
+    let body: { bytes: Uint8Array; cut: boolean };
+    try {
+      response = await fetch(url, {
+        signal,
+        redirect: "follow",
+        headers: { accept: "text/html, text/plain, application/json, text/*;q=0.9, */*;q=0.1" },
+      });
+      const contentType = response.headers.get("content-type") ?? "";
+      const kind = kindOf(contentType.split(";")[0]!.trim().toLowerCase());
+      if (kind === "binary") {
+        await response.body?.cancel().catch(() => {});
+        return yield* fail(
+          ctx,
+          `${response.url} answered with ${contentType} (HTTP ${response.status}), which is not text; web_fetch refuses images, PDFs and other binary content. Download it with exec_command (e.g. curl -o) if you need the file.`,
+        );
+      }
+      body = await readCapped(response, limits.maxBytes);
+    } catch (error) {
+      if (ctx.signal?.aborted) return { stopReason: "aborted" };
+      if (timeout.aborted) {
+        return yield* fail(ctx, `Fetching ${url.href} took longer than ${limits.timeoutMs} ms; gave up.`);
+      }
+      return yield* fail(ctx, `Fetching ${url.href} failed: ${networkError(error)}.`);
+    }
+
+    const contentType = response.headers.get("content-type") ?? "";
+    const mediaType = contentType.split(";")[0]!.trim().toLowerCase();
+    let kind = kindOf(mediaType);
+    if (kind === "unknown") {
+      if (looksBinary(body.bytes)) {
+        return yield* fail(
+          ctx,
+          `${response.url} sent content without a type that looks binary; web_fetch returns text only.`,
+        );
+      }
+      kind = /^\s*<(!doctype html|html)[\s>]/i.test(decode(body.bytes.subarray(0, 512), "utf-8"))
+        ? "html"
+        : "text";
+    }
+    const text = decode(body.bytes, charsetOf(contentType));
+    const content = kind === "html" ? readableText(text) : text;
+    const status = `HTTP ${response.status}${response.statusText ? ` ${response.statusText}` : ""}`;
+    const header = [`${status} ${response.url}`, `content-type: ${contentType || "(none)"}`];
+    if (response.redirected) header.push(`(redirected from ${url.href})`);
+    if (body.cut) header.push(`(body cut at ${limits.maxBytes} bytes)`);
+    return yield* answer(ctx, `${header.join("\n")}\n\n${content === "" ? "(empty body)" : content}`);
+  }
+
+  return { name: definition.name, definition, execute };
+}

@@ -1,0 +1,54 @@
+import { mkdir } from "node:fs/promises";
+import {
+  applyWriteGuard,
+  defaultToolLimits,
+  presetToolDefinitions,
+  type ToolDefinitionConfig,
+  type ToolLimits,
+} from "@penguin/state";
+import type { EnvironmentOptions } from "../../src/environment/environment.js";
+import { extendedToolFactories } from "../../src/tools/extended/index.js";
+import { createBuiltinTools } from "../../src/tools/registry.js";
+import { makeEnvironment, runCall, type TempDirs, tempDirs } from "../environment/support.js";
+
+// The extended tools through the real Environment: the preset's definitions (as a session
+// assembles them), real files in a temp workspace.
+
+export { runCall, type TempDirs };
+
+export async function workspace(): Promise<TempDirs> {
+  const dirs = await tempDirs();
+  await mkdir(dirs.workspaceDir, { recursive: true });
+  return dirs;
+}
+
+export interface ToolsetOptions {
+  writeGuard?: boolean;
+  limits?: Partial<{ [K in keyof ToolLimits]: Partial<ToolLimits[K]> }>;
+  /** Changes to a definition before assembly, e.g. a tiny maxOutputLength. */
+  edit?: (definition: ToolDefinitionConfig) => ToolDefinitionConfig;
+  environment?: Partial<EnvironmentOptions>;
+}
+
+export function definitionsOf(options: ToolsetOptions = {}): ToolDefinitionConfig[] {
+  return presetToolDefinitions("extended")
+    .map((definition) => (options.edit ? options.edit(definition) : definition))
+    .map((definition) => (options.writeGuard ? applyWriteGuard(definition) : definition));
+}
+
+/** An Environment with the extended preset's tools (subagent tools left out: they need a session). */
+export function extendedEnvironment(dirs: TempDirs, options: ToolsetOptions = {}) {
+  const defaults = defaultToolLimits();
+  const limits = Object.fromEntries(
+    Object.entries(defaults).map(([name, value]) => [
+      name,
+      { ...value, ...(options.limits?.[name as keyof ToolLimits] ?? {}) },
+    ]),
+  ) as ToolLimits;
+  const definitions = definitionsOf(options).filter(
+    (d) => !["run_subagent", "input_subagent"].includes(d.name),
+  );
+  const { tools, unknown } = createBuiltinTools(definitions, extendedToolFactories(limits));
+  if (unknown.length > 0) throw new Error(`no factory for ${unknown.join(", ")}`);
+  return makeEnvironment(dirs, tools, { writeGuard: options.writeGuard, ...options.environment });
+}
