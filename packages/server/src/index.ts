@@ -1,5 +1,7 @@
 export const PACKAGE_NAME = "@penguin/server";
 
+// Sessions: the runtime manager, approvals over HTTP, workspaces.
+export { MAX_AGENT_CONFIG_BYTES } from "./agents/routes.js";
 // Running the server.
 export { createServerApp, type ServerApp, type ServerAppOptions } from "./app.js";
 // Auth.
@@ -48,12 +50,24 @@ export {
 export {
   AUTH_SESSION_TTL_MS,
   DEFAULT_HOST,
+  DEFAULT_IDLE_RELEASE_MS,
   DEFAULT_PORT,
   MAX_BODY_BYTES,
+  MAX_TASK_IMAGES,
+  MAX_TITLE_CHARS,
   SSE_HEARTBEAT_MS,
   SSE_MAX_BUFFERED_BYTES,
   SSE_MAX_BUFFERED_EVENTS,
 } from "./limits.js";
+export { databaseModePolicy, type PendingApproval, PendingApprovals } from "./runtime/approvals.js";
+export { sessionChannel, userChannel } from "./runtime/channels.js";
+export {
+  type CreateSessionInput,
+  SessionManager,
+  SessionSetupError,
+} from "./runtime/session-manager.js";
+export { SessionRuntime, type TaskState } from "./runtime/session-runtime.js";
+export { checkWorkspace, defaultWorkspaceRoots, type WorkspaceCheck } from "./sessions/workspace.js";
 // Live streams.
 export {
   EventHub,

@@ -36,3 +36,18 @@ export const SSE_HEARTBEAT_MS = 20_000;
 
 /** SQLite waits this long for a lock held by another connection before failing with SQLITE_BUSY. */
 export const SQLITE_BUSY_TIMEOUT_MS = 5000;
+
+/**
+ * "Idle runtimes released after a configurable idle time": a session with no task and no running
+ * command for this long has its SDK session disposed; the next task resumes it from the trace.
+ */
+export const DEFAULT_IDLE_RELEASE_MS = 10 * 60 * 1000;
+
+/** Decided tool call ids a live runtime remembers, so a second decision gets 409 at once. */
+export const RECENT_DECISIONS_KEPT = 1024;
+
+/** A session title is one line of at most this many characters (a task's first line, cut). */
+export const MAX_TITLE_CHARS = 120;
+
+/** Images attached to one task (data: or http(s) URLs). */
+export const MAX_TASK_IMAGES = 8;

@@ -5,13 +5,20 @@ import { createLogger, logsDir, resolveDataRoot } from "@penguin/state";
 import type { Hono } from "hono";
 import type { Kysely } from "kysely";
 import type { Logger } from "pino";
+import { agentRoutes } from "./agents/routes.js";
 import { createServerApp, type ServerAppOptions } from "./app.js";
 import { ensureBootstrapAdmin, type InitialAdmin } from "./auth/bootstrap.js";
 import { migrateToLatest } from "./db/migrations.js";
 import { openDatabase, serverDatabaseFile } from "./db/open-database.js";
 import type { ServerDatabase } from "./db/schema.js";
 import type { AppEnv } from "./http/context.js";
-import { DEFAULT_HOST, DEFAULT_PORT } from "./limits.js";
+import { DEFAULT_HOST, DEFAULT_IDLE_RELEASE_MS, DEFAULT_PORT } from "./limits.js";
+import { SessionManager } from "./runtime/session-manager.js";
+import { sessionRoutes } from "./sessions/routes.js";
+import { SessionStore } from "./sessions/store.js";
+import { defaultWorkspaceRoots } from "./sessions/workspace.js";
+import { EventHub } from "./sse/event-hub.js";
+import { usageRoutes } from "./usage/routes.js";
 
 export const SERVER_LOG_FILE_NAME = "server.log";
 
@@ -33,6 +40,17 @@ export interface StartServerOptions
   dataRoot?: string;
   /** Where logs go; default a JSON-lines file `<data root>/logs/server.log` (0600). */
   logger?: Logger;
+  /**
+   * The folders session workspaces may be picked from: a client's workspace path must resolve
+   * (symbolic links included) to an existing folder inside one of them, else 400. Default: the
+   * home folder of the user the server runs as.
+   */
+  workspaceRoots?: readonly string[];
+  /**
+   * A session with no task and no running command for this long is released (its SDK session
+   * disposed); its next task resumes it from the trace. Default 10 minutes.
+   */
+  idleReleaseMs?: number;
 }
 
 export interface RunningServer {
@@ -44,13 +62,20 @@ export interface RunningServer {
   app: Hono<AppEnv>;
   /** The database (open until `close`). */
   db: Kysely<ServerDatabase>;
+  /** The live streams: one channel per session (`session:<id>`) and per user (`user:<id>`). */
+  hub: EventHub;
+  /** The session runtime manager (live SDK sessions, their tasks and approvals). */
+  sessions: SessionManager;
   logger: Logger;
   /**
    * The initial admin password while it is unchanged: print it to the operator (stderr) with
    * `formatInitialAdminNotice`. Never logged.
    */
   initialAdmin: InitialAdmin | undefined;
-  /** Stops accepting connections, ends open ones (live streams included) and closes the database. */
+  /**
+   * Disposes every session runtime (tasks end, processes end, traces close), ends the live
+   * streams and open connections, stops listening and closes the database.
+   */
   close(): Promise<void>;
 }
 
@@ -83,7 +108,28 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     const applied = await migrateToLatest(db);
     if (applied.length > 0) logger.info({ migrations: applied }, "database migrated");
     const initialAdmin = await ensureBootstrapAdmin(db);
-    const { app } = createServerApp({ ...options, db, logger });
+    const hub = new EventHub();
+    const store = new SessionStore(db, options.now ?? (() => new Date()));
+    const sessions = new SessionManager({
+      hub,
+      store,
+      logger,
+      dataRoot,
+      idleReleaseMs: options.idleReleaseMs ?? DEFAULT_IDLE_RELEASE_MS,
+    });
+    await sessions.init();
+    const routes = [
+      ...sessionRoutes({
+        manager: sessions,
+        store,
+        hub,
+        workspaceRoots: options.workspaceRoots ?? defaultWorkspaceRoots(),
+      }),
+      ...agentRoutes({ dataRoot }),
+      ...usageRoutes({ db }),
+      ...(options.routes ?? []),
+    ];
+    const { app } = createServerApp({ ...options, routes, db, logger });
     server = serve({ fetch: app.fetch, hostname: host, port: options.port ?? DEFAULT_PORT });
     const address = await listen(server);
     const url = formatUrl(host, address.port);
@@ -96,10 +142,14 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
       port: address.port,
       app,
       db,
+      hub,
+      sessions,
       logger,
       initialAdmin,
       close() {
         closing ??= (async () => {
+          await sessions.close();
+          hub.close();
           await new Promise<void>((resolve) => {
             running.close(() => resolve());
             // Live streams never end by themselves: end every connection so close() returns.

@@ -14,10 +14,19 @@ export class SseClient {
   #waiters: (() => void)[] = [];
   #done: Promise<void> = Promise.resolve();
 
-  static async connect(url: string, lastEventId?: string): Promise<SseClient> {
+  static async connect(
+    url: string,
+    options: string | { lastEventId?: string; cookie?: string } = {},
+  ): Promise<SseClient> {
+    const { lastEventId, cookie } =
+      typeof options === "string" ? { lastEventId: options, cookie: undefined } : options;
     const client = new SseClient();
     const response = await fetch(url, {
-      headers: { accept: "text/event-stream", ...(lastEventId ? { "last-event-id": lastEventId } : {}) },
+      headers: {
+        accept: "text/event-stream",
+        ...(lastEventId ? { "last-event-id": lastEventId } : {}),
+        ...(cookie ? { cookie: `penguin_session=${cookie}` } : {}),
+      },
       signal: client.#abort.signal,
     });
     client.status = response.status;

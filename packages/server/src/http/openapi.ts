@@ -42,6 +42,20 @@ function pathParameters(spec: AnyRouteSpec): JsonObject[] {
   }));
 }
 
+function queryParameters(spec: AnyRouteSpec): JsonObject[] {
+  if (!spec.query) return [];
+  const schema = jsonSchema(spec.query, "input");
+  const properties = (schema.properties ?? {}) as Record<string, JsonObject>;
+  const required = new Set((schema.required ?? []) as string[]);
+  return Object.entries(properties).map(([name, property]) => ({
+    name,
+    in: "query",
+    required: required.has(name),
+    ...(typeof property.description === "string" ? { description: property.description } : {}),
+    schema: property,
+  }));
+}
+
 function operation(spec: AnyRouteSpec): JsonObject {
   const responses: JsonObject = {};
   for (const [status, response] of Object.entries(spec.responses)) {
@@ -56,8 +70,8 @@ function operation(spec: AnyRouteSpec): JsonObject {
   if (spec.access !== "public") {
     responses["401"] ??= { description: "Not logged in and no valid bearer token", content: errorContent };
   }
-  if (spec.params || spec.body) {
-    responses["400"] ??= { description: "Invalid path parameter or body", content: errorContent };
+  if (spec.params || spec.body || spec.query) {
+    responses["400"] ??= { description: "Invalid path parameter, query or body", content: errorContent };
   }
   return {
     operationId: `${spec.method}${openApiPath(spec.path)
@@ -68,7 +82,7 @@ function operation(spec: AnyRouteSpec): JsonObject {
     summary: spec.summary,
     tags: [spec.tag],
     security: spec.access === "public" ? [] : [{ [COOKIE_AUTH]: [] }, { [BEARER_AUTH]: [] }],
-    ...(spec.params ? { parameters: pathParameters(spec) } : {}),
+    ...(spec.params || spec.query ? { parameters: [...pathParameters(spec), ...queryParameters(spec)] } : {}),
     ...(spec.body
       ? {
           requestBody: {

@@ -15,9 +15,11 @@ export interface RouteResponse {
 
 type Parsed<S> = S extends z.ZodType ? z.output<S> : undefined;
 
-export interface RouteInput<P, B> {
+export interface RouteInput<P, B, Q = undefined> {
   params: Parsed<P>;
   body: Parsed<B>;
+  /** The query string, validated by the route's `query` schema (undefined without one). */
+  query: Parsed<Q>;
   /** The caller; undefined only on public routes. */
   auth: AuthState | undefined;
 }
@@ -29,6 +31,7 @@ export interface RouteInput<P, B> {
 export interface RouteSpec<
   P extends z.ZodType | undefined = undefined,
   B extends z.ZodType | undefined = undefined,
+  Q extends z.ZodType | undefined = undefined,
 > {
   method: RouteMethod;
   /** Hono path syntax (`/api/tokens/:id`). */
@@ -40,17 +43,20 @@ export interface RouteSpec<
   allowBeforePasswordChange?: boolean;
   params?: P;
   body?: B;
+  /** An object schema of the query parameters (each a string); unknown parameters are ignored. */
+  query?: Q;
   responses: Record<number, RouteResponse>;
-  handle(c: AppContext, input: RouteInput<P, B>): Response | Promise<Response>;
+  handle(c: AppContext, input: RouteInput<P, B, Q>): Response | Promise<Response>;
 }
 
-export type AnyRouteSpec = RouteSpec<z.ZodType | undefined, z.ZodType | undefined>;
+export type AnyRouteSpec = RouteSpec<z.ZodType | undefined, z.ZodType | undefined, z.ZodType | undefined>;
 
 /** Identity function that lets TypeScript infer the input types of `handle` from the schemas. */
 export function defineRoute<
   P extends z.ZodType | undefined = undefined,
   B extends z.ZodType | undefined = undefined,
->(spec: RouteSpec<P, B>): AnyRouteSpec {
+  Q extends z.ZodType | undefined = undefined,
+>(spec: RouteSpec<P, B, Q>): AnyRouteSpec {
   return spec as unknown as AnyRouteSpec;
 }
 
@@ -68,7 +74,7 @@ function isJsonContentType(value: string | undefined): boolean {
 /**
  * Registers each route on `app` behind the checks that every route shares, in this order:
  * access (admins only → 403), the initial-password gate (403 `password_change_required`),
- * path parameters (400), then the JSON body (415 when it is not JSON, 400 when it does not parse
+ * path parameters (400), query parameters (400), then the JSON body (415 when it is not JSON, 400 when it does not parse
  * or does not match its schema). Authentication itself (401) happens earlier, in the global
  * middleware, for every route that is not public.
  */
@@ -95,6 +101,17 @@ export function mountRoutes(app: Hono<AppEnv>, routes: readonly AnyRouteSpec[]):
         params = parsed.data;
       }
 
+      let query: unknown;
+      if (spec.query) {
+        const parsed = spec.query.safeParse(c.req.query());
+        if (!parsed.success) {
+          return jsonError(c, 400, "invalid_request", "invalid query parameter", {
+            issues: formatIssues("query", parsed.error),
+          });
+        }
+        query = parsed.data;
+      }
+
       let body: unknown;
       if (spec.body) {
         if (!isJsonContentType(c.req.header("content-type"))) {
@@ -115,7 +132,11 @@ export function mountRoutes(app: Hono<AppEnv>, routes: readonly AnyRouteSpec[]):
         body = parsed.data;
       }
 
-      return spec.handle(c, { params, body, auth } as RouteInput<typeof spec.params, typeof spec.body>);
+      return spec.handle(c, { params, body, query, auth } as RouteInput<
+        typeof spec.params,
+        typeof spec.body,
+        typeof spec.query
+      >);
     });
   }
 }

@@ -1,13 +1,20 @@
 import type { Context } from "hono";
 import { streamSSE } from "hono/streaming";
 import { SSE_HEARTBEAT_MS } from "../limits.js";
-import type { EventHub } from "./event-hub.js";
+import type { EventHub, HubEvent, PublishInput } from "./event-hub.js";
 
 export interface StreamChannelOptions {
   /** Comment lines this often keep proxies from closing an idle stream; default 20 s. */
   heartbeatMs?: number;
   /** Overrides the request's `Last-Event-ID` header. */
   lastEventId?: string;
+  /**
+   * Events describing the channel's current state (a task state, pending approvals), taken at
+   * the moment of subscribing and sent once the replayed gap (or resync event) has been written,
+   * before any live event. They carry no `id:`, so the client's `Last-Event-ID` stays that of the
+   * last hub event and a reconnect loses nothing.
+   */
+  snapshot?: () => PublishInput[];
 }
 
 /** The heartbeat: an SSE comment, which every client ignores. */
@@ -27,20 +34,33 @@ export function streamChannel(
 ): Response {
   const lastEventId = options.lastEventId ?? c.req.header("last-event-id");
   const heartbeatMs = options.heartbeatMs ?? SSE_HEARTBEAT_MS;
-  // Subscribe now, before the response starts, so no event published meanwhile is missed.
+  // Subscribe now, before the response starts, so no event published meanwhile is missed; the
+  // snapshot is taken in the same tick, so it describes the channel exactly at that position.
+  const newest = hub.lastEventId(channelId);
   const subscription = hub.subscribe(channelId, lastEventId);
+  let snapshot = options.snapshot?.();
+  // The newest seq when subscribing: once an event at or past it is written, the gap is over.
+  const boundary = newest === undefined ? 0 : Number(newest.slice(newest.lastIndexOf("-") + 1));
+  const hasGap = lastEventId !== undefined && lastEventId !== "" && lastEventId !== newest;
   return streamSSE(c, async (stream) => {
     stream.onAbort(() => subscription.close());
     const heartbeat = setInterval(() => {
       void stream.write(HEARTBEAT_COMMENT);
     }, heartbeatMs);
+    const writeSnapshot = async () => {
+      const events = snapshot ?? [];
+      snapshot = undefined;
+      for (const event of events) {
+        await stream.writeSSE({ data: event.data, ...(event.event ? { event: event.event } : {}) });
+      }
+    };
+    const write = (event: HubEvent) =>
+      stream.writeSSE({ id: event.id, data: event.data, ...(event.event ? { event: event.event } : {}) });
     try {
+      if (!hasGap) await writeSnapshot();
       for await (const event of subscription) {
-        await stream.writeSSE({
-          id: event.id,
-          data: event.data,
-          ...(event.event ? { event: event.event } : {}),
-        });
+        await write(event);
+        if (snapshot && event.seq >= boundary) await writeSnapshot();
         if (stream.aborted) break;
       }
     } finally {

@@ -1,0 +1,224 @@
+import { type Agent, createAgent, type RunInput, type Session, SetupError } from "@penguin/core";
+import type { ApprovalMode } from "@penguin/state";
+import { scratchpadRoot, tracesDir } from "@penguin/state";
+import {
+  deleteSession,
+  readSession,
+  type SubagentNode,
+  subagentTree,
+  TraceError,
+  type TraceLocation,
+} from "@penguin/trace";
+import type { Logger } from "pino";
+import type { SessionRow } from "../db/schema.js";
+import { MAX_TITLE_CHARS } from "../limits.js";
+import type { SessionStore } from "../sessions/store.js";
+import type { EventHub } from "../sse/event-hub.js";
+import { publishServerEvent, sessionChannel, userChannel } from "./channels.js";
+import { SessionRuntime } from "./session-runtime.js";
+
+export interface SessionManagerOptions {
+  hub: EventHub;
+  store: SessionStore;
+  logger: Logger;
+  dataRoot: string;
+  idleReleaseMs: number;
+}
+
+export interface CreateSessionInput {
+  userId: string;
+  agentId: string;
+  workspace: string;
+  model?: string;
+  approvalMode?: ApprovalMode;
+  title?: string;
+}
+
+/** A problem the client can fix (unknown agent or model, unusable config): answered with 400. */
+export class SessionSetupError extends Error {
+  override readonly name = "SessionSetupError";
+}
+
+/**
+ * The session runtime manager: one runtime per session with a live SDK session, at most one task
+ * each, released after `idleReleaseMs` without a task or a running command and resumed from the
+ * trace on the next task. Deleting a session ends its processes and removes its trace, its
+ * scratchpad and its rows; `close` disposes every runtime.
+ */
+export class SessionManager {
+  readonly #runtimes = new Map<string, SessionRuntime>();
+  readonly #location: TraceLocation;
+  #closed = false;
+
+  constructor(private readonly options: SessionManagerOptions) {
+    this.#location = {
+      tracesDir: tracesDir(options.dataRoot),
+      scratchpadRoot: scratchpadRoot(options.dataRoot),
+    };
+  }
+
+  get location(): TraceLocation {
+    return this.#location;
+  }
+
+  /** Rows a previous server process left "running" become idle: nothing of theirs runs now. */
+  async init(): Promise<void> {
+    await this.options.store.resetRunning();
+  }
+
+  /** The live runtime of a session, if it has one (none after a release or a restart). */
+  runtime(sessionId: string): SessionRuntime | undefined {
+    return this.#runtimes.get(sessionId);
+  }
+
+  /** Creates the SDK session (its trace starts now) and its row. */
+  async create(input: CreateSessionInput): Promise<SessionRow> {
+    if (input.model?.startsWith("replay:")) {
+      throw new SessionSetupError("replay models cannot be used through the server: pick a configured model");
+    }
+    const agent = await this.#agent(input.agentId);
+    let session: Session;
+    try {
+      session = await agent.createSession({
+        workspaceDir: input.workspace,
+        ...(input.model !== undefined ? { model: input.model } : {}),
+      });
+    } catch (error) {
+      throw asSetupError(error);
+    }
+    const meta = readSession(this.#location, session.id).records[0];
+    const provider = meta?.type === "session_meta" ? meta.payload.provider : "";
+    const modelId = meta?.type === "session_meta" ? meta.payload.model_id : "";
+    let row: SessionRow;
+    try {
+      row = await this.options.store.insert({
+        id: session.id,
+        user_id: input.userId,
+        title: input.title ?? "",
+        agent_id: agent.id,
+        workspace: session.workspaceDir,
+        provider,
+        model_id: modelId,
+        approval_mode: input.approvalMode ?? agent.config.approval?.mode ?? "allow-all",
+      });
+    } catch (error) {
+      await session.dispose();
+      deleteSession(this.#location, session.id);
+      throw error;
+    }
+    this.#runtimes.set(session.id, this.#newRuntime(row, session));
+    publishServerEvent(this.options.hub, userChannel(row.user_id), "session_created", { session: row });
+    return row;
+  }
+
+  /**
+   * Starts a task on the session (resuming it from its trace when it has no live runtime).
+   * `busy` while another task runs. An untitled session takes the task's first line as title.
+   */
+  async startTask(row: SessionRow, input: RunInput): Promise<"started" | "busy"> {
+    if (this.#closed) throw new Error("the server is stopping");
+    const runtime = this.#runtimes.get(row.id) ?? this.#addRuntime(row);
+    const started = await runtime.start(input);
+    if (started === "started" && row.title === "") {
+      const text = typeof input === "string" ? input : input.text;
+      const title = (text.trim().split("\n")[0] ?? "").slice(0, MAX_TITLE_CHARS);
+      if (title !== "") await this.options.store.update(row.id, { title });
+    }
+    return started;
+  }
+
+  /** Ends the session: its task, every process, its trace and scratchpad (and its subagents'), its rows. */
+  async delete(row: SessionRow): Promise<void> {
+    const runtime = this.#runtimes.get(row.id);
+    this.#runtimes.delete(row.id);
+    await runtime?.dispose();
+    for (const id of this.#treeIds(row.id)) deleteSession(this.#location, id);
+    await this.options.store.delete(row.id);
+    this.options.hub.closeChannel(sessionChannel(row.id));
+    publishServerEvent(this.options.hub, userChannel(row.user_id), "session_deleted", { session_id: row.id });
+  }
+
+  /** Disposes every runtime (the server is stopping): tasks end, processes end, traces close. */
+  async close(): Promise<void> {
+    this.#closed = true;
+    const all = [...this.#runtimes.values()];
+    this.#runtimes.clear();
+    await Promise.all(all.map((runtime) => runtime.dispose()));
+  }
+
+  #addRuntime(row: SessionRow): SessionRuntime {
+    const runtime = this.#newRuntime(row);
+    this.#runtimes.set(row.id, runtime);
+    return runtime;
+  }
+
+  #newRuntime(row: SessionRow, session?: Session): SessionRuntime {
+    const runtime: SessionRuntime = new SessionRuntime(
+      row.id,
+      {
+        hub: this.options.hub,
+        store: this.options.store,
+        logger: this.options.logger,
+        idleReleaseMs: this.options.idleReleaseMs,
+        openSession: async (sessionId) => {
+          const agent = await this.#agent(row.agent_id);
+          try {
+            return await agent.resumeSession(sessionId);
+          } catch (error) {
+            throw asSetupError(error);
+          }
+        },
+        onStateChange: (state) =>
+          publishServerEvent(this.options.hub, userChannel(row.user_id), "session_state", {
+            session_id: row.id,
+            state,
+          }),
+        onIdle: () => {
+          if (this.#runtimes.get(row.id) !== runtime) return;
+          this.#runtimes.delete(row.id);
+          this.options.logger.info({ session_id: row.id }, "idle session runtime released");
+          void runtime.dispose();
+        },
+      },
+      session,
+    );
+    return runtime;
+  }
+
+  async #agent(agentId: string): Promise<Agent> {
+    try {
+      return await createAgent({
+        dataRoot: this.options.dataRoot,
+        agentId,
+        logger: { warn: (line) => this.options.logger.warn({ agent_id: agentId }, line) },
+      });
+    } catch (error) {
+      throw asSetupError(error);
+    }
+  }
+
+  /** The session and its subagents' sessions, children first. */
+  #treeIds(sessionId: string): string[] {
+    let tree: SubagentNode;
+    try {
+      tree = subagentTree(this.#location, sessionId);
+    } catch (error) {
+      if (error instanceof TraceError) return [sessionId];
+      throw error;
+    }
+    const ids: string[] = [];
+    const visit = (node: SubagentNode) => {
+      for (const child of node.children) if (!child.problem) visit(child);
+      ids.push(node.sessionId);
+    };
+    visit(tree);
+    return ids;
+  }
+}
+
+function asSetupError(error: unknown): Error {
+  if (error instanceof SetupError || error instanceof TypeError) return new SessionSetupError(error.message);
+  if (error instanceof Error && /^cannot load agent/.test(error.message))
+    return new SessionSetupError(error.message);
+  return error instanceof Error ? error : new Error(String(error));
+}

@@ -1,0 +1,273 @@
+import type { RunInput, Session } from "@penguin/core";
+import {
+  type OmniMessage,
+  type OpenPartialStream,
+  PartialAggregator,
+  type TokenUsagePayload,
+} from "@penguin/protocol";
+import type { Logger } from "pino";
+import type { SessionState } from "../db/schema.js";
+import type { SessionStore } from "../sessions/store.js";
+import type { EventHub, PublishInput } from "../sse/event-hub.js";
+import { databaseModePolicy, type PendingApproval, PendingApprovals } from "./approvals.js";
+import { publishServerEvent, serverEvent, sessionChannel } from "./channels.js";
+
+/** What a session's `task_state` event and the API report about its task. */
+export interface TaskState {
+  state: SessionState;
+  /** Steering texts queued for the running task and not yet delivered to the model. */
+  pendingSteering: number;
+}
+
+export interface SessionRuntimeDeps {
+  hub: EventHub;
+  store: SessionStore;
+  logger: Logger;
+  /** Reopens the SDK session from its trace (the runtime was released, or the server restarted). */
+  openSession(sessionId: string): Promise<Session>;
+  /** The task started or ended (for the owner's `/api/events` channel). */
+  onStateChange(state: SessionState): void;
+  /** Called when the runtime has been idle for `idleReleaseMs`; the manager disposes it. */
+  onIdle(): void;
+  idleReleaseMs: number;
+}
+
+/** The text the engine gives the model for a steering message (see core's markers). */
+const STEERING_OPENING = "[user_steering]";
+
+/**
+ * The live side of one server session: its SDK session (opened on demand, released when idle),
+ * the one task that may run, the calls waiting for a human, and the partial state of the running
+ * stream. Everything the session yields is published on its hub channel as it happens.
+ */
+export class SessionRuntime {
+  readonly approvals: PendingApprovals;
+  #session: Session | undefined;
+  #opening: Promise<Session> | undefined;
+  #task: { controller: AbortController; done: Promise<void> } | undefined;
+  #starting = false;
+  #disposed = false;
+  #pendingSteering = 0;
+  #aggregator = new PartialAggregator();
+  #usageWrites: Promise<void> = Promise.resolve();
+  #idleTimer: NodeJS.Timeout | undefined;
+
+  constructor(
+    readonly sessionId: string,
+    private readonly deps: SessionRuntimeDeps,
+    session?: Session,
+  ) {
+    this.#session = session;
+    this.approvals = new PendingApprovals((pending) =>
+      publishServerEvent(deps.hub, this.channel, "approval_request", approvalFields(pending)),
+    );
+    this.#scheduleRelease();
+  }
+
+  get channel(): string {
+    return sessionChannel(this.sessionId);
+  }
+
+  /** A task is starting or running. */
+  get busy(): boolean {
+    return this.#starting || this.#task !== undefined;
+  }
+
+  /** The SDK session, when it is open (undefined after a release until the next task). */
+  get session(): Session | undefined {
+    return this.#session;
+  }
+
+  taskState(): TaskState {
+    return { state: this.#task ? "running" : "idle", pendingSteering: this.#pendingSteering };
+  }
+
+  /** The streams of the running task that have started and not finished, with their content so far. */
+  partialSnapshot(): OpenPartialStream[] {
+    return this.#aggregator.snapshot();
+  }
+
+  /** What a client that connects now needs before the live events: the task state and waiting calls. */
+  snapshotEvents(): PublishInput[] {
+    return [
+      serverEvent("task_state", { ...this.taskState() }),
+      ...this.approvals.list().map((pending) => serverEvent("approval_request", approvalFields(pending))),
+    ];
+  }
+
+  /**
+   * Starts a task; `busy` while one is starting or running ("one task at a time per session").
+   * Throws when the session cannot be reopened from its trace.
+   */
+  async start(input: RunInput): Promise<"started" | "busy"> {
+    if (this.busy) return "busy";
+    if (this.#disposed) throw new Error(`session ${this.sessionId} is shutting down`);
+    this.#starting = true;
+    this.#clearIdleTimer();
+    try {
+      const session = await this.#ensureSession();
+      const controller = new AbortController();
+      const approve = databaseModePolicy(
+        () => this.deps.store.approvalMode(this.sessionId),
+        (call, request) =>
+          this.approvals.ask(call, this.#originOf(call.payload.tool_call_id), request.signal),
+      );
+      const stream = session.run(input, { approve, signal: controller.signal });
+      this.#aggregator.reset();
+      this.#pendingSteering = 0;
+      const task = { controller, done: Promise.resolve() };
+      this.#task = task;
+      this.#publishTaskState();
+      this.deps.onStateChange("running");
+      task.done = this.#pump(stream);
+      return "started";
+    } catch (error) {
+      this.#scheduleRelease();
+      throw error;
+    } finally {
+      this.#starting = false;
+    }
+  }
+
+  /** Queues steering for the running task; false when no task runs. */
+  steer(text: string): boolean {
+    if (!this.#task || !this.#session?.steer(text)) return false;
+    this.#pendingSteering += 1;
+    this.#publishTaskState();
+    return true;
+  }
+
+  /**
+   * Interrupts the running task: every waiting call is denied, the task ends (`task_end`
+   * aborted), then every command the session started is ended. False when no task was running.
+   */
+  async abort(): Promise<boolean> {
+    const task = this.#task;
+    if (task) {
+      task.controller.abort(new Error("the task was aborted through the API"));
+      this.approvals.denyAll("the task was aborted");
+      await task.done;
+    }
+    await this.#endProcesses();
+    return task !== undefined;
+  }
+
+  /** Ends everything: the task, waiting approvals, every process, the SDK session. */
+  async dispose(): Promise<void> {
+    if (this.#disposed) return;
+    this.#disposed = true;
+    this.#clearIdleTimer();
+    const task = this.#task;
+    task?.controller.abort(new Error("the session was closed on the server"));
+    this.approvals.denyAll("the session was closed on the server");
+    const session = this.#session ?? (await this.#opening?.catch(() => undefined));
+    await session?.dispose();
+    await task?.done;
+    await this.#usageWrites;
+  }
+
+  async #ensureSession(): Promise<Session> {
+    if (this.#session) return this.#session;
+    this.#opening ??= this.deps.openSession(this.sessionId).finally(() => {
+      this.#opening = undefined;
+    });
+    this.#session = await this.#opening;
+    return this.#session;
+  }
+
+  async #pump(stream: AsyncIterable<OmniMessage>): Promise<void> {
+    // The stream must be iterated whatever happens here: only its own end frees the SDK session.
+    await this.#storeState("running");
+    try {
+      for await (const message of stream) this.#observe(message);
+    } catch (error) {
+      this.deps.logger.error({ err: error, session_id: this.sessionId }, "session task failed");
+    } finally {
+      this.approvals.denyAll("the task ended");
+      this.#task = undefined;
+      this.#pendingSteering = 0;
+      await this.#usageWrites;
+      await this.#storeState("idle");
+      this.#publishTaskState();
+      this.deps.onStateChange("idle");
+      this.#scheduleRelease();
+    }
+  }
+
+  async #storeState(state: SessionState): Promise<void> {
+    try {
+      await this.deps.store.setState(this.sessionId, state);
+    } catch (error) {
+      this.deps.logger.error({ err: error, session_id: this.sessionId }, "could not store the session state");
+    }
+  }
+
+  #observe(message: OmniMessage): void {
+    this.#aggregator.push(message);
+    this.deps.hub.publish(this.channel, { data: JSON.stringify(message) });
+    if (message.type === "event_msg" && message.payload.type === "token_usage") {
+      // The parent's requests and, tagged with origin, its subagents' requests: each counted once.
+      const usage = message.payload as TokenUsagePayload;
+      this.#usageWrites = this.#usageWrites
+        .then(() => this.deps.store.recordUsage(this.sessionId, usage.request, usage.request_cost_usd))
+        .catch((error) =>
+          this.deps.logger.error({ err: error, session_id: this.sessionId }, "usage not recorded"),
+        );
+      return;
+    }
+    if (
+      this.#pendingSteering > 0 &&
+      message.origin === undefined &&
+      message.type === "model_msg" &&
+      message.payload.type === "text" &&
+      message.payload.role === "user" &&
+      message.payload.text.startsWith(STEERING_OPENING)
+    ) {
+      this.#pendingSteering -= 1;
+      this.#publishTaskState();
+    }
+  }
+
+  /** A subagent's call waits in that subagent's approval watch: its session id is the origin. */
+  #originOf(toolCallId: string): string[] | undefined {
+    const child = this.#session?.subagents.find((subagent) =>
+      subagent.pendingApprovals.some((pending) => pending.toolCallId === toolCallId),
+    );
+    return child ? [child.sessionId] : undefined;
+  }
+
+  async #endProcesses(): Promise<void> {
+    const processes = this.#session?.processes;
+    if (!processes) return;
+    await Promise.all(processes.liveIds().map((id) => processes.kill(id)));
+  }
+
+  #publishTaskState(): void {
+    publishServerEvent(this.deps.hub, this.channel, "task_state", { ...this.taskState() });
+  }
+
+  #clearIdleTimer(): void {
+    if (this.#idleTimer) clearTimeout(this.#idleTimer);
+    this.#idleTimer = undefined;
+  }
+
+  /** Idle means no task and no running command; a session with a live command stays open. */
+  #scheduleRelease(): void {
+    this.#clearIdleTimer();
+    if (this.#disposed) return;
+    this.#idleTimer = setTimeout(() => {
+      this.#idleTimer = undefined;
+      if (this.busy || (this.#session?.processes.liveIds().length ?? 0) > 0) return this.#scheduleRelease();
+      this.deps.onIdle();
+    }, this.deps.idleReleaseMs);
+    this.#idleTimer.unref();
+  }
+}
+
+function approvalFields(pending: PendingApproval): Record<string, unknown> {
+  return {
+    tool_call: pending.tool_call,
+    ...(pending.origin ? { origin: pending.origin } : {}),
+    requested_at: pending.requested_at,
+  };
+}

@@ -1,0 +1,199 @@
+import { OmniMessageSchema } from "@penguin/protocol";
+import { APPROVAL_MODES } from "@penguin/state";
+import { z } from "zod";
+import { SafeIdSchema } from "../http/ids.js";
+import { MAX_TASK_IMAGES, MAX_TITLE_CHARS } from "../limits.js";
+
+export const ApprovalModeSchema = z
+  .enum(APPROVAL_MODES)
+  .describe(
+    "allow-all: every call runs; deny-all: none runs; read-only: tools with permission r run, the rest wait for a human; always-ask: every call waits for a human",
+  );
+
+const TitleSchema = z
+  .string()
+  .max(MAX_TITLE_CHARS)
+  .refine((title) => !/[\r\n]/.test(title), "a title is one line");
+
+export const SessionSchema = z.object({
+  id: z.string(),
+  user_id: z.string(),
+  title: z.string(),
+  agent_id: z.string(),
+  workspace: z.string().describe("The resolved absolute path of the workspace folder"),
+  provider: z.string(),
+  model_id: z.string(),
+  approval_mode: ApprovalModeSchema,
+  state: z.enum(["idle", "running"]),
+  created_at: z.string(),
+  updated_at: z.string(),
+});
+
+export const SessionResponseSchema = z.object({ session: SessionSchema });
+export const SessionListResponseSchema = z.object({ sessions: z.array(SessionSchema) });
+
+export const CreateSessionRequestSchema = z.strictObject({
+  workspace: z
+    .string()
+    .min(1)
+    .max(4096)
+    .describe("Absolute path of an existing folder inside one of the server's workspaceRoots"),
+  model: z
+    .string()
+    .min(1)
+    .max(512)
+    .optional()
+    .describe('"provider/model-id" from the project config; default: its default_model'),
+  approval_mode: ApprovalModeSchema.optional().describe("Default: the agent's approval.mode, else allow-all"),
+  agent_id: SafeIdSchema.optional().describe(
+    'The agent whose system_config.yaml configures the session; default "default"',
+  ),
+  title: TitleSchema.optional(),
+});
+
+export const PatchSessionRequestSchema = z
+  .strictObject({ approval_mode: ApprovalModeSchema.optional(), title: TitleSchema.optional() })
+  .refine(
+    (body) => body.approval_mode !== undefined || body.title !== undefined,
+    "set approval_mode or title",
+  );
+
+export const ListSessionsQuerySchema = z.object({
+  all: z.enum(["true", "false"]).optional().describe("Admins only: true lists every user's sessions"),
+});
+
+const ImageSchema = z
+  .string()
+  .max(900_000)
+  .refine(
+    (image) => /^(data:image\/[a-z+.-]+;base64,|https?:\/\/)/i.test(image),
+    "a data:image/…;base64 or http(s) URL",
+  );
+
+export const TaskRequestSchema = z.strictObject({
+  input: z
+    .string()
+    .min(1)
+    .max(512 * 1024)
+    .describe("What the user asks"),
+  images: z.array(ImageSchema).max(MAX_TASK_IMAGES).optional(),
+});
+
+export const TaskStateSchema = z.object({
+  state: z.enum(["idle", "running"]),
+  pendingSteering: z.number().int().nonnegative(),
+});
+
+export const TaskAcceptedSchema = z.object({ session_id: z.string(), task_state: TaskStateSchema });
+
+export const SteerRequestSchema = z.strictObject({
+  input: z
+    .string()
+    .min(1)
+    .max(512 * 1024),
+});
+export const SteerResponseSchema = z.object({ task_state: TaskStateSchema });
+
+export const AbortResponseSchema = z.object({
+  aborted: z.boolean().describe("Whether a task was running"),
+  task_state: TaskStateSchema,
+});
+
+const ToolCallEnvelopeSchema = z.object({
+  timestamp: z.string(),
+  type: z.literal("model_msg"),
+  payload: z.looseObject({
+    type: z.literal("tool_call"),
+    name: z.string(),
+    arguments: z.string(),
+    tool_call_id: z.string(),
+  }),
+  origin: z.array(z.string()).optional(),
+});
+
+export const PendingApprovalSchema = z.object({
+  tool_call_id: z.string(),
+  tool_call: ToolCallEnvelopeSchema,
+  origin: z.array(z.string()).optional().describe("Set when a subagent made the call: its session id"),
+  requested_at: z.string(),
+});
+
+export const PendingApprovalsResponseSchema = z.object({ approvals: z.array(PendingApprovalSchema) });
+
+export const DecisionRequestSchema = z.strictObject({ decision: z.enum(["allow", "deny"]) });
+export const DecisionResponseSchema = z.object({
+  tool_call_id: z.string(),
+  decision: z.enum(["allow", "deny"]),
+});
+
+export const ToolCallIdSchema = z
+  .string()
+  .min(1)
+  .max(256)
+  .regex(/^[A-Za-z0-9_.:#-]+$/, "a tool call id: letters, digits, '_', '.', ':', '#' or '-'");
+
+export const OpenPartialStreamSchema = z.object({
+  key: z.string(),
+  kind: z.enum(["partial_text", "partial_thinking", "partial_tool_call", "partial_tool_call_output"]),
+  origin: z.array(z.string()).optional(),
+  tool_call_id: z.string().optional(),
+  name: z.string().optional(),
+  role: z.enum(["user", "assistant"]).optional(),
+  content: z.string(),
+  images: z.array(z.string()).optional(),
+  started_at: z.string(),
+});
+
+export const MessagesResponseSchema = z.object({
+  messages: z
+    .array(OmniMessageSchema)
+    .describe("The trace's records (complete messages and events; session_meta and tool lists left out)"),
+  partial: z
+    .array(OpenPartialStreamSchema)
+    .describe(
+      "The running task's open streams (PartialAggregator snapshot): seed a client's aggregator with it",
+    ),
+  task_state: TaskStateSchema,
+  approvals: z.array(PendingApprovalSchema),
+  last_event_id: z
+    .string()
+    .optional()
+    .describe("The stream's newest event id when this answer was made: live events after it are new"),
+});
+
+const DiagnosticSchema = z.object({
+  path: z.string(),
+  line: z.number(),
+  kind: z.string(),
+  message: z.string(),
+});
+
+export const TraceResponseSchema = z.object({
+  records: z.array(OmniMessageSchema),
+  diagnostics: z.array(DiagnosticSchema).describe("Lines of the trace that could not be read"),
+});
+
+export const AuditEntrySchema = z.object({
+  timestamp: z.string(),
+  toolCallId: z.string(),
+  decision: z.enum(["allow", "deny", "forbidden"]),
+  source: z.looseObject({ kind: z.string(), name: z.string().optional() }).optional(),
+  reason: z.string().optional(),
+  toolName: z.string().optional(),
+  arguments: z.string().optional(),
+  outcome: z.string().optional(),
+  origin: z.array(z.string()).optional(),
+});
+export const AuditResponseSchema = z.object({ audit: z.array(AuditEntrySchema) });
+
+export const ProcessSchema = z.object({
+  id: z.string(),
+  cmd: z.string(),
+  cwd: z.string(),
+  pid: z.number().optional(),
+  status: z.string(),
+  exit: z.looseObject({ kind: z.string() }).optional(),
+  started_at: z.string(),
+  last_used_at: z.string(),
+});
+export const ProcessListResponseSchema = z.object({ processes: z.array(ProcessSchema) });
