@@ -3,6 +3,7 @@ import { DEFAULT_TOOL_DEFINITIONS } from "@penguin/state";
 import { afterEach, describe, expect, it } from "vitest";
 import { allowAll } from "../../src/approval/policies.js";
 import type { ToolExecutionContext } from "../../src/environment/types.js";
+import { createAgent } from "../../src/sdk/agent.js";
 import { createRunSubagentTool, DEPTH_CAP_MESSAGE } from "../../src/tools/subagent/index.js";
 import {
   CHILD_MODEL,
@@ -150,6 +151,21 @@ describe("run_subagent in the foreground (real child session against fake-llm)",
     const parentRecords = traceRecords(session.tracePath);
     expect(parentRecords.filter((m) => m.origin !== undefined)).toEqual([]);
     expect(parentRecords.map(kind)).toContain("subagent");
+    await session.dispose();
+  });
+
+  it("registers both subagent tools in a session's toolset without a warning", async () => {
+    const env = await start([]);
+    const warnings: string[] = [];
+    const agent = await createAgent({
+      dataRoot: env.dataRoot,
+      logger: { warn: (line) => warnings.push(line) },
+    });
+    const session = await agent.createSession({ workspaceDir: env.workspaceDir, model: MODEL });
+    expect(session.tools.map((t) => t.name)).toEqual(
+      expect.arrayContaining(["run_subagent", "input_subagent"]),
+    );
+    expect(warnings.filter((line) => line.includes("subagent"))).toEqual([]);
     await session.dispose();
   });
 
