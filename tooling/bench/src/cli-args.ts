@@ -19,9 +19,11 @@ export type Invocation =
   | { kind: "child"; name: string; quick: boolean };
 
 export function parseInvocation(argv: string[]): Invocation {
+  // `pnpm bench -- --quick trace` hands the script a literal leading "--": options still follow it.
+  const args = argv[0] === "--" ? argv.slice(1) : argv;
   let parsed: ReturnType<typeof parse>;
   try {
-    parsed = parse(argv);
+    parsed = parse(args);
   } catch (error) {
     return { kind: "usage-error", message: (error as Error).message };
   }

@@ -1,5 +1,5 @@
 import { spawn } from "node:child_process";
-import { cpus } from "node:os";
+import { cpus, loadavg } from "node:os";
 import { fileURLToPath } from "node:url";
 import type { BenchRow } from "./table.js";
 
@@ -9,6 +9,8 @@ export interface RunEnvironment {
   node: string;
   cpus: number;
   cpuModel: string;
+  /** The 1-minute load average when the run started: above the core count, other jobs compete. */
+  load: number;
   quick: boolean;
 }
 
@@ -25,13 +27,14 @@ export function describeEnvironment(quick: boolean): RunEnvironment {
     node: process.version,
     cpus: cpus().length,
     cpuModel: cpus()[0]?.model.trim() ?? "unknown CPU",
+    load: loadavg()[0],
     quick,
   };
 }
 
 export function environmentLine(env: RunEnvironment): string {
   const mode = env.quick ? ", --quick (smoke sizes, not figures to quote)" : "";
-  return `_${env.date}, Node ${env.node}, ${env.cpus} × ${env.cpuModel}${mode}_`;
+  return `_${env.date}, Node ${env.node}, ${env.cpus} × ${env.cpuModel}, load average ${env.load.toFixed(1)}${mode}_`;
 }
 
 /**

@@ -59,11 +59,13 @@ describe("each benchmark in --quick mode", () => {
 });
 
 describe("the runner", () => {
-  it("prints a Markdown table headed by the machine and the date", async () => {
-    const result = await runner(["--quick", "request_size"]);
+  it("prints a Markdown table headed by the machine and the date (options after pnpm's literal --)", async () => {
+    const result = await runner(["--", "--quick", "request_size"]);
     expect(result.code).toBe(0);
     const lines = result.stdout.trim().split("\n");
-    expect(lines[0]).toMatch(/^_\d{4}-\d{2}-\d{2}, Node v\d+\.\d+\.\d+, \d+ × .*--quick/);
+    expect(lines[0]).toMatch(
+      /^_\d{4}-\d{2}-\d{2}, Node v\d+\.\d+\.\d+, \d+ × .*, load average \d+\.\d, --quick/,
+    );
     expect(lines[2]).toMatch(/^\| benchmark +\| metric +\| value +\| unit +\| target +\| ok +\|$/);
     expect(lines[3]).toMatch(/^\| -+ \| -+ \|/);
     expect(lines.slice(4).every((line) => line.startsWith("| request_size "))).toBe(true);
