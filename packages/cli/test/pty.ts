@@ -37,7 +37,7 @@ export class TerminalRun {
   async waitFor(pattern: string | RegExp, count = 1, timeoutMs = 20_000): Promise<void> {
     const re =
       typeof pattern === "string"
-        ? new RegExp(escape(pattern), "g")
+        ? new RegExp(escapeRegExp(pattern), "g")
         : new RegExp(pattern.source, pattern.flags.includes("g") ? pattern.flags : `${pattern.flags}g`);
     const deadline = Date.now() + timeoutMs;
     while ((this.screen.match(re)?.length ?? 0) < count) {
@@ -58,7 +58,7 @@ export class TerminalRun {
   }
 }
 
-const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 
 /** Process ids whose command line has these words (e.g. a `sleep 987` the test started through Penguin). */
 export async function processesRunning(...words: string[]): Promise<number[]> {
