@@ -32,7 +32,14 @@ import {
   tracesDir,
   writeGuardEnabled,
 } from "@penguin/state";
-import { readSession, rebuildContext, type TraceLocation, TraceWriter } from "@penguin/trace";
+import {
+  isValidSessionId,
+  readSession,
+  rebuildContext,
+  TraceError,
+  type TraceLocation,
+  TraceWriter,
+} from "@penguin/trace";
 import { type SessionRule, SessionRules } from "../approval/session-rules.js";
 import type { ModelPrices, SessionBudget } from "../engine/limits.js";
 import { flattenTurn, isCarryOverText, turnAbortedText } from "../engine/markers.js";
@@ -49,6 +56,7 @@ import { type CustomToolRegistration, customTools } from "./custom-tools.js";
 import { type ResolvedModel, resolveModel } from "./model-choice.js";
 import { Session } from "./session.js";
 import { newSessionId } from "./session-id.js";
+import { SetupError } from "./setup-error.js";
 import { type ChildSessionOptions, createSubagentManager, subagentPointers } from "./subagents.js";
 import { checkThinkingLevel } from "./thinking.js";
 import { describeImageWith } from "./vision.js";
@@ -128,8 +136,9 @@ export class Agent {
     const id = newSessionId();
     const model = options.model ?? this.project.default_model;
     if (model === undefined) {
-      throw new Error(
-        'no model given and the project config has no default_model: pass model ("provider/model-id" or "replay:FILE") or set default_model',
+      throw new SetupError(
+        'no model given and the project config has no default_model: pass a model ("provider/model-id" or "replay:FILE") or set default_model',
+        "model",
       );
     }
     const resolved = this.recording(resolveModel(model, this.project), options);
@@ -154,6 +163,23 @@ export class Agent {
       options,
       isNew: true,
     });
+  }
+
+  private readSessionRecords(sessionId: string): OmniMessage[] {
+    if (!isValidSessionId(sessionId)) {
+      throw new SetupError(`"${sessionId}" is not a session id (letters, digits, - and _ only)`, "session");
+    }
+    try {
+      return readSession(this.location, sessionId).records;
+    } catch (err) {
+      if (err instanceof TraceError && err.code === "session_not_found") {
+        throw new SetupError(
+          `no session ${sessionId} in ${this.dataRoot} (penguin sessions list shows them)`,
+          "session",
+        );
+      }
+      throw err;
+    }
   }
 
   /**
@@ -237,7 +263,7 @@ export class Agent {
     parentSessionId?: string,
   ): Promise<Session> {
     checkThinkingLevel(options.thinkingLevel, "resumeSession");
-    const { records } = readSession(this.location, sessionId);
+    const records = this.readSessionRecords(sessionId);
     const resume = rebuildContext(records);
     const { meta } = resume;
     const workspaceDir = await existingFolder(meta.workspace);
@@ -442,11 +468,15 @@ export async function createAgent(options: CreateAgentOptions = {}): Promise<Age
       options.agentId && options.agentId !== DEFAULT_AGENT_ID
         ? await loadAgent(dataRoot, agentId)
         : await ensureDefaultAgent(dataRoot);
-    if (!loaded.ok) throw new Error(`cannot load agent "${agentId}":\n${formatConfigErrors(loaded.errors)}`);
+    if (!loaded.ok) {
+      throw new SetupError(`cannot load agent "${agentId}":\n${formatConfigErrors(loaded.errors)}`, "config");
+    }
     config = (loaded.agent as AgentConfig).config;
   }
   const project = await loadProjectConfig(dataRoot);
-  if (!project.ok) throw new Error(`cannot load the project config:\n${formatConfigErrors(project.errors)}`);
+  if (!project.ok) {
+    throw new SetupError(`cannot load the project config:\n${formatConfigErrors(project.errors)}`, "config");
+  }
   await ensurePrivateDir(join(dataRoot));
   // Custom tool definitions are checked now, so a bad registration fails here and not mid-session.
   customTools(options.tools ?? [], []);
@@ -469,9 +499,12 @@ async function existingFolder(path: string): Promise<string> {
   try {
     info = await stat(absolute);
   } catch {
-    throw new Error(`workspace ${absolute} does not exist: create it or pick another folder`);
+    throw new SetupError(
+      `workspace ${absolute} does not exist: create it or pick another folder`,
+      "workspace",
+    );
   }
-  if (!info.isDirectory()) throw new Error(`workspace ${absolute} is not a folder`);
+  if (!info.isDirectory()) throw new SetupError(`workspace ${absolute} is not a folder`, "workspace");
   return absolute;
 }
 
