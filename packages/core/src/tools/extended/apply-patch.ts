@@ -109,7 +109,8 @@ export function createApplyPatchTool(
     if (ctx.fileReads) {
       const verdict = checkExistingFile(ctx.fileReads, path, {
         tool: "apply_patch",
-        action,
+        // "be updated" -> "update", "be moved" -> "move", "be deleted" -> "delete".
+        action: action.replace(/^be (\w+?)d$/, "$1"),
         currentSha256: sha256Of(bytes),
         needsExpected: false,
       });
@@ -207,8 +208,12 @@ export function createApplyPatchTool(
       for (const step of steps) {
         current = step;
         if (step.kind === "create") {
-          const created = await mkdir(dirname(step.path), { recursive: true });
-          if (created !== undefined) createdDirs.push(created);
+          const parent = dirname(step.path);
+          const created = await mkdir(parent, { recursive: true });
+          // Every folder from the deepest new one up to the first one mkdir made.
+          if (created !== undefined) {
+            for (let dir = parent; dir.length >= created.length; dir = dirname(dir)) createdDirs.push(dir);
+          }
           await writeFile(step.path, step.content, { encoding: "utf8", flag: "wx" });
           undo.push({ path: step.path, run: () => unlink(step.path) });
           if (step.mode !== undefined) await chmod(step.path, step.mode);
@@ -238,7 +243,7 @@ export function createApplyPatchTool(
         }
       }
       // Folders the patch created, deepest first; rmdir leaves any that are not empty.
-      for (const dir of createdDirs.reverse()) {
+      for (const dir of createdDirs.sort((a, b) => b.length - a.length)) {
         await rmdir(dir).catch(() => {});
       }
       return { ok: false, error: describeFsError("write", failedPath, error), undoFailed };
