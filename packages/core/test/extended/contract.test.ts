@@ -1,0 +1,276 @@
+import { existsSync } from "node:fs";
+import { mkdir, readFile, writeFile } from "node:fs/promises";
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { join } from "node:path";
+import type { OmniMessage } from "@penguin/protocol";
+import { EXTENDED_TOOL_NAMES } from "@penguin/state";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { stringify } from "yaml";
+import { truncationMarker } from "../../src/environment/markers.js";
+import { createAgent } from "../../src/sdk/agent.js";
+import { extendedEnvironment, runCall, type TempDirs, workspace } from "./support.js";
+
+// The execution contract, table-driven, for every extended tool and the core tools that need no
+// session or image: each call is framed and closed once, long output is truncated with an
+// archive note, malformed and invalid arguments and unknown tools come back as readable failures,
+// and through the SDK every call gets exactly one approval_decision.
+
+let server: Server;
+let base: string;
+beforeAll(async () => {
+  server = createServer((_req, res) => {
+    res.writeHead(200, { "content-type": "text/plain" });
+    res.end(`fetched body ${"w".repeat(200)}`);
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+afterAll(async () => {
+  await new Promise((resolve) => server.close(resolve));
+});
+
+let dirs: TempDirs;
+let ws: string;
+beforeEach(async () => {
+  dirs = await workspace();
+  ws = dirs.workspaceDir;
+  await writeFile(join(ws, "a.txt"), `${"needle line with some length\n".repeat(20)}`);
+  await mkdir(join(ws, "sub"));
+});
+afterEach(async () => {
+  await dirs.cleanup();
+});
+
+interface Case {
+  name: string;
+  /** Arguments of a call that completes and writes more than the tiny cap. */
+  args: () => Record<string, unknown>;
+  /** Arguments the tool's schema rejects, and the argument the message must name. */
+  invalid: Record<string, unknown>;
+  names: string;
+}
+
+const CASES: Case[] = [
+  {
+    name: "list_files",
+    args: () => ({ recursive: true }),
+    invalid: { recursive: "yes" },
+    names: 'argument "recursive"',
+  },
+  {
+    name: "search_text",
+    args: () => ({ pattern: "needle" }),
+    invalid: { pattern: 7 },
+    names: 'argument "pattern"',
+  },
+  {
+    name: "apply_patch",
+    args: () => ({ patch: "*** Begin Patch\n*** Add File: sub/new.txt\n+hello\n*** End Patch" }),
+    invalid: { patch: ["x"] },
+    names: 'argument "patch"',
+  },
+  {
+    name: "move_path",
+    args: () => ({ source: "a.txt", destination: "sub/moved.txt" }),
+    invalid: { source: "a.txt" },
+    names: "destination",
+  },
+  {
+    name: "make_directory",
+    args: () => ({ path: "one/two" }),
+    invalid: { path: "x", mode: 7 },
+    names: "mode",
+  },
+  { name: "remove_path", args: () => ({ path: "a.txt" }), invalid: { recursive: true }, names: "path" },
+  { name: "web_fetch", args: () => ({ url: `${base}/x` }), invalid: { url: 42 }, names: 'argument "url"' },
+  {
+    name: "read_file",
+    args: () => ({ file_path: "a.txt" }),
+    invalid: { file_path: "a.txt", limit: 0 },
+    names: 'argument "limit"',
+  },
+  {
+    name: "write_file",
+    args: () => ({ file_path: "w.txt", content: "x\n".repeat(50) }),
+    invalid: { file_path: "w.txt" },
+    names: "content",
+  },
+  {
+    name: "edit_file",
+    args: () => ({ file_path: "a.txt", old_string: "needle", new_string: "pin", replace_all: true }),
+    invalid: { file_path: "a.txt", old_string: "x", new_string: 1 },
+    names: 'argument "new_string"',
+  },
+  {
+    name: "exec_command",
+    args: () => ({ description: "print", cmd: "seq 1 100" }),
+    invalid: { description: "print" },
+    names: "cmd",
+  },
+];
+
+const TINY_CAP = 30;
+
+describe.each(CASES)("$name under the execution contract", ({ name, args, invalid, names }) => {
+  it("is framed start, deltas, stop and one complete output, and completes", async () => {
+    const env = extendedEnvironment(dirs);
+    const call = await runCall(env, name, args());
+    expect(call.complete.stop_reason).toBe("completed");
+    expect(call.complete.output.length).toBeGreaterThan(0);
+    expect(call.streamed).toBe(call.complete.output);
+    await env.dispose();
+  });
+
+  it("is truncated past maxOutputLength, with the full text archived and its path noted", async () => {
+    const env = extendedEnvironment(dirs, { edit: (d) => ({ ...d, maxOutputLength: TINY_CAP }) });
+    const call = await runCall(env, name, args(), `call_${name}`);
+    const lines = call.complete.output.split("\n");
+    expect(lines).toContain(truncationMarker(TINY_CAP));
+    const note = lines[lines.length - 1]!;
+    const path = /at: (\/[^\]]+)\]$/.exec(note)?.[1];
+    expect(path, note).toBeDefined();
+    expect(path!.startsWith(join(dirs.scratchpadDir, "truncated-tool-output"))).toBe(true);
+    const archived = await readFile(path!, "utf8");
+    expect(archived.length).toBeGreaterThan(TINY_CAP);
+    expect(archived.startsWith(call.complete.output.slice(0, TINY_CAP))).toBe(true);
+    expect(call.streamed).toBe(call.complete.output);
+    await env.dispose();
+  });
+
+  it("answers malformed JSON arguments with a failed output the model can act on", async () => {
+    const env = extendedEnvironment(dirs);
+    const call = await runCall(env, name, '{"path": "a.txt", ');
+    expect(call.complete.stop_reason).toBe("failed");
+    expect(call.complete.output).toMatch(
+      new RegExp(`^Invalid arguments for ${name}: the arguments are not valid JSON`),
+    );
+  });
+
+  it("answers arguments that break its schema with a failed output naming the argument", async () => {
+    const env = extendedEnvironment(dirs);
+    const call = await runCall(env, name, invalid);
+    expect(call.complete.stop_reason).toBe("failed");
+    expect(call.complete.output).toContain(`Invalid arguments for ${name}:`);
+    expect(call.complete.output).toContain(names);
+    // Nothing ran: the workspace is as it was.
+    expect(await readFile(join(ws, "a.txt"), "utf8")).toContain("needle");
+    expect(existsSync(join(ws, "one"))).toBe(false);
+  });
+});
+
+describe("an unknown tool", () => {
+  it("is answered with the list of available tools, the extended ones included", async () => {
+    const env = extendedEnvironment(dirs);
+    const call = await runCall(env, "list_file", { path: "." });
+    expect(call.complete.stop_reason).toBe("failed");
+    expect(call.complete.output).toMatch(/^Unknown tool "list_file"\. Available tools: /);
+    for (const tool of EXTENDED_TOOL_NAMES) expect(call.complete.output).toContain(tool);
+  });
+});
+
+describe("a session with the extended preset (SDK, replay model)", () => {
+  // Calls of one turn run concurrently, so the ones that rely on the listing come a turn later.
+  const firstTurn = () => [
+    { id: "c_list", name: "list_files", arguments: { path: "." } },
+    { id: "c_search", name: "search_text", arguments: { pattern: "needle", path: "a.txt" } },
+    { id: "c_read", name: "read_file", arguments: { file_path: "a.txt", limit: 1 } },
+    { id: "c_mkdir", name: "make_directory", arguments: { path: "made" } },
+    { id: "c_fetch", name: "web_fetch", arguments: { url: `${base}/page` } },
+    {
+      id: "c_patch",
+      name: "apply_patch",
+      arguments: { patch: "*** Begin Patch\n*** Add File: made/p.txt\n+patched\n*** End Patch" },
+    },
+  ];
+  const secondTurn = () => [
+    { id: "c_move", name: "move_path", arguments: { source: "sub", destination: "moved-sub" } },
+    { id: "c_remove", name: "remove_path", arguments: { path: "moved-sub" } },
+  ];
+
+  async function session(turns: unknown[]) {
+    const cassette = join(dirs.root, "cassette.yaml");
+    await writeFile(cassette, stringify({ turns }));
+    const agent = await createAgent({
+      dataRoot: join(dirs.root, "data"),
+      config: { tools: { preset: "extended" } },
+      logger: { warn: () => {} },
+    });
+    return agent.createSession({ workspaceDir: ws, model: `replay:${cassette}` });
+  }
+
+  async function collect(run: AsyncIterable<OmniMessage>): Promise<OmniMessage[]> {
+    const out: OmniMessage[] = [];
+    for await (const message of run) out.push(message);
+    return out;
+  }
+  const payloads = (messages: OmniMessage[], type: string) =>
+    messages
+      .map(
+        (m) =>
+          m.payload as {
+            type: string;
+            tool_call_id?: string;
+            decision?: string;
+            output?: string;
+            stop_reason?: string;
+          },
+      )
+      .filter((p) => p.type === type);
+
+  it("offers every extended tool and audits exactly one approval_decision per call, denials included", async () => {
+    const s = await session([{ tool_calls: firstTurn() }, { tool_calls: secondTurn() }, { text: "done" }]);
+    expect(s.tools.map((t) => t.name)).toEqual(expect.arrayContaining([...EXTENDED_TOOL_NAMES]));
+    const approve = async (call: OmniMessage) =>
+      (call.payload as { name: string }).name === "remove_path" ? ("deny" as const) : ("allow" as const);
+    const messages = await collect(s.run("Use the tools.", { approve }));
+    await s.dispose();
+
+    const ids = [...firstTurn(), ...secondTurn()].map((c) => c.id);
+    const decisions = payloads(messages, "approval_decision");
+    expect(decisions.map((d) => d.tool_call_id).sort()).toEqual([...ids].sort());
+    expect(decisions.find((d) => d.tool_call_id === "c_remove")?.decision).toBe("deny");
+    const outputs = payloads(messages, "tool_call_output");
+    expect(outputs.map((o) => o.tool_call_id).sort()).toEqual([...ids].sort());
+    const byId = Object.fromEntries(outputs.map((o) => [o.tool_call_id, o]));
+    for (const id of ids.filter((i) => i !== "c_remove"))
+      expect(byId[id]?.stop_reason, `${id}: ${byId[id]?.output}`).toBe("completed");
+    expect(byId.c_remove?.stop_reason).toBe("aborted");
+    // The guard is on with the extended preset: the read reported the file's hash.
+    expect(byId.c_read?.output).toMatch(/\[sha256: [0-9a-f]{64}\]$/);
+    expect(await readFile(join(ws, "made", "p.txt"), "utf8")).toBe("patched\n");
+    expect(existsSync(join(ws, "moved-sub"))).toBe(true);
+    // The trace holds the same audit.
+    const traced = (await readFile(s.tracePath, "utf8"))
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line) as OmniMessage);
+    expect(payloads(traced, "approval_decision")).toHaveLength(ids.length);
+  });
+
+  it("forgets reads between tasks: a write in the next task needs a new read", async () => {
+    const hash = "0".repeat(64);
+    const s = await session([
+      { tool_calls: [{ id: "r1", name: "read_file", arguments: { file_path: "a.txt" } }] },
+      { text: "read it" },
+      {
+        tool_calls: [
+          {
+            id: "w1",
+            name: "write_file",
+            arguments: { file_path: "a.txt", content: "x", expected_sha256: hash },
+          },
+        ],
+      },
+      { text: "tried" },
+    ]);
+    const allow = async () => "allow" as const;
+    await collect(s.run("Read a.txt.", { approve: allow }));
+    const second = await collect(s.run("Now overwrite it.", { approve: allow }));
+    await s.dispose();
+    const [output] = payloads(second, "tool_call_output");
+    expect(output?.stop_reason).toBe("failed");
+    expect(output?.output).toContain("has not been read in this task");
+    expect(await readFile(join(ws, "a.txt"), "utf8")).toContain("needle");
+  });
+});
