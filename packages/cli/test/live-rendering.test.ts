@@ -24,7 +24,7 @@ class Sink {
 const execSpec = {
   name: "exec_command",
   description: "Run a command",
-  permission: "rwx" as const,
+  permission: "rw" as const,
   parameters: { type: "object", properties: { description: { type: "string" }, cmd: { type: "string" } } },
 };
 const readSpec = {

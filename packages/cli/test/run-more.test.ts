@@ -1,6 +1,6 @@
 import { readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
-import { type FakeLlm, startFakeLlm } from "@penguin/fake-llm";
+import { type FakeLlm, type FakeLlmScript, startFakeLlm } from "@penguin/fake-llm";
 import { afterEach, describe, expect, test } from "vitest";
 import { kindOf, penguin, readJsonLines, tempDir, traceFiles } from "./helpers.js";
 
@@ -12,7 +12,7 @@ describe("penguin run without a terminal", () => {
     await llm?.close();
   });
 
-  const start = async (script: Parameters<typeof startFakeLlm>[0]["script"]) => {
+  const start = async (script: FakeLlmScript) => {
     llm = await startFakeLlm({ apiKey: API_KEY, script });
     return { PENGUIN_HOME: tempDir("data"), OPENAI_API_KEY: API_KEY, OPENAI_BASE_URL: `${llm.url}/v1` };
   };
