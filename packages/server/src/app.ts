@@ -15,6 +15,7 @@ import { requestLog } from "./http/request-log.js";
 import { type AnyRouteSpec, defineRoute, mountRoutes, routeKey } from "./http/route.js";
 import { AUTH_SESSION_TTL_MS, MAX_BODY_BYTES } from "./limits.js";
 import { SERVER_VERSION } from "./version.js";
+import { serveWeb } from "./web/serve-web.js";
 
 export interface ServerAppOptions {
   db: Kysely<ServerDatabase>;
@@ -38,6 +39,11 @@ export interface ServerAppOptions {
    * validation and OpenAPI description as the built-in ones, and need a user unless public.
    */
   routes?: readonly AnyRouteSpec[];
+  /**
+   * A folder with the built web app (index.html and assets/), served at `/` without login;
+   * `/api` paths never reach it. Without one, only the API is served.
+   */
+  webRoot?: string;
 }
 
 export interface ServerApp {
@@ -114,6 +120,8 @@ export function createServerApp(options: ServerAppOptions): ServerApp {
 
   const app = new Hono<AppEnv>();
   app.use(requestLog(logger));
+  // The web app's files are public (the app shows the login page); /api paths pass through.
+  if (options.webRoot !== undefined) app.use(serveWeb(options.webRoot));
   // Authentication first: a stranger's body is never read, whatever its size.
   app.use(authenticate({ db, publicRoutes, allowedOrigins, now }));
   app.use(

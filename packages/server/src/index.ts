@@ -88,3 +88,5 @@ export {
   startServer,
 } from "./start-server.js";
 export { SERVER_VERSION } from "./version.js";
+// The web app.
+export { packagedWebRoot, serveWeb } from "./web/serve-web.js";

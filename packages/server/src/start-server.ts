@@ -19,6 +19,7 @@ import { SessionStore } from "./sessions/store.js";
 import { defaultWorkspaceRoots } from "./sessions/workspace.js";
 import { EventHub } from "./sse/event-hub.js";
 import { usageRoutes } from "./usage/routes.js";
+import { packagedWebRoot } from "./web/serve-web.js";
 
 export const SERVER_LOG_FILE_NAME = "server.log";
 
@@ -51,6 +52,11 @@ export interface StartServerOptions
    * disposed); its next task resumes it from the trace. Default 10 minutes.
    */
   idleReleaseMs?: number;
+  /**
+   * The built web app to serve at `/`: default the one this package ships in `dist/web`; false
+   * serves the API only.
+   */
+  webRoot?: string | false;
 }
 
 export interface RunningServer {
@@ -129,7 +135,8 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
       ...usageRoutes({ db }),
       ...(options.routes ?? []),
     ];
-    const { app } = createServerApp({ ...options, routes, db, logger });
+    const webRoot = options.webRoot === false ? undefined : (options.webRoot ?? packagedWebRoot());
+    const { app } = createServerApp({ ...options, routes, db, logger, webRoot });
     server = serve({ fetch: app.fetch, hostname: host, port: options.port ?? DEFAULT_PORT });
     const address = await listen(server);
     const url = formatUrl(host, address.port);
