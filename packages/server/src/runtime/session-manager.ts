@@ -177,6 +177,10 @@ export class SessionManager {
           if (this.#runtimes.get(row.id) !== runtime) return;
           this.#runtimes.delete(row.id);
           this.options.logger.info({ session_id: row.id }, "idle session runtime released");
+          // Nobody watches: drop the replay buffer too, so idle sessions cost no memory. A client
+          // that comes back with an old Last-Event-ID gets resync_required and refetches.
+          const channel = sessionChannel(row.id);
+          if (this.options.hub.stats(channel).subscribers === 0) this.options.hub.closeChannel(channel);
           void runtime.dispose();
         },
       },
