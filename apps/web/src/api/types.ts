@@ -1,0 +1,122 @@
+// Request and response shapes of the Penguin server's JSON API, written by hand to match its zod
+// schemas (packages/server/src/**/schemas.ts; the OpenAPI document at /api/openapi.json describes
+// the same). Envelopes and partial streams use the types of @penguin/protocol.
+import type { OmniMessage, OpenPartialStream, ToolCallPayload } from "@penguin/protocol";
+
+/** "allow-all: every call runs; deny-all: none runs; read-only: tools with permission r run, the rest wait for a human; always-ask: every call waits for a human". */
+export const APPROVAL_MODES = ["allow-all", "deny-all", "read-only", "always-ask"] as const;
+export type ApprovalMode = (typeof APPROVAL_MODES)[number];
+
+export interface User {
+  id: string;
+  username: string;
+  role: "admin" | "member";
+  must_change_password: boolean;
+  created_at: string;
+}
+
+export interface Session {
+  id: string;
+  user_id: string;
+  title: string;
+  agent_id: string;
+  workspace: string;
+  provider: string;
+  model_id: string;
+  approval_mode: ApprovalMode;
+  state: "idle" | "running";
+  created_at: string;
+  updated_at: string;
+}
+
+export interface CreateSessionRequest {
+  workspace: string;
+  model?: string;
+  approval_mode?: ApprovalMode;
+  agent_id?: string;
+  title?: string;
+}
+
+export interface TaskState {
+  state: "idle" | "running";
+  pendingSteering: number;
+}
+
+/** A tool call waiting for a human decision. */
+export interface PendingApproval {
+  tool_call_id: string;
+  tool_call: OmniMessage<ToolCallPayload>;
+  origin?: string[];
+  requested_at: string;
+}
+
+export interface MessagesResponse {
+  /** The trace's records (session_meta and tool lists left out). */
+  messages: OmniMessage[];
+  /** The running task's open streams, to seed a PartialAggregator with. */
+  partial: OpenPartialStream[];
+  task_state: TaskState;
+  approvals: PendingApproval[];
+  /** The stream's newest event id when the answer was made: live events after it are new. */
+  last_event_id?: string;
+}
+
+export interface TraceDiagnostic {
+  path: string;
+  line: number;
+  kind: string;
+  message: string;
+}
+
+export interface TraceResponse {
+  records: OmniMessage[];
+  diagnostics: TraceDiagnostic[];
+}
+
+export interface AuditEntry {
+  timestamp: string;
+  toolCallId: string;
+  decision: "allow" | "deny" | "forbidden";
+  source?: { kind: string; name?: string };
+  reason?: string;
+  toolName?: string;
+  arguments?: string;
+  outcome?: string;
+  origin?: string[];
+}
+
+export interface AgentSummary {
+  id: string;
+  name?: string;
+  description?: string;
+  /** Why the agent's file cannot be loaded, when it cannot. */
+  problem?: string;
+}
+
+export interface AgentConfig {
+  agent_id: string;
+  yaml: string;
+}
+
+export interface ConfigError {
+  line: number;
+  column: number;
+  path: string;
+  message: string;
+}
+
+/** The body of every error answer; `error` is a stable code. */
+export interface ErrorBody {
+  error: string;
+  message?: string;
+  issues?: { path: string; message: string }[];
+  /** Only on `invalid_config` (a rejected system_config.yaml). */
+  config_errors?: ConfigError[];
+}
+
+/** The `data` of a named `server_event` on a session stream. */
+export type ServerEvent =
+  | ({ type: "approval_request" } & Omit<PendingApproval, "tool_call_id">)
+  | ({ type: "task_state" } & TaskState)
+  | { type: "resync_required"; reason: string }
+  | { type: string; [field: string]: unknown };

@@ -1,0 +1,134 @@
+import { type FormEvent, type KeyboardEvent, useEffect, useState } from "react";
+import { api } from "../api/client.js";
+import type { Session } from "../api/types.js";
+import { ApprovalCard } from "../components/approval-card.js";
+import { ErrorText } from "../components/error-text.js";
+import { ModeSwitch } from "../components/mode-switch.js";
+import { TimelineView } from "../components/timeline-view.js";
+import { hrefOf } from "../router.js";
+import { followSession, type StreamStatus } from "../stream/session-stream.js";
+import type { TimelineState } from "../stream/timeline.js";
+
+/** One session: its live timeline, the calls waiting for you, the mode, and the input box. */
+export function ChatPage({ sessionId }: { sessionId: string }) {
+  const [session, setSession] = useState<Session>();
+  const [timeline, setTimeline] = useState<TimelineState>();
+  const [stream, setStream] = useState<{ status: StreamStatus; detail?: string }>({ status: "connecting" });
+  const [failure, setFailure] = useState<unknown>();
+
+  useEffect(() => {
+    api.getSession(sessionId).then(setSession, setFailure);
+    const follower = followSession(sessionId, {
+      onState: setTimeline,
+      onStatus: (status, detail) => setStream({ status, ...(detail ? { detail } : {}) }),
+    });
+    return () => follower.close();
+  }, [sessionId]);
+
+  if (!session) {
+    return (
+      <div className="page">
+        {failure ? <ErrorText error={failure} /> : <p className="muted">Loading…</p>}
+      </div>
+    );
+  }
+  const running = timeline?.task.state === "running";
+  return (
+    <div className="page chat">
+      <section className="chat-header card">
+        <div>
+          <h1>{session.title || session.id}</h1>
+          <p className="muted">
+            {session.workspace} · {session.provider}/{session.model_id} · agent {session.agent_id}
+          </p>
+        </div>
+        <div className="chat-controls">
+          <ModeSwitch session={session} onChange={setSession} />
+          <span className={`badge state-${running ? "running" : "idle"}`} data-testid="task-state">
+            {running ? "running" : "idle"}
+            {timeline && timeline.task.pendingSteering > 0
+              ? ` · ${timeline.task.pendingSteering} queued`
+              : ""}
+          </span>
+          <a href={hrefOf({ page: "trace", sessionId })}>Trace</a>
+        </div>
+      </section>
+      {stream.status !== "live" && (
+        <p className="banner" data-testid="stream-status">
+          {stream.status === "connecting" ? "Connecting…" : `Reconnecting: ${stream.detail ?? ""}`}
+        </p>
+      )}
+      <TimelineView items={timeline?.items ?? []} />
+      {timeline && timeline.approvals.length > 0 && (
+        <section className="approvals" aria-label="Waiting for approval">
+          <h2>Waiting for your approval</h2>
+          {timeline.approvals.map((approval) => (
+            <ApprovalCard key={approval.tool_call_id} sessionId={sessionId} approval={approval} />
+          ))}
+        </section>
+      )}
+      <Composer sessionId={sessionId} running={running} />
+    </div>
+  );
+}
+
+/** Idle: the text starts a task. Running: it steers the task (delivered with its next request). */
+function Composer({ sessionId, running }: { sessionId: string; running: boolean }) {
+  const [text, setText] = useState("");
+  const [busy, setBusy] = useState(false);
+  const [failure, setFailure] = useState<unknown>();
+
+  const send = async (event?: FormEvent) => {
+    event?.preventDefault();
+    const input = text.trim();
+    if (!input) return;
+    setBusy(true);
+    setFailure(undefined);
+    try {
+      if (running) await api.steer(sessionId, input);
+      else await api.startTask(sessionId, input);
+      setText("");
+    } catch (caught) {
+      setFailure(caught);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const abort = async () => {
+    setFailure(undefined);
+    try {
+      await api.abort(sessionId);
+    } catch (caught) {
+      setFailure(caught);
+    }
+  };
+
+  const onKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>) => {
+    if (event.key === "Enter" && (event.ctrlKey || event.metaKey)) void send();
+  };
+
+  return (
+    <form className="composer card" onSubmit={send} aria-label="Message">
+      <textarea
+        name="input"
+        rows={3}
+        placeholder={running ? "Steer the running task…" : "Ask for something… (Ctrl+Enter sends)"}
+        value={text}
+        onChange={(e) => setText(e.target.value)}
+        onKeyDown={onKeyDown}
+      />
+      <div className="composer-buttons">
+        <button type="submit" disabled={busy || text.trim() === ""}>
+          {running ? "Steer" : "Send"}
+        </button>
+        {running && (
+          <button type="button" className="deny" onClick={abort}>
+            Abort
+          </button>
+        )}
+      </div>
+      <ErrorText error={failure} />
+    </form>
+  );
+}

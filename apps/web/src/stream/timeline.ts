@@ -1,0 +1,304 @@
+import {
+  type OmniMessage,
+  type OpenPartialStream,
+  PartialAggregator,
+  type StopReason,
+} from "@penguin/protocol";
+import type { MessagesResponse, PendingApproval, ServerEvent, TaskState } from "../api/types.js";
+import { callDescription } from "./call-description.js";
+
+/** What the chat view shows, rebuilt from the timeline's state on every change. */
+export type TimelineItem =
+  | {
+      kind: "text";
+      key: string;
+      role: "user" | "assistant";
+      text: string;
+      streaming: boolean;
+      origin?: string[];
+    }
+  | { kind: "thinking"; key: string; text: string; streaming: boolean; origin?: string[] }
+  | { kind: "tool"; key: string; call: ToolCallView; origin?: string[] }
+  | { kind: "image"; key: string; src: string; origin?: string[] }
+  | { kind: "status"; key: string; tone: "info" | "error"; text: string };
+
+export interface ToolCallView {
+  toolCallId: string;
+  name: string;
+  /** The model-written sentence about the call, as far as it has streamed. */
+  description?: string;
+  arguments: string;
+  /** True while the arguments are still streaming. */
+  streaming: boolean;
+  output?: string;
+  outputStreaming: boolean;
+  stopReason?: StopReason;
+  decision?: { decision: "allow" | "deny" | "forbidden"; source?: string; reason?: string };
+  waitingForApproval: boolean;
+}
+
+export interface TimelineState {
+  items: TimelineItem[];
+  approvals: PendingApproval[];
+  task: TaskState;
+}
+
+const IDLE: TaskState = { state: "idle", pendingSteering: 0 };
+
+/**
+ * One session's history and live state, as the server reports it: the trace's complete messages,
+ * the open partial streams (through the protocol's PartialAggregator), the calls waiting for a
+ * decision and the task state. It renders the protocol and decides nothing: every change comes from
+ * `seed` (GET .../messages) or from the live stream.
+ */
+export class SessionTimeline {
+  #records: OmniMessage[] = [];
+  #aggregator = new PartialAggregator();
+  #approvals: PendingApproval[] = [];
+  #task: TaskState = IDLE;
+  /** Serialised records of the last seed that a live event may repeat (see `applyEnvelope`). */
+  #seeded = new Set<string>();
+
+  /** Replaces everything with the server's answer to GET /api/sessions/:id/messages. */
+  seed(response: MessagesResponse): void {
+    this.#records = [...response.messages];
+    this.#aggregator = new PartialAggregator(response.partial);
+    this.#approvals = [...response.approvals];
+    this.#task = response.task_state;
+    this.#seeded = new Set(response.messages.slice(-64).map((message) => JSON.stringify(message)));
+  }
+
+  /** One envelope of the live stream. */
+  applyEnvelope(message: OmniMessage): void {
+    this.#aggregator.push(message);
+    if (isPartial(message)) return;
+    // A complete that reached the trace just before the seed was read may also come live after
+    // it: the same record twice is shown once.
+    const serialised = JSON.stringify(message);
+    if (this.#seeded.delete(serialised)) return;
+    this.#records.push(message);
+    if (message.type === "event_msg" && message.payload.type === "approval_decision") {
+      this.#dropApproval(String(message.payload.tool_call_id));
+    }
+    if (message.type === "model_msg" && message.payload.type === "tool_call_output") {
+      this.#dropApproval(message.payload.tool_call_id);
+    }
+  }
+
+  /** One named `server_event` of the live stream; returns true when the client must reload. */
+  applyServerEvent(event: ServerEvent): "resync" | undefined {
+    switch (event.type) {
+      case "approval_request": {
+        const pending = event as PendingApproval & { type: string };
+        const id = pending.tool_call.payload.tool_call_id;
+        if (!this.#approvals.some((approval) => approval.tool_call_id === id)) {
+          const { type: _type, ...fields } = pending;
+          this.#approvals.push({ ...fields, tool_call_id: id });
+        }
+        return undefined;
+      }
+      case "task_state": {
+        const { state, pendingSteering } = event as TaskState & { type: string };
+        this.#task = { state, pendingSteering };
+        // When a task ends the server denies whatever still waited.
+        if (state === "idle") this.#approvals = [];
+        return undefined;
+      }
+      case "resync_required":
+        return "resync";
+      default:
+        return undefined;
+    }
+  }
+
+  state(): TimelineState {
+    return {
+      items: buildItems(this.#records, this.#aggregator.snapshot(), this.#approvals),
+      approvals: [...this.#approvals],
+      task: this.#task,
+    };
+  }
+
+  #dropApproval(toolCallId: string): void {
+    this.#approvals = this.#approvals.filter((approval) => approval.tool_call_id !== toolCallId);
+  }
+}
+
+function isPartial(message: OmniMessage): boolean {
+  return message.type === "model_msg" && message.payload.type.startsWith("partial_");
+}
+
+const toolKey = (origin: string[] | undefined, toolCallId: string) =>
+  `tool:${JSON.stringify(origin ?? [])}:${toolCallId}`;
+
+/** The items of the chat view: the records in trace order, then the streams still open. */
+export function buildItems(
+  records: readonly OmniMessage[],
+  live: readonly OpenPartialStream[],
+  approvals: readonly PendingApproval[],
+): TimelineItem[] {
+  const items: TimelineItem[] = [];
+  const tools = new Map<string, ToolCallView>();
+  const waiting = new Set(approvals.map((approval) => toolKey(approval.origin, approval.tool_call_id)));
+
+  const toolFor = (origin: string[] | undefined, toolCallId: string, name = "", args = "") => {
+    const key = toolKey(origin, toolCallId);
+    let call = tools.get(key);
+    if (!call) {
+      call = {
+        toolCallId,
+        name,
+        arguments: args,
+        description: callDescription(args),
+        streaming: false,
+        outputStreaming: false,
+        waitingForApproval: waiting.has(key),
+      };
+      tools.set(key, call);
+      items.push({ kind: "tool", key, call, ...(origin ? { origin } : {}) });
+    }
+    return call;
+  };
+
+  records.forEach((message, index) => {
+    const key = `r${index}`;
+    const origin = message.origin;
+    const originField = origin ? { origin } : {};
+    if (message.type === "model_msg") {
+      const payload = message.payload;
+      switch (payload.type) {
+        case "text":
+          items.push({
+            kind: "text",
+            key,
+            role: payload.role,
+            text: payload.text,
+            streaming: false,
+            ...originField,
+          });
+          return;
+        case "thinking":
+          items.push({ kind: "thinking", key, text: payload.thinking, streaming: false, ...originField });
+          return;
+        case "tool_call": {
+          const call = toolFor(origin, payload.tool_call_id, payload.name, payload.arguments);
+          call.name = payload.name;
+          call.arguments = payload.arguments;
+          call.description = callDescription(payload.arguments);
+          return;
+        }
+        case "tool_call_output": {
+          const call = toolFor(origin, payload.tool_call_id);
+          call.output = payload.output;
+          if (payload.stop_reason) call.stopReason = payload.stop_reason;
+          for (const [n, src] of (payload.images ?? []).entries()) {
+            items.push({ kind: "image", key: `${key}:${n}`, src, ...originField });
+          }
+          return;
+        }
+        case "image_url":
+          items.push({ kind: "image", key, src: payload.image_url, ...originField });
+          return;
+        case "inline_data":
+          if (payload.mime_type.startsWith("image/")) {
+            items.push({
+              kind: "image",
+              key,
+              src: `data:${payload.mime_type};base64,${payload.data}`,
+              ...originField,
+            });
+          }
+          return;
+        default:
+          return;
+      }
+    }
+    if (message.type !== "event_msg") return;
+    const event = message.payload as { type: string; [field: string]: unknown };
+    switch (event.type) {
+      case "approval_decision": {
+        const call = toolFor(origin, String(event.tool_call_id));
+        const source = event.source as { kind?: string; name?: string } | undefined;
+        call.decision = {
+          decision: event.decision as "allow" | "deny" | "forbidden",
+          ...(source?.kind ? { source: source.name ? `${source.kind}: ${source.name}` : source.kind } : {}),
+          ...(typeof event.reason === "string" ? { reason: event.reason } : {}),
+        };
+        return;
+      }
+      case "request_end":
+        if (event.status !== "completed") {
+          const detail = typeof event.error_message === "string" ? `: ${event.error_message}` : "";
+          const retry = typeof event.retry_in_ms === "number" ? ` (retrying in ${event.retry_in_ms} ms)` : "";
+          items.push({
+            kind: "status",
+            key,
+            tone: "error",
+            text: `Model request ${event.status}${detail}${retry}`,
+          });
+        }
+        return;
+      case "abort":
+        items.push({
+          kind: "status",
+          key,
+          tone: "info",
+          text: `Aborted${event.reason ? `: ${event.reason}` : ""}`,
+        });
+        return;
+      case "limit_reached":
+        items.push({
+          kind: "status",
+          key,
+          tone: "error",
+          text: String(event.message ?? "A limit was reached"),
+        });
+        return;
+      case "task_end": {
+        const failed = event.status !== "completed";
+        const detail = typeof event.message === "string" ? `: ${event.message}` : "";
+        items.push({
+          kind: "status",
+          key,
+          tone: failed ? "error" : "info",
+          text: `Task ${event.status}${detail}`,
+        });
+        return;
+      }
+      default:
+        return;
+    }
+  });
+
+  for (const stream of live) {
+    const key = `live:${stream.key}`;
+    const originField = stream.origin ? { origin: stream.origin } : {};
+    switch (stream.kind) {
+      case "partial_text":
+        items.push({
+          kind: "text",
+          key,
+          role: stream.role ?? "assistant",
+          text: stream.content,
+          streaming: true,
+          ...originField,
+        });
+        break;
+      case "partial_thinking":
+        items.push({ kind: "thinking", key, text: stream.content, streaming: true, ...originField });
+        break;
+      case "partial_tool_call": {
+        const call = toolFor(stream.origin, stream.tool_call_id ?? "", stream.name ?? "", stream.content);
+        call.streaming = true;
+        break;
+      }
+      case "partial_tool_call_output": {
+        const call = toolFor(stream.origin, stream.tool_call_id ?? "");
+        call.output = stream.content;
+        call.outputStreaming = true;
+        break;
+      }
+    }
+  }
+  return items;
+}
