@@ -60,7 +60,8 @@ function numberField(value: string): number | string {
 /**
  * The file with the rows' fields written into its existing `tools.builtin` entries, matched by
  * position; everything else (comments, parameters, other sections) stays as written. Rows are
- * never added or removed here: "the settings UI edits rows but adds none".
+ * never added or removed here: "the settings UI edits rows but adds none". Without a change the
+ * text comes back as it was (re-serialising could still respace flow collections).
  */
 export function writeToolRows(yaml: string, rows: readonly ToolRow[]): string {
   const document = parseDocument(yaml);
@@ -68,22 +69,28 @@ export function writeToolRows(yaml: string, rows: readonly ToolRow[]): string {
   if (!isSeq(list) || list.items.length !== rows.length) {
     throw new Error("the file's tools.builtin changed since it was loaded; reload the page");
   }
+  let changed = false;
   rows.forEach((row, index) => {
     const path = ["tools", "builtin", index];
     const current = (list.items[index] as { toJSON(): Record<string, unknown> }).toJSON();
     const set = (field: string, value: unknown) => {
-      if (current[field] !== value) document.setIn([...path, field], value);
+      if (current[field] === value) return;
+      document.setIn([...path, field], value);
+      changed = true;
     };
     set("description", row.description);
     set("permission", row.permission);
     for (const field of ["timeoutMs", "maxOutputLength"] as const) {
       const value = row[field].trim();
       if (value === "") {
-        if (field in current) document.deleteIn([...path, field]);
+        if (field in current) {
+          document.deleteIn([...path, field]);
+          changed = true;
+        }
       } else set(field, numberField(value));
     }
     if (!row.callDescription) set("call_description", false);
     else if (current.call_description === false) set("call_description", true);
   });
-  return document.toString({ lineWidth: 0 });
+  return changed ? document.toString({ lineWidth: 0 }) : yaml;
 }

@@ -45,6 +45,9 @@ export interface TimelineState {
 
 const IDLE: TaskState = { state: "idle", pendingSteering: 0 };
 
+/** How many of the newest seeded records a live event may repeat: far more than can be in flight. */
+const SEED_OVERLAP_LIMIT = 64;
+
 /**
  * One session's history and live state, as the server reports it: the trace's complete messages,
  * the open partial streams (through the protocol's PartialAggregator), the calls waiting for a
@@ -56,8 +59,12 @@ export class SessionTimeline {
   #aggregator = new PartialAggregator();
   #approvals: PendingApproval[] = [];
   #task: TaskState = IDLE;
-  /** Serialised records of the last seed that a live event may repeat (see `applyEnvelope`). */
-  #seeded = new Set<string>();
+  /** The newest records of the last seed, serialised: live events may repeat them (see `#takeLive`). */
+  #seededTail: string[] = [];
+  /** Where in `#seededTail` the live completes are repeating it; -1 once they are past it. */
+  #overlapAt: number | undefined;
+  /** Live completes that repeat the seed's tail so far. */
+  #held: OmniMessage[] = [];
 
   /** Replaces everything with the server's answer to GET /api/sessions/:id/messages. */
   seed(response: MessagesResponse): void {
@@ -65,17 +72,19 @@ export class SessionTimeline {
     this.#aggregator = new PartialAggregator(response.partial);
     this.#approvals = [...response.approvals];
     this.#task = response.task_state;
-    this.#seeded = new Set(response.messages.slice(-64).map((message) => JSON.stringify(message)));
+    this.#seededTail = response.messages.slice(-SEED_OVERLAP_LIMIT).map((message) => JSON.stringify(message));
+    this.#overlapAt = undefined;
+    this.#held = [];
   }
 
   /** One envelope of the live stream. */
   applyEnvelope(message: OmniMessage): void {
     this.#aggregator.push(message);
     if (isPartial(message)) return;
-    // A complete that reached the trace just before the seed was read may also come live after
-    // it: the same record twice is shown once.
-    const serialised = JSON.stringify(message);
-    if (this.#seeded.delete(serialised)) return;
+    for (const record of this.#takeLive(message)) this.#record(record);
+  }
+
+  #record(message: OmniMessage): void {
     this.#records.push(message);
     if (message.type === "event_msg" && message.payload.type === "approval_decision") {
       this.#dropApproval(String(message.payload.tool_call_id));
@@ -117,6 +126,40 @@ export class SessionTimeline {
       approvals: [...this.#approvals],
       task: this.#task,
     };
+  }
+
+  /**
+   * The records a live complete adds: none while it may repeat the seed. The server reads the
+   * trace and the stream position together, but a record that reached the trace just before the
+   * read may still be published just after it. Such records are the newest of the seed and come
+   * first on the live stream, in order. So live completes that equal the seed's tail are held
+   * back; once they reach its end they were repeats and are dropped, and if one differs before
+   * that they were not, and are shown with it (nothing is lost, nothing shown twice).
+   */
+  #takeLive(message: OmniMessage): OmniMessage[] {
+    if (this.#overlapAt === -1) return [message];
+    const serialised = JSON.stringify(message);
+    if (this.#overlapAt === undefined) {
+      const at = this.#seededTail.lastIndexOf(serialised);
+      if (at === -1) {
+        this.#overlapAt = -1;
+        return [message];
+      }
+      this.#overlapAt = at;
+    }
+    if (this.#seededTail[this.#overlapAt] !== serialised) {
+      const shown = [...this.#held, message];
+      this.#held = [];
+      this.#overlapAt = -1;
+      return shown;
+    }
+    this.#held.push(message);
+    this.#overlapAt += 1;
+    if (this.#overlapAt === this.#seededTail.length) {
+      this.#held = [];
+      this.#overlapAt = -1;
+    }
+    return [];
   }
 
   #dropApproval(toolCallId: string): void {
