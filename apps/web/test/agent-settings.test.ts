@@ -1,7 +1,15 @@
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parse } from "yaml";
-import { apiFetch, HAS_CHROMIUM, launchChromium, loggedInPage, type Stack, startStack } from "./stack.js";
+import {
+  apiFetch,
+  HAS_CHROMIUM,
+  launchChromium,
+  loggedInPage,
+  type Stack,
+  screenshot,
+  startStack,
+} from "./stack.js";
 
 interface BuiltinTool {
   name: string;
@@ -46,6 +54,7 @@ describe.skipIf(!HAS_CHROMIUM)("the agent settings page", () => {
     await page.getByLabel("exec_command description").fill(edited);
     await page.getByRole("button", { name: "Save" }).click();
     await page.getByRole("status").filter({ hasText: "Saved" }).waitFor();
+    await screenshot(page, "web-agent-settings");
 
     const after = await defaultAgentFile(context, stack);
     expect(after.tools.map((tool) => tool.name)).toEqual(before.tools.map((tool) => tool.name));

@@ -1,5 +1,3 @@
-import { mkdir } from "node:fs/promises";
-import { join } from "node:path";
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
@@ -12,6 +10,7 @@ import {
   loggedInPage,
   NEW_PASSWORD,
   type Stack,
+  screenshot,
   sendTask,
   startStack,
   toolCard,
@@ -97,6 +96,8 @@ describe.skipIf(!HAS_CHROMIUM)("the web UI in Chromium, against a real server an
       { polling: "raf", timeout: 30_000 },
     );
 
+    await approvalCard(page, "call_allow").waitFor();
+    await screenshot(page, "web-chat-approval");
     await approvalCard(page, "call_allow").getByRole("button", { name: "Allow" }).click();
     await approvalCard(page, "call_deny").getByRole("button", { name: "Deny" }).click();
     await page.getByTestId("status-line").filter({ hasText: "Task completed" }).waitFor();
@@ -123,10 +124,7 @@ describe.skipIf(!HAS_CHROMIUM)("the web UI in Chromium, against a real server an
       ["call_deny", "deny", "human"],
     ]);
 
-    if (process.env.SCREENSHOT_DIR) {
-      await mkdir(process.env.SCREENSHOT_DIR, { recursive: true });
-      await page.screenshot({ path: join(process.env.SCREENSHOT_DIR, "web-chat.png"), fullPage: true });
-    }
+    await screenshot(page, "web-chat");
 
     // The trace view lists the same decisions.
     await page.getByRole("link", { name: "Trace" }).click();
@@ -135,6 +133,7 @@ describe.skipIf(!HAS_CHROMIUM)("the web UI in Chromium, against a real server an
     expect(await rows.nth(0).textContent()).toMatch(/call_allow.*allow.*human/);
     expect(await rows.nth(1).textContent()).toMatch(/call_deny.*deny.*human/);
     expect(await page.getByTestId("trace-records").locator("li").count()).toBeGreaterThan(5);
+    await screenshot(page, "web-trace");
     await context.close();
   });
 
@@ -151,7 +150,8 @@ describe.skipIf(!HAS_CHROMIUM)("the web UI in Chromium, against a real server an
     await sendTask(page, "Print two words");
 
     await approvalCard(page, "call_first").waitFor();
-    await page.getByRole("radio", { name: "allow-all" }).check();
+    // A click asks the server; the switch shows the new mode once the server has stored it.
+    await page.getByRole("radio", { name: "allow-all" }).click();
     await expect.poll(() => page.getByRole("radio", { name: "allow-all" }).isChecked()).toBe(true);
     // The call that already waits still waits for a person; the mode applies from the next decision.
     await approvalCard(page, "call_first").getByRole("button", { name: "Allow" }).click();
@@ -172,6 +172,33 @@ describe.skipIf(!HAS_CHROMIUM)("the web UI in Chromium, against a real server an
       session: { approval_mode: string };
     };
     expect(session.approval_mode).toBe("allow-all");
+    await context.close();
+  });
+
+  it("steers a running task and aborts it from the page: the command ends and the task ends aborted", async () => {
+    stack.llm.setScript({
+      turns: [
+        { tool_calls: [execCall("call_wait", "Wait for a long time", "sleep 30")] },
+        { text: "unused" },
+      ],
+    });
+    const { context, page } = await loggedInPage(browser, stack);
+    const sessionId = await createSessionInPage(page, stack, { title: "Abort", mode: "allow-all" });
+    await sendTask(page, "Wait");
+    await expect.poll(() => toolCard(page, "call_wait").getAttribute("data-status")).toBe("running");
+
+    await page.getByPlaceholder(/Steer the running task/).fill("Please hurry");
+    await page.getByRole("button", { name: "Steer" }).click();
+    await expect.poll(() => page.getByTestId("task-state").textContent()).toContain("1 queued");
+
+    await page.getByRole("button", { name: "Abort" }).click();
+    await page.getByTestId("status-line").filter({ hasText: "Task aborted" }).waitFor();
+    await expect.poll(() => toolCard(page, "call_wait").getAttribute("data-status")).toBe("aborted");
+    expect(await page.getByTestId("task-state").textContent()).toBe("idle");
+    const { processes } = (await apiFetch(context, stack, `/api/sessions/${sessionId}/processes`)) as {
+      processes: { status: string }[];
+    };
+    expect(processes.filter((p) => p.status === "running")).toEqual([]);
     await context.close();
   });
 

@@ -177,3 +177,11 @@ export const approvalCard = (page: Page, toolCallId: string) =>
 export function execCall(id: string, description: string, cmd: string) {
   return { id, name: "exec_command", arguments: { description, cmd, yield_time_ms: 30_000 } };
 }
+
+/** Saves a full-page screenshot as `<SCREENSHOT_DIR>/<name>.png` when SCREENSHOT_DIR is set. */
+export async function screenshot(page: Page, name: string): Promise<void> {
+  const dir = process.env.SCREENSHOT_DIR;
+  if (!dir) return;
+  await mkdir(dir, { recursive: true });
+  await page.screenshot({ path: join(dir, `${name}.png`), fullPage: true });
+}

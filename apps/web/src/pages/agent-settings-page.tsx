@@ -105,8 +105,12 @@ export function AgentSettingsPage({ agentId, isAdmin }: { agentId: string; isAdm
                       value={row.permission}
                       onChange={(e) => update(index, { permission: e.target.value })}
                     >
-                      <option value="r">r (read-only)</option>
-                      <option value="rw">rw (read-write)</option>
+                      <option value="r" title="read-only">
+                        r
+                      </option>
+                      <option value="rw" title="read-write">
+                        rw
+                      </option>
                     </select>
                   </td>
                   <td>
