@@ -1,15 +1,12 @@
 import type { AgentLogger } from "@penguin/core";
 import type { OmniMessage } from "@penguin/protocol";
-import { createLogger, logsDir } from "@penguin/state";
+import { createLogger, credentialEnvValues, logsDir } from "@penguin/state";
 import { UsageError } from "./exit-codes.js";
 
 /** `PENGUIN_LOG=debug` turns on the log file; `--verbose` is the same as `PENGUIN_LOG=debug`. */
 export const LOG_LEVEL_ENV = "PENGUIN_LOG";
 export const LOG_LEVELS = ["trace", "debug", "info", "warn", "error", "fatal", "silent"] as const;
 export const CLI_LOG_FILE_NAME = "cli.log";
-
-/** Environment variables whose values are secrets (API keys, tokens): scrubbed from every log line. */
-const SECRET_ENV_NAME = /(KEY|TOKEN|SECRET|PASSWORD)$/i;
 
 /** The minimum the CLI logs: what happened, never the content of prompts, answers or outputs. */
 export interface CliLog {
@@ -20,12 +17,6 @@ export interface CliLog {
   debug(fields: Record<string, unknown>, message: string): void;
   /** One record per complete message or event of a session (partials are skipped). */
   message(message: OmniMessage): void;
-}
-
-function secretsOfEnv(env: NodeJS.ProcessEnv): string[] {
-  return Object.entries(env)
-    .filter(([name, value]) => SECRET_ENV_NAME.test(name) && value !== undefined && value.length >= 8)
-    .map(([, value]) => value as string);
 }
 
 /**
@@ -49,7 +40,7 @@ export function openCliLog(
   }
   const level = verbose && wanted !== "trace" ? "debug" : (wanted as (typeof LOG_LEVELS)[number]);
   const file = `${logsDir(dataRoot)}/${CLI_LOG_FILE_NAME}`;
-  const logger = createLogger({ file, level, secrets: secretsOfEnv(env) });
+  const logger = createLogger({ file, level, secrets: credentialEnvValues(env) });
   return {
     file,
     agentLogger: {

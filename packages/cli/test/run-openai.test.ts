@@ -76,16 +76,37 @@ describe("penguin run against an OpenAI-compatible server", () => {
     expect(kinds.some((k) => k.startsWith("partial_"))).toBe(false);
   });
 
-  test("the API key never reaches the data root", async () => {
+  test("a command that prints the API key: the model, the terminal, the trace and the logs see it redacted", async () => {
+    llm.setScript([
+      {
+        tool_calls: [
+          {
+            name: "exec_command",
+            arguments: { description: "Print the key", cmd: 'echo "key=$OPENAI_API_KEY"' },
+          },
+        ],
+      },
+      { text: "Printed it." },
+    ]);
     const r = await penguin(["run", "--model", "openai/fake-model", "-w", workspace, "-m", "print the key"], {
-      env,
+      env: { ...env, PENGUIN_LOG: "debug" },
     });
     expect(r.exitCode).toBe(0);
+    // The command really printed the key (the child's environment has it); redaction happened
+    // at the source, so the terminal shows the marker instead.
+    expect(r.stderr).toContain("key=[redacted]");
+    expect(r.stderr + r.stdout).not.toContain(API_KEY);
+    const second = JSON.stringify(llm.requests[1].body);
+    expect(second).toContain("key=[redacted]");
+    expect(second).not.toContain(API_KEY);
+
     const walk = (dir: string): string[] =>
       readdirSync(dir, { withFileTypes: true }).flatMap((d) =>
         d.isDirectory() ? walk(join(dir, d.name)) : [join(dir, d.name)],
       );
-    for (const file of walk(dataRoot)) expect(readFileSync(file, "utf8")).not.toContain(API_KEY);
+    const files = walk(dataRoot);
+    expect(files.some((f) => f.endsWith(".log"))).toBe(true);
+    for (const file of files) expect(readFileSync(file, "utf8")).not.toContain(API_KEY);
   });
 
   test("--json prints every envelope as one JSON line and nothing else on stdout", async () => {

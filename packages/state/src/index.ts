@@ -79,11 +79,14 @@ export {
 // Project config: models, keys, default and vision model, guardrail.
 export {
   addModel,
+  CREDENTIAL_ENV_NAME,
   type Credentials,
+  credentialEnvValues,
   defaultProjectConfig,
   findModel,
   formatModelRef,
   loadProjectConfig,
+  MIN_SECRET_LENGTH,
   type ModelEntry,
   type ModelEntryInput,
   type ModelPrices,

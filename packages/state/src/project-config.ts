@@ -264,6 +264,21 @@ function firstEnv(
  * variables named in `secretEnvNames` (a system config's `secrets`). Sorted longest first, so a
  * redactor replaces a key before any shorter key it contains.
  */
+/** Names of environment variables whose values are credentials (`OPENAI_API_KEY`, `GITHUB_TOKEN`...). */
+export const CREDENTIAL_ENV_NAME = /(KEY|TOKEN|SECRET|PASSWORD)$/i;
+/** Shorter values are left alone: redacting "1" or "yes" everywhere would garble output. */
+export const MIN_SECRET_LENGTH = 8;
+
+/** The values of every credential-looking environment variable. */
+export function credentialEnvValues(env: NodeJS.ProcessEnv = process.env): string[] {
+  return Object.entries(env)
+    .filter(
+      ([name, value]) =>
+        CREDENTIAL_ENV_NAME.test(name) && value !== undefined && value.length >= MIN_SECRET_LENGTH,
+    )
+    .map(([, value]) => value as string);
+}
+
 export function secretValues(
   config: ProjectConfig,
   env: NodeJS.ProcessEnv = process.env,
@@ -283,5 +298,9 @@ export function secretValues(
     for (const name of envNames(provider, "API_KEY")) if (env[name]) values.add(env[name]!);
   }
   for (const name of secretEnvNames) if (env[name]) values.add(env[name]!);
+  // Keys reach a session through the environment as often as through the config (the CLI's
+  // `--model openai/x` with OPENAI_API_KEY set): every credential-looking variable counts, since
+  // commands inherit the environment and can print it.
+  for (const value of credentialEnvValues(env)) values.add(value);
   return [...values].sort((a, b) => b.length - a.length);
 }

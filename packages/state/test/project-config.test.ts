@@ -4,6 +4,7 @@ import { dirname, join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import {
   addModel,
+  credentialEnvValues,
   DEFAULT_GUARDRAIL_RULES,
   defaultProjectConfig,
   findModel,
@@ -217,5 +218,25 @@ describe("editing the model list", () => {
     expect(providerApi({ provider: "anthropic" })).toBe("anthropic");
     expect(providerApi({ provider: "deepseek" })).toBe("openai-compatible");
     expect(providerApi({ provider: "azure", api: "openai-responses" })).toBe("openai-responses");
+  });
+});
+
+describe("credential environment variables count as secrets", () => {
+  it("a key given only through the environment is redacted too", () => {
+    const env = {
+      OPENAI_API_KEY: "sk-env-only-0123456789",
+      GITHUB_TOKEN: "ghp_abcdefgh12345",
+      SHORT_KEY: "abc",
+      HOME: "/root",
+    };
+    const values = secretValues(defaultProjectConfig(), env);
+    expect(values).toContain("sk-env-only-0123456789");
+    expect(values).toContain("ghp_abcdefgh12345");
+    // Too short to redact safely, and not a credential name.
+    expect(values).not.toContain("abc");
+    expect(values).not.toContain("/root");
+    expect(credentialEnvValues({ PATH: "/usr/bin:/bin", DB_PASSWORD: "hunter2hunter2" })).toEqual([
+      "hunter2hunter2",
+    ]);
   });
 });
