@@ -117,6 +117,18 @@ export async function readLineWindow(path: string, request: WindowRequest): Prom
       scanned += bytesRead;
       let start = 0;
       for (;;) {
+        if (!collecting()) {
+          // Outside the window lines are only counted: no per-line work beyond finding the newline.
+          const newline = data.indexOf(LF, start);
+          if (newline === -1) {
+            lineBytes += data.length - start;
+            break;
+          }
+          lineNumber += 1;
+          lineBytes = 0;
+          start = newline + 1;
+          continue;
+        }
         const newline = data.indexOf(LF, start);
         if (newline === -1) {
           keep(data.subarray(start));
