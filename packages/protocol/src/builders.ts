@@ -1,6 +1,12 @@
 import type { StopReason, TokenCounts } from "./common.js";
 import type { OmniMessage } from "./envelope.js";
-import type { DecisionSource, EventPayload, ToolSpec } from "./events.js";
+import type {
+  DecisionSource,
+  EventPayload,
+  McpConnectEndPayload,
+  McpServerConnectResult,
+  ToolSpec,
+} from "./events.js";
 import type {
   CompleteModelPayload,
   PartialEventType,
@@ -183,6 +189,11 @@ export const subagentPointer = (
 
 export const taskEnd = (status: StopReason, message?: string) =>
   eventMsg({ type: "task_end", status, ...(message ? { message } : {}) });
+
+export const mcpConnectBegin = (servers: string[]) => eventMsg({ type: "mcp_connect_begin", servers });
+
+export const mcpConnectEnd = (status: McpConnectEndPayload["status"], results: McpServerConnectResult[]) =>
+  eventMsg({ type: "mcp_connect_end", status, results });
 
 // Guards
 

@@ -114,6 +114,40 @@ export const TaskEndPayloadSchema = z.looseObject({
   message: z.string().optional(),
 });
 
+/** How an MCP server is reached (`tools.mcpServers[].config.transport`). */
+export const McpTransportSchema = z.enum(["stdio", "http", "sse"]);
+
+/** A session's MCP servers start connecting (before its first model request); names in config order. */
+export const McpConnectBeginPayloadSchema = z.looseObject({
+  type: z.literal("mcp_connect_begin"),
+  servers: z.array(z.string()),
+});
+
+/** How connecting one MCP server ended. */
+export const McpServerConnectResultSchema = z.looseObject({
+  server: z.string(),
+  transport: McpTransportSchema,
+  /** completed: connected and its tools listed; timeout: past its connectTimeoutMs; aborted: the task was interrupted. */
+  status: z.enum(["completed", "failed", "timeout", "aborted"]),
+  duration_ms: z.number().int().nonnegative(),
+  /** The names the model is offered for the server's tools (when it connected). */
+  tools: z.array(z.string()).optional(),
+  /** Why it did not connect, in one line. */
+  error: z.string().optional(),
+});
+export type McpServerConnectResult = z.infer<typeof McpServerConnectResultSchema>;
+
+/**
+ * Connecting ended: completed when every server connected, failed when one or more did not (the
+ * session goes on without them), aborted when the task was interrupted while connecting.
+ */
+export const McpConnectEndPayloadSchema = z.looseObject({
+  type: z.literal("mcp_connect_end"),
+  status: z.enum(["completed", "failed", "aborted"]),
+  results: z.array(McpServerConnectResultSchema),
+});
+export type McpConnectEndPayload = z.infer<typeof McpConnectEndPayloadSchema>;
+
 export const EventPayloadSchema = z.discriminatedUnion("type", [
   ToolListReadyPayloadSchema,
   RequestBeginPayloadSchema,
@@ -126,6 +160,8 @@ export const EventPayloadSchema = z.discriminatedUnion("type", [
   SubagentPayloadSchema,
   LimitReachedPayloadSchema,
   TaskEndPayloadSchema,
+  McpConnectBeginPayloadSchema,
+  McpConnectEndPayloadSchema,
 ]);
 export type EventPayload = z.infer<typeof EventPayloadSchema>;
 export type EventType = EventPayload["type"];

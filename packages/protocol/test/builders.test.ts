@@ -110,6 +110,8 @@ describe("guards", () => {
         "compaction_begin",
         "compaction_end",
         "limit_reached",
+        "mcp_connect_begin",
+        "mcp_connect_end",
         "request_begin",
         "request_end",
         "subagent",

@@ -74,6 +74,8 @@ describe("dist/schema.json", () => {
     ["an empty tool_call_id", "partial_tool_call", "payload.tool_call_id", ""],
     ["protocol_version 0", "session_meta", "payload.protocol_version", 0],
     ["a tool spec without a name", "tool_list_ready", "payload.tools.0.name", undefined],
+    ["an MCP result with an unknown transport", "mcp_connect_end", "payload.results.1.transport", "ws"],
+    ["an MCP connect status that is not one", "mcp_connect_end", "payload.status", "partial"],
   ];
   test.each(broken)("rejects %s, as parseEnvelope does", (_what, kind, path, value) => {
     expect(verdicts(withField(everyKind()[kind], path, value))).toEqual({ schema: false, zod: false });
