@@ -3,6 +3,7 @@ import type { OmniMessage } from "./envelope.js";
 import type {
   DecisionSource,
   EventPayload,
+  HookResultPayload,
   McpConnectEndPayload,
   McpServerConnectResult,
   ToolSpec,
@@ -186,6 +187,20 @@ export const subagentPointer = (
   sessionId: string,
   extra: { subagent_id?: string; tool_call_id?: string } = {},
 ) => eventMsg({ type: "subagent", session_id: sessionId, ...extra });
+
+/** A hook's run around a tool call (see `HookResultPayloadSchema`). */
+export const hookResult = (result: {
+  hook: string;
+  phase: HookResultPayload["phase"];
+  tool_call_id: string;
+  tool_name: string;
+  decision?: "allow" | "deny";
+  outcome: HookResultPayload["outcome"];
+  exit_code?: number;
+  reason?: string;
+  output: string;
+  duration_ms?: number;
+}) => eventMsg({ type: "hook_result", ...result });
 
 export const taskEnd = (status: StopReason, message?: string) =>
   eventMsg({ type: "task_end", status, ...(message ? { message } : {}) });

@@ -148,6 +148,31 @@ export const McpConnectEndPayloadSchema = z.looseObject({
 });
 export type McpConnectEndPayload = z.infer<typeof McpConnectEndPayloadSchema>;
 
+/**
+ * One run of a hook around a tool call ("every hook decision is traced"): a before-hook's allow
+ * or deny, or an after-hook's output. A before-hook's deny is also the call's one
+ * `approval_decision` (source kind "hook").
+ */
+export const HookResultPayloadSchema = z.looseObject({
+  type: z.literal("hook_result"),
+  /** The hook's name as configured (workspace hooks are named `workspace:<name>`). */
+  hook: z.string().min(1),
+  phase: z.enum(["before_tool", "after_tool"]),
+  tool_call_id: z.string().min(1),
+  tool_name: z.string(),
+  /** A before-hook's verdict. */
+  decision: z.enum(["allow", "deny"]).optional(),
+  /** How the hook ended: its exit code, or that it timed out or could not run. */
+  outcome: z.enum(["exited", "timeout", "error"]),
+  exit_code: z.number().int().optional(),
+  /** Its reason (a deny's, or why it failed). */
+  reason: z.string().optional(),
+  /** What it printed (stdout, then stderr), capped at its `max_output_chars`. */
+  output: z.string(),
+  duration_ms: z.number().nonnegative().optional(),
+});
+export type HookResultPayload = z.infer<typeof HookResultPayloadSchema>;
+
 export const EventPayloadSchema = z.discriminatedUnion("type", [
   ToolListReadyPayloadSchema,
   RequestBeginPayloadSchema,
@@ -162,6 +187,7 @@ export const EventPayloadSchema = z.discriminatedUnion("type", [
   TaskEndPayloadSchema,
   McpConnectBeginPayloadSchema,
   McpConnectEndPayloadSchema,
+  HookResultPayloadSchema,
 ]);
 export type EventPayload = z.infer<typeof EventPayloadSchema>;
 export type EventType = EventPayload["type"];

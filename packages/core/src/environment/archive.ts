@@ -15,17 +15,28 @@ import { archiveGapMarker } from "./markers.js";
 // a sliding tail window), and writes it to a session-owned recovery file only if the visible
 // output was actually truncated.
 
+const encoder = new TextEncoder();
+
 /**
  * The bytes of one call's output, bounded by `budget`: every byte while the total fits, else the
  * first `headMax` bytes and the most recent bytes that fit in the rest of the budget.
+ *
+ * Text is encoded straight into two windows allocated once (the head, and the tail as a ring), so
+ * a producer streaming gigabytes costs no allocation per chunk: on a fast stream, per-chunk
+ * Buffers pile up faster than the garbage collector frees them.
  */
 export class ArchiveCapture {
   private readonly headMax: number;
   private readonly tailMax: number;
-  private readonly head: Buffer[] = [];
+  private head: Buffer | undefined;
   private headBytes = 0;
-  private tail: Buffer[] = [];
-  private tailBytes = 0;
+  private headFull = false;
+  private ring: Buffer | undefined;
+  /** Next write position in the ring. */
+  private ringPos = 0;
+  /** Where the data of the previous pass ends (a pass stops up to 3 bytes short of the end). */
+  private ringEnd = 0;
+  private wrapped = false;
   private total = 0;
 
   constructor(private readonly budget: number = ARCHIVE_BUDGET_BYTES) {
@@ -37,56 +48,62 @@ export class ArchiveCapture {
     return this.total;
   }
 
-  /** Bytes held in memory now (never more than the budget). */
+  /** Bytes of output held now (never more than the budget). */
   get retainedBytes(): number {
-    return this.headBytes + this.tailBytes;
+    return this.headBytes + (this.wrapped ? this.ringEnd : this.ringPos);
   }
 
   /** Whether the whole text fits the budget (the file will be an exact copy). */
   get exact(): boolean {
-    return this.total <= this.budget;
+    return !this.wrapped;
   }
 
   push(text: string): void {
-    if (text.length === 0) return;
-    let bytes = Buffer.from(text, "utf8");
-    this.total += bytes.length;
-    const headRoom = this.headMax - this.headBytes;
-    if (headRoom > 0) {
-      const part = bytes.length <= headRoom ? bytes : Buffer.from(bytes.subarray(0, headRoom));
-      this.head.push(part);
-      this.headBytes += part.length;
-      bytes = bytes.subarray(part.length);
-      if (bytes.length === 0) return;
+    let rest = text;
+    if (!this.headFull) {
+      this.head ??= Buffer.allocUnsafe(this.headMax);
+      const { read, written } = encoder.encodeInto(rest, this.head.subarray(this.headBytes));
+      this.headBytes += written;
+      this.total += written;
+      rest = rest.slice(read);
+      // encodeInto never splits a character: whatever did not fit goes to the tail.
+      if (rest.length > 0) this.headFull = true;
     }
-    this.tail.push(bytes);
-    this.tailBytes += bytes.length;
-    this.trimTail(this.tailMax);
-  }
-
-  /** Drops the oldest tail bytes until at most `max` remain (copies a cut buffer so the rest can be freed). */
-  private trimTail(max: number): void {
-    while (this.tailBytes > max && this.tail.length > 0) {
-      const first = this.tail[0];
-      const excess = this.tailBytes - max;
-      if (first.length <= excess) {
-        this.tail.shift();
-        this.tailBytes -= first.length;
-      } else {
-        this.tail[0] = Buffer.from(first.subarray(excess));
-        this.tailBytes -= excess;
+    while (rest.length > 0) {
+      this.ring ??= Buffer.allocUnsafe(this.tailMax);
+      const { read, written } = encoder.encodeInto(rest, this.ring.subarray(this.ringPos));
+      this.ringPos += written;
+      this.total += written;
+      rest = rest.slice(read);
+      if (rest.length > 0) {
+        // The ring is full up to a character boundary: start the next pass over the oldest bytes.
+        this.ringEnd = this.ringPos;
+        this.ringPos = 0;
+        this.wrapped = true;
       }
     }
   }
 
+  /** The tail in order, oldest byte first. */
+  private tailBytes(): Buffer {
+    if (!this.ring) return Buffer.alloc(0);
+    if (!this.wrapped) return this.ring.subarray(0, this.ringPos);
+    const older =
+      this.ringPos < this.ringEnd ? this.ring.subarray(this.ringPos, this.ringEnd) : Buffer.alloc(0);
+    return Buffer.concat([older, this.ring.subarray(0, this.ringPos)]);
+  }
+
   /** The file content: the exact text, or head + middle-gap marker + tail cut at character boundaries. */
   contents(): Buffer[] {
-    if (this.exact) return [...this.head, ...this.tail];
-    const head = cutToCharBoundaryEnd(Buffer.concat(this.head));
-    this.trimTail(this.tailMax - ARCHIVE_GAP_MARKER_RESERVE_BYTES);
-    const tail = cutToCharBoundaryStart(Buffer.concat(this.tail));
+    const head = this.head ? this.head.subarray(0, this.headBytes) : Buffer.alloc(0);
+    if (this.exact) return [head, this.tailBytes()];
+    const fullTail = this.tailBytes();
+    // Room for the gap marker comes out of the oldest tail bytes, so the file stays within budget.
+    const tail = cutToCharBoundaryStart(
+      fullTail.subarray(Math.min(fullTail.length, ARCHIVE_GAP_MARKER_RESERVE_BYTES)),
+    );
     const omitted = this.total - head.length - tail.length;
-    return [head, Buffer.from(archiveGapMarker(omitted), "utf8"), tail];
+    return [cutToCharBoundaryEnd(head), Buffer.from(archiveGapMarker(omitted), "utf8"), tail];
   }
 }
 

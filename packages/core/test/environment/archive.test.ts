@@ -178,6 +178,22 @@ describe("recovering oversized output", () => {
     expect(archiveFileName("id", 2)).toBe("id-3.txt");
   });
 
+  it("a windowed archive is an exact prefix, the gap marker with the omitted count, and an exact suffix, however the text was chunked", () => {
+    const text = Array.from({ length: 2000 }, (_, i) => `line ${i} ✓ ${"x".repeat(i % 17)}`).join("\n");
+    const bytes = Buffer.from(text, "utf8");
+    for (const chunk of [1, 7, 64, 333, 5000, bytes.length]) {
+      const capture = new ArchiveCapture(4096);
+      for (let i = 0; i < text.length; i += chunk) capture.push(text.slice(i, i + chunk));
+      expect(capture.totalBytes).toBe(bytes.length);
+      expect(capture.exact).toBe(false);
+      const [head, marker, tail] = capture.contents();
+      expect(bytes.subarray(0, head.length).equals(head)).toBe(true);
+      expect(bytes.subarray(bytes.length - tail.length).equals(tail)).toBe(true);
+      expect(head.length + marker.length + tail.length).toBeLessThanOrEqual(4096);
+      expect(marker.toString("utf8")).toContain(String(bytes.length - head.length - tail.length));
+    }
+  });
+
   it("cuts windows at character boundaries, never inside a UTF-8 sequence", () => {
     const capture = new ArchiveCapture(1024);
     capture.push("é".repeat(1000));
