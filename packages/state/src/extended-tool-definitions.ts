@@ -215,6 +215,26 @@ export const EXTENDED_TOOL_DEFINITIONS: readonly ToolDefinitionConfig[] = deepFr
 ]);
 
 export const EXTENDED_TOOL_NAMES: readonly string[] = EXTENDED_TOOL_DEFINITIONS.map((tool) => tool.name);
+  {
+    name: "use_skill",
+    description:
+      "Load one skill's full instructions by its name (the skills are listed in the system prompt, and change_directory may report more). Files beside its SKILL.md are not loaded: read them when the instructions say so.",
+    parameters: objectSchema({ name: { type: "string", minLength: 1, description: "The skill's name." } }, [
+      "name",
+    ]),
+    permission: "r",
+    timeoutMs: 30_000,
+    maxOutputLength: 50_000,
+  },
+  {
+    name: "change_directory",
+    description:
+      "Change your current directory: later relative paths and commands start there. Returns the target's AGENTS.md, rules (.agents/rules/*.md), skills and hooks, which apply from then on. A shell cd does not persist, so use this to move. Call it alone in its tool round.",
+    parameters: objectSchema({ path: pathArgument("The directory") }, ["path"]),
+    permission: "r",
+    timeoutMs: 30_000,
+    maxOutputLength: 60_000,
+  },
 
 /** A deep copy of a preset's definitions: the nine core tools, plus the extended ones for `extended`. */
 export function presetToolDefinitions(preset: ToolPreset = DEFAULT_TOOL_PRESET): ToolDefinitionConfig[] {

@@ -39,6 +39,22 @@ export {
   writeGuardEnabled,
 } from "./extended-tool-definitions.js";
 export { DEFAULT_GUARDRAIL_RULES, type GuardrailRule, matchGuardrail } from "./guardrail.js";
+// Hooks around tool calls.
+export {
+  DEFAULT_HOOK_MAX_OUTPUT_CHARS,
+  DEFAULT_HOOK_ON_ERROR,
+  DEFAULT_HOOK_TIMEOUT_MS,
+  defaultHooksSection,
+  type HookEntry,
+  type HookEntryInput,
+  HookEntrySchema,
+  type HooksSection,
+  HooksSectionSchema,
+  loadWorkspaceHooks,
+  parseWorkspaceHooks,
+  WORKSPACE_HOOKS_FILE,
+  type WorkspaceHooksFile,
+} from "./hooks-config.js";
 // Logging.
 export { type CreateLoggerOptions, createLogger, REDACTED, redactSecrets } from "./logger.js";
 // Data root and the layout under it.
@@ -108,6 +124,28 @@ export {
   setDefaultModel,
   setVisionModel,
 } from "./project-config.js";
+// A directory's rules (.agents/rules/*.md).
+export { RULE_FILE_MAX_CHARS, RULES_DIR, RULES_TOTAL_MAX_CHARS, type RuleFile, readRules } from "./rules.js";
+// Skills (SKILL.md folders).
+export {
+  AGENT_SKILLS_FOLDER,
+  agentSkillsDir,
+  discoverSkills,
+  MAX_SKILL_FOLDERS,
+  parseSkillFile,
+  readSkillFile,
+  SKILL_DESCRIPTION_MAX_CHARS,
+  SKILL_FILE,
+  SKILL_FILE_MAX_BYTES,
+  SKILL_NAME_PATTERN,
+  type SkillDiscovery,
+  type SkillFile,
+  type SkillInfo,
+  type SkillParse,
+  type SkillSource,
+  WORKSPACE_SKILLS_DIR,
+  workspaceSkillsDir,
+} from "./skills.js";
 // system_config.yaml.
 export {
   APPROVAL_MODES,
@@ -124,6 +162,7 @@ export {
   renderDefaultsYaml,
   resolveToolLimits,
   resolveToolset,
+  SkillsSettingsSchema,
   type SystemConfig,
   type SystemConfigInput,
   SystemConfigSchema,
@@ -138,8 +177,10 @@ export {
   buildSystemPrompt,
   DEFAULT_SYSTEM_PROMPT,
   expandSystemPrompt,
+  type PromptSkill,
   readAgentsMd,
   type SystemPromptValues,
+  skillsBlock,
 } from "./system-prompt.js";
 // Tool definitions and the default toolset.
 export {

@@ -10,6 +10,7 @@ import {
   ToolLimitsSchema,
   writeGuardEnabled,
 } from "./extended-tool-definitions.js";
+import { HooksSectionSchema } from "./hooks-config.js";
 import { DEFAULT_SYSTEM_PROMPT } from "./system-prompt.js";
 import {
   applyCallDescription,
@@ -100,6 +101,12 @@ export const ToolsSectionSchema = z.strictObject({
   mcpServers: z.array(McpServerSchema).superRefine(uniqueNames("MCP server")).default([]),
 });
 
+/** `skills`: the SKILL.md folders of the agent and the workspace. */
+export const SkillsSettingsSchema = z.strictObject({
+  /** false: no skills are looked for, listed or loaded. */
+  enabled: z.boolean().default(true),
+});
+
 /** The whole of `agents/<agentId>/system_config.yaml`. */
 export const SystemConfigSchema = z.strictObject({
   name: z.string().optional(),
@@ -117,6 +124,14 @@ export const SystemConfigSchema = z.strictObject({
   budget: BudgetSchema.optional(),
   subagent_budget: BudgetSchema.optional(),
   tools: ToolsSectionSchema.default(() => ToolsSectionSchema.parse({})),
+  /**
+   * "allowed-tools": the only tools the model is offered (by name, any source). Absent: every
+   * tool. A name that no tool has is a configuration error when a session is made.
+   */
+  allowed_tools: z.array(z.string().min(1)).superRefine(uniqueStrings("allowed_tools")).optional(),
+  skills: SkillsSettingsSchema.default(() => SkillsSettingsSchema.parse({})),
+  /** Commands run before and after tool calls (see hooks-config.ts). */
+  hooks: HooksSectionSchema.default(() => HooksSectionSchema.parse({})),
   /** Names of environment variables whose values are redacted from logs and traces. */
   secrets: z.array(z.string().regex(ENV_NAME, "an environment variable name")).optional(),
 });
@@ -127,6 +142,15 @@ export type McpServer = z.output<typeof McpServerSchema>;
 export type Budget = z.output<typeof BudgetSchema>;
 export type ApprovalMode = (typeof APPROVAL_MODES)[number];
 export type ThinkingLevel = (typeof THINKING_LEVELS)[number];
+
+function uniqueStrings(key: string) {
+  return (list: string[], ctx: z.RefinementCtx) => {
+    list.forEach((value, index) => {
+      if (list.indexOf(value) !== index)
+        ctx.addIssue({ code: "custom", path: [index], message: `"${value}" is listed twice in ${key}` });
+    });
+  };
+}
 
 function uniqueNames(kind: string) {
   return (list: { name: string }[], ctx: z.RefinementCtx) => {

@@ -34,7 +34,7 @@ Stop when the task is done and verified, or when you need the user to decide or 
 - App data dir: {{DATA_DIR}}
 - Date: {{DATE}}
 - Platform: {{PLATFORM}}; shell: {{SHELL}}
-{{AGENTS_MD}}`;
+{{AGENTS_MD}}{{SKILLS}}`;
 
 /** Values for the placeholders; a placeholder without a value is left as written. */
 export interface SystemPromptValues {
@@ -52,8 +52,23 @@ export interface SystemPromptValues {
   sessionId?: string;
   provider?: string;
   modelId?: string;
+  /** The skills to list by name and description (`{{SKILLS}}`); no block when there are none. */
+  skills?: readonly PromptSkill[];
+  /**
+   * The tool that loads a skill by name (`use_skill`) when the session has it; without one, each
+   * skill is listed with its SKILL.md path for the file tools.
+   */
+  skillTool?: string;
   /** Extra placeholders, by name (`{ FOO: "x" }` expands `{{FOO}}`). */
   extra?: Record<string, string>;
+}
+
+/** A skill as the system prompt lists it. */
+export interface PromptSkill {
+  name: string;
+  description: string;
+  /** Its SKILL.md (absolute). */
+  file: string;
 }
 
 /**
@@ -71,6 +86,7 @@ export function expandSystemPrompt(template: string, values: SystemPromptValues)
     PLATFORM: values.platform,
     SHELL: values.shell,
     AGENTS_MD: agentsMdBlock(values.agentsMd, cwd),
+    SKILLS: skillsBlock(values.skills, values.skillTool),
     AGENT_ID: values.agentId,
     SESSION_ID: values.sessionId,
     PROVIDER: values.provider,
@@ -82,6 +98,23 @@ export function expandSystemPrompt(template: string, values: SystemPromptValues)
 function agentsMdBlock(text: string | undefined, cwd: string): string {
   if (text === undefined || text.trim() === "") return "";
   return `\n# Workspace instructions\nThe workspace's AGENTS.md (${cwd.replace(/\/$/, "")}/${AGENTS_MD_FILE}) follows between the markers. Follow it unless the user says otherwise.\n[agents_md]\n${text.trimEnd()}\n[/agents_md]\n`;
+}
+
+/** "the system prompt lists the available skills by name and description". */
+export function skillsBlock(
+  skills: readonly PromptSkill[] | undefined,
+  skillTool: string | undefined,
+): string {
+  if (!skills || skills.length === 0) return "";
+  const how = skillTool
+    ? `When a task matches a skill, load its instructions with ${skillTool} before you start.`
+    : "When a task matches a skill, read its SKILL.md (the path after the name) before you start.";
+  const lines = skills.map((skill) =>
+    skillTool
+      ? `- ${skill.name}: ${skill.description}`
+      : `- ${skill.name} (${modelVisiblePath(skill.file)}): ${skill.description}`,
+  );
+  return `\n# Skills\n${how}\n${lines.join("\n")}\n`;
 }
 
 /**
@@ -114,6 +147,8 @@ export interface BuildSystemPromptOptions {
   sessionId?: string;
   provider?: string;
   modelId?: string;
+  skills?: readonly PromptSkill[];
+  skillTool?: string;
   extra?: Record<string, string>;
 }
 
@@ -135,6 +170,8 @@ export async function buildSystemPrompt(options: BuildSystemPromptOptions): Prom
     sessionId: options.sessionId,
     provider: options.provider,
     modelId: options.modelId,
+    skills: options.skills,
+    skillTool: options.skillTool,
     extra: options.extra,
   });
 }

@@ -44,6 +44,8 @@ const EXTENDED = [
   "make_directory",
   "remove_path",
   "web_fetch",
+  "use_skill",
+  "change_directory",
 ];
 
 describe("extended tool definitions", () => {

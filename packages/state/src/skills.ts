@@ -1,0 +1,173 @@
+import { open, readdir } from "node:fs/promises";
+import { join } from "node:path";
+import { parse as parseYaml } from "yaml";
+import { agentDir } from "./paths.js";
+
+// Skills ("`SKILL.md` folders found in the agent state and the workspace"): each skill is a
+// folder with a SKILL.md whose YAML front matter gives its `name` and `description`. The system
+// prompt lists them by name and description; `use_skill` loads one's full instructions, and the
+// files beside it are read on demand.
+
+export const SKILL_FILE = "SKILL.md";
+/** The agent's own skills: `<dataRoot>/agents/<agentId>/skills/<folder>/SKILL.md`. */
+export const AGENT_SKILLS_FOLDER = "skills";
+/** A workspace's skills: `<workspace>/.agents/skills/<folder>/SKILL.md`. */
+export const WORKSPACE_SKILLS_DIR = join(".agents", "skills");
+/** A skill name as the model writes it in `use_skill`. */
+export const SKILL_NAME_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
+/** Descriptions are sent with every request, so each is kept short. */
+export const SKILL_DESCRIPTION_MAX_CHARS = 1_024;
+/** A SKILL.md larger than this is not loaded (instructions, not data). */
+export const SKILL_FILE_MAX_BYTES = 1024 * 1024;
+/** Skill folders looked at per directory, so a huge folder cannot stall a session's start. */
+export const MAX_SKILL_FOLDERS = 500;
+
+export type SkillSource = "agent" | "workspace";
+
+/** What the prompt lists about a skill, and where its instructions are. */
+export interface SkillInfo {
+  name: string;
+  description: string;
+  /** The SKILL.md file (absolute). */
+  file: string;
+  /** The skill's folder (absolute): the files beside SKILL.md. */
+  dir: string;
+  source: SkillSource;
+}
+
+export interface SkillFile {
+  name: string;
+  description: string;
+  /** The instructions after the front matter. */
+  body: string;
+}
+
+export type SkillParse = { ok: true; skill: SkillFile } | { ok: false; error: string };
+
+export function agentSkillsDir(dataRoot: string, agentId: string): string {
+  return join(agentDir(dataRoot, agentId), AGENT_SKILLS_FOLDER);
+}
+
+export function workspaceSkillsDir(dir: string): string {
+  return join(dir, WORKSPACE_SKILLS_DIR);
+}
+
+const FRONT_MATTER = /^\uFEFF?---[ \t]*\r?\n([\s\S]*?)\r?\n---[ \t]*(?:\r?\n|$)/;
+
+/** Parses a SKILL.md: YAML front matter with `name` and `description`, then the instructions. */
+export function parseSkillFile(text: string): SkillParse {
+  const match = FRONT_MATTER.exec(text);
+  if (!match) {
+    return {
+      ok: false,
+      error: "no front matter: SKILL.md must start with a --- block giving name and description",
+    };
+  }
+  let data: unknown;
+  try {
+    data = parseYaml(match[1] ?? "", { maxAliasCount: 10 });
+  } catch (error) {
+    const message = error instanceof Error ? error.message.split("\n")[0] : String(error);
+    return { ok: false, error: `the front matter is not valid YAML: ${message}` };
+  }
+  if (data === null || typeof data !== "object" || Array.isArray(data)) {
+    return { ok: false, error: "the front matter must be a mapping with name and description" };
+  }
+  const { name, description } = data as Record<string, unknown>;
+  if (typeof name !== "string" || !SKILL_NAME_PATTERN.test(name)) {
+    return {
+      ok: false,
+      error: `name must be 1-64 letters, digits, '.', '_' or '-' (starting with a letter or digit), got ${JSON.stringify(name ?? null)}`,
+    };
+  }
+  if (typeof description !== "string" || description.trim() === "") {
+    return { ok: false, error: "description is missing: the prompt lists each skill by it" };
+  }
+  if (description.length > SKILL_DESCRIPTION_MAX_CHARS) {
+    return {
+      ok: false,
+      error: `description has ${description.length} characters; keep it under ${SKILL_DESCRIPTION_MAX_CHARS}`,
+    };
+  }
+  return {
+    ok: true,
+    skill: { name, description: description.trim().replace(/\s+/g, " "), body: text.slice(match[0].length) },
+  };
+}
+
+/** Reads a SKILL.md, refusing one above `SKILL_FILE_MAX_BYTES`. */
+export async function readSkillFile(
+  file: string,
+): Promise<{ ok: true; text: string } | { ok: false; error: string }> {
+  let handle: Awaited<ReturnType<typeof open>> | undefined;
+  try {
+    handle = await open(file, "r");
+    const info = await handle.stat();
+    if (!info.isFile()) return { ok: false, error: "not a regular file" };
+    if (info.size > SKILL_FILE_MAX_BYTES) {
+      return {
+        ok: false,
+        error: `it has ${info.size} bytes; a SKILL.md may have at most ${SKILL_FILE_MAX_BYTES}`,
+      };
+    }
+    const text = await handle.readFile("utf8");
+    return { ok: true, text };
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    return { ok: false, error: code ?? (error instanceof Error ? error.message : String(error)) };
+  } finally {
+    await handle?.close();
+  }
+}
+
+export interface SkillDiscovery {
+  skills: SkillInfo[];
+  /** One line per SKILL.md that could not be used, saying which and why. */
+  problems: string[];
+}
+
+/**
+ * The skills in `<skillsDir>/<folder>/SKILL.md`, in folder-name order. A missing `skillsDir` has
+ * none; a folder without SKILL.md is skipped silently; a broken SKILL.md (or a name used twice in
+ * the same directory) is reported and left out.
+ */
+export async function discoverSkills(skillsDir: string, source: SkillSource): Promise<SkillDiscovery> {
+  const result: SkillDiscovery = { skills: [], problems: [] };
+  let entries: string[];
+  try {
+    entries = (await readdir(skillsDir, { withFileTypes: true }))
+      .filter((entry) => entry.isDirectory())
+      .map((entry) => entry.name)
+      .sort();
+  } catch {
+    return result;
+  }
+  for (const folder of entries.slice(0, MAX_SKILL_FOLDERS)) {
+    const dir = join(skillsDir, folder);
+    const file = join(dir, SKILL_FILE);
+    const read = await readSkillFile(file);
+    if (!read.ok) {
+      if (read.error !== "ENOENT") result.problems.push(`${file}: cannot read it: ${read.error}`);
+      continue;
+    }
+    const parsed = parseSkillFile(read.text);
+    if (!parsed.ok) {
+      result.problems.push(`${file}: ${parsed.error}`);
+      continue;
+    }
+    const { name, description } = parsed.skill;
+    if (result.skills.some((skill) => skill.name === name)) {
+      result.problems.push(
+        `${file}: another skill in ${skillsDir} is already named "${name}"; this one is left out`,
+      );
+      continue;
+    }
+    result.skills.push({ name, description, file, dir, source });
+  }
+  if (entries.length > MAX_SKILL_FOLDERS) {
+    result.problems.push(
+      `${skillsDir}: only the first ${MAX_SKILL_FOLDERS} of ${entries.length} folders were looked at`,
+    );
+  }
+  return result;
+}
