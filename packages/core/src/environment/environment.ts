@@ -106,14 +106,7 @@ export class Environment {
   private readonly fileReads: FileReadRegistry | undefined;
 
   constructor(private readonly options: EnvironmentOptions) {
-    for (const tool of options.tools) {
-      // The first definition of a name wins; a duplicate in a user's config cannot shadow it.
-      if (this.tools.has(tool.name)) continue;
-      this.tools.set(tool.name, {
-        tool,
-        validator: new ArgumentsValidator(tool.name, tool.definition.parameters),
-      });
-    }
+    this.addTools(options.tools);
     this.redactor = new SecretRedactor(options.secrets ?? []);
     this.warn = options.warn ?? defaultWarn;
     this.fileReads = options.writeGuard ? new FileReadRegistry() : undefined;
@@ -125,6 +118,20 @@ export class Environment {
    */
   startTask(): void {
     this.fileReads?.clear();
+  }
+
+  /**
+   * Adds tools after construction (an MCP server's tools are known once it has connected), after
+   * the ones already there. The first tool of a name wins; a duplicate cannot shadow it.
+   */
+  addTools(tools: readonly BuiltinTool[]): void {
+    for (const tool of tools) {
+      if (this.tools.has(tool.name)) continue;
+      this.tools.set(tool.name, {
+        tool,
+        validator: new ArgumentsValidator(tool.name, tool.definition.parameters),
+      });
+    }
   }
 
   /** The command sessions this Environment's tools start (front ends list and kill them). */

@@ -46,6 +46,9 @@ import { flattenTurn, isCarryOverText, turnAbortedText } from "../engine/markers
 import { DEFAULT_RETRY_POLICY, type RetryPolicy } from "../engine/retry.js";
 import type { ConversationState } from "../engine/types.js";
 import { Environment } from "../environment/environment.js";
+import { SecretRedactor } from "../environment/redact.js";
+import { mcpSecretValues } from "../mcp/secrets.js";
+import { McpToolset } from "../mcp/toolset.js";
 import { createRecordingModel } from "../models/recorder.js";
 import type { ModelAdapter, ThinkingLevel } from "../models/types.js";
 import { ProcessManager } from "../tools/command/process-manager.js";
@@ -310,10 +313,14 @@ export class Agent {
     });
   }
 
-  /** Values redacted from tool output and recordings: the project's keys and the configured secrets. */
+  /**
+   * Values redacted from tool output and recordings: the project's keys, the configured secrets
+   * and the MCP servers' env and header values.
+   */
   private secretsOf(options: { secrets?: string[] }): string[] {
     return [
       ...secretValues(this.project, process.env, this.config.secrets ?? []),
+      ...mcpSecretValues(this.config.tools.mcpServers),
       ...(options.secrets ?? []),
     ];
   }
@@ -394,6 +401,22 @@ export class Agent {
       writeGuard: writeGuardEnabled(this.config.tools),
     });
     const toolSpecs = environment.toolSpecs();
+    // MCP servers connect when the first task starts (see Session), never here: creating a
+    // session does not wait for them.
+    const mcpServers = this.config.tools.mcpServers;
+    const mcp =
+      mcpServers.length > 0
+        ? new McpToolset({
+            servers: mcpServers,
+            workspaceDir: input.workspaceDir,
+            reservedNames: tools.map((tool) => tool.name),
+            recordedTools: input.recordedTools,
+            redact: (text) => new SecretRedactor(secrets).redact(text),
+            warn: (line) => this.logger.warn(`agent ${this.id}: ${line}`),
+          })
+        : undefined;
+    // A resumed session's recorded list ends with the MCP tools, which come back after connecting.
+    const recordedOwnTools = input.recordedTools?.filter((tool) => !mcp?.ownsToolName(tool.name));
     const header: OmniMessage[] = [];
     try {
       if (input.isNew) {
@@ -412,7 +435,7 @@ export class Agent {
           }),
         );
       }
-      if (input.isNew || JSON.stringify(input.recordedTools) !== JSON.stringify(toolSpecs)) {
+      if (input.isNew || JSON.stringify(recordedOwnTools) !== JSON.stringify(toolSpecs)) {
         header.push(toolListReady(toolSpecs));
       }
       for (const record of header) trace.append(record);
@@ -446,6 +469,7 @@ export class Agent {
       retry,
       header: input.isNew ? header : [],
       subagents,
+      mcp,
     });
   }
 }

@@ -1,4 +1,10 @@
-import type { OmniMessage, ToolSpec } from "@penguin/protocol";
+import {
+  mcpConnectBegin,
+  mcpConnectEnd,
+  type OmniMessage,
+  type ToolSpec,
+  toolListReady,
+} from "@penguin/protocol";
 import type { GuardrailRule } from "@penguin/state";
 import type { TraceWriter } from "@penguin/trace";
 import type { ApprovalPolicy } from "../approval/policies.js";
@@ -9,6 +15,7 @@ import type { RetryPolicy } from "../engine/retry.js";
 import type { ConversationState } from "../engine/types.js";
 import type { Environment } from "../environment/environment.js";
 import type { ApproveFn } from "../environment/types.js";
+import type { McpToolset } from "../mcp/toolset.js";
 import type { ModelAdapter, ThinkingLevel } from "../models/types.js";
 import type { ProcessManager } from "../tools/command/process-manager.js";
 import type { SubagentInfo, SubagentManager } from "../tools/subagent/index.js";
@@ -55,6 +62,8 @@ export interface SessionParts {
   header: OmniMessage[];
   /** The subagent sessions of a top-level session (a subagent has none: depth is capped at 1). */
   subagents?: SubagentManager;
+  /** The agent's MCP servers, connected when the first task starts (absent: none configured). */
+  mcp?: McpToolset;
 }
 
 /**
@@ -146,8 +155,36 @@ export class Session {
     this.running?.abort(new Error("the session was disposed"));
     // Every subagent goes too: its task, its processes and its trace.
     await this.parts.subagents?.disposeAll();
+    // Every MCP client closes: stdio servers' processes end.
+    await this.parts.mcp?.close();
     await this.parts.environment.dispose();
     if (!this.running && !this.parts.trace.closed) this.parts.trace.close();
+  }
+
+  /**
+   * Connects the MCP servers before the first model request, so the tool list is final before
+   * the prompt prefix is first sent: `mcp_connect_begin`, `mcp_connect_end`, then
+   * `tool_list_ready` with the whole toolset, which then stays the same for the session's life.
+   * An interrupted connect adds no tools and is tried again by the next task.
+   */
+  private async *connectMcp(
+    mcp: McpToolset,
+    signal: AbortSignal,
+  ): AsyncGenerator<OmniMessage, void, undefined> {
+    const { parts } = this;
+    const begin = mcpConnectBegin(mcp.serverNames);
+    parts.trace.append(begin);
+    yield begin;
+    const outcome = await mcp.connect(signal);
+    const end = mcpConnectEnd(outcome.status, outcome.results);
+    parts.trace.append(end);
+    yield end;
+    if (outcome.status === "aborted") return;
+    parts.environment.addTools(outcome.tools);
+    parts.toolSpecs = parts.environment.toolSpecs();
+    const ready = toolListReady(parts.toolSpecs);
+    parts.trace.append(ready);
+    yield ready;
   }
 
   private async *execute(
@@ -161,6 +198,7 @@ export class Session {
     options.signal?.addEventListener("abort", onAbort, { once: true });
     try {
       for (const record of parts.header.splice(0)) yield record;
+      if (parts.mcp?.pending) yield* this.connectMcp(parts.mcp, controller.signal);
       // A new user message starts a task: what the write guard knows was read is from before it.
       parts.environment.startTask();
       const messages = await inputMessages(input, {

@@ -1,0 +1,33 @@
+// Limits and defaults of MCP servers, each with the sentence of the contract it implements.
+
+/** "tools exposed as `mcp__<server>__<tool>`". */
+export const MCP_TOOL_PREFIX = "mcp__";
+/** Between the server's name and the tool's name. */
+export const MCP_NAME_SEPARATOR = "__";
+/** Tool names as the provider APIs accept them: `^[a-zA-Z0-9_-]{1,64}$`. */
+export const MCP_TOOL_NAME_MAX_LENGTH = 64;
+/** Hex digits of the hash that keeps a shortened or clashing name unique. */
+export const MCP_NAME_HASH_LENGTH = 8;
+
+/**
+ * A stdio server's stderr is kept, not shown: the last this many characters explain why it failed
+ * to start or stopped.
+ */
+export const MCP_STDERR_TAIL_CHARS = 2_000;
+/** A failure reason is one line for the operator; longer text is cut with an ellipsis. */
+export const MCP_REASON_MAX_CHARS = 400;
+
+/**
+ * The SDK's own per-request timeout is set past any timer: the Environment's per-call timeout
+ * (`timeoutMs`) and the user's interrupt end a call through its AbortSignal instead.
+ */
+export const MCP_SDK_REQUEST_TIMEOUT_MS = 2_147_483_647;
+
+/**
+ * "MCP env/headers values count as secrets for redaction": values shorter than this are left
+ * alone, since replacing a word like "1" or "true" everywhere would garble ordinary output.
+ */
+export const MCP_SECRET_MIN_LENGTH = 8;
+
+/** What Penguin calls itself in the MCP `initialize` handshake (servers log it; none depend on it). */
+export const MCP_CLIENT_INFO = { name: "penguin", version: "0.0.0" } as const;
