@@ -51,6 +51,12 @@ describe("packed tarballs installed side by side", () => {
     }
   });
 
+  test("the server package carries the built web app it serves", () => {
+    const web = join(app, "node_modules", "@penguin", "server", "dist", "web");
+    expect(existsSync(join(web, "index.html"))).toBe(true);
+    expect(readdirSync(join(web, "assets")).some((f) => f.endsWith(".js"))).toBe(true);
+  });
+
   test("the packages import and work together outside the monorepo", async () => {
     const script = `
       import { PROTOCOL_VERSION, parseEnvelopeLine, userText } from "@penguin/protocol";
