@@ -172,6 +172,7 @@ export {
 } from "./system-config.js";
 // The system prompt.
 export {
+  AGENTS_MD_FILE,
   AGENTS_MD_MAX_CHARS,
   type BuildSystemPromptOptions,
   buildSystemPrompt,

@@ -1,6 +1,7 @@
 import type { DecisionSource, OmniMessage, Permission, ToolCallPayload } from "@penguin/protocol";
 import type { GuardrailRule } from "@penguin/state";
 import type { ApproveFn } from "../environment/types.js";
+import type { BeforeHooksVerdict } from "../hooks/runner.js";
 import { checkToolCall } from "./guardrail.js";
 import { type ApprovalPolicy, isApprovalPolicy, messageOf } from "./policies.js";
 import type { SessionRule, SessionRules } from "./session-rules.js";
@@ -12,12 +13,16 @@ export interface ApprovalOutcome {
   reason?: string;
   /** A session rule the human granted with this decision (already added to the session's rules). */
   rule?: SessionRule;
+  /** The `hook_result` events of the before-hooks that ran, traced before the decision. */
+  events?: OmniMessage[];
 }
 
 export interface ApprovalGateOptions {
   guardrail: readonly GuardrailRule[];
   rules: SessionRules;
   permissionOf(toolName: string): Permission | undefined;
+  /** The session's before-hooks: run after the guardrail and before the policy or callback. */
+  beforeHooks?: (call: OmniMessage<ToolCallPayload>, signal?: AbortSignal) => Promise<BeforeHooksVerdict>;
 }
 
 /** "With none injected the engine denies by default (conservative — nothing gets approved unattended)". */
@@ -25,8 +30,9 @@ export const NO_APPROVER_REASON = "no approval callback was given for this run, 
 
 /**
  * Decides one call: the command guardrail first (under every mode, before any callback is
- * asked), then the policy or callback, and a deny when there is none. Never throws: a throwing
- * callback counts as deny.
+ * asked), then the before-hooks (a hook's deny applies under every mode, allow-all included),
+ * then the policy or callback, and a deny when there is none. Never throws: a throwing callback
+ * counts as deny.
  */
 export async function decideApproval(
   call: OmniMessage<ToolCallPayload>,
@@ -42,6 +48,40 @@ export async function decideApproval(
       reason: `${hit.rule.message} (rule ${hit.rule.name} matched: ${hit.part})`,
     };
   }
+  let events: OmniMessage[] = [];
+  if (options.beforeHooks) {
+    let verdict: BeforeHooksVerdict;
+    try {
+      verdict = await options.beforeHooks(call, signal);
+    } catch (error) {
+      // The runner reports failures as denials itself; this is only a bug's safety net.
+      return {
+        decision: "deny",
+        source: { kind: "hook" },
+        reason: `the before-hooks could not run: ${messageOf(error)}`,
+      };
+    }
+    events = verdict.events;
+    if (verdict.deny) {
+      return {
+        decision: "deny",
+        source: { kind: "hook", name: verdict.deny.hook },
+        reason: verdict.deny.reason,
+        events,
+      };
+    }
+  }
+  const outcome = await decideByPolicy(call, approve, options, signal);
+  return events.length > 0 ? { ...outcome, events } : outcome;
+}
+
+/** The mode, session rules, callback or default, once the guardrail and hooks let a call through. */
+async function decideByPolicy(
+  call: OmniMessage<ToolCallPayload>,
+  approve: ApproveFn | ApprovalPolicy | undefined,
+  options: ApprovalGateOptions,
+  signal?: AbortSignal,
+): Promise<ApprovalOutcome> {
   if (approve === undefined)
     return { decision: "deny", source: { kind: "default" }, reason: NO_APPROVER_REASON };
   if (isApprovalPolicy(approve)) {

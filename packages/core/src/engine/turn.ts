@@ -10,6 +10,7 @@ import {
 import { interruptedOutputText } from "@penguin/trace";
 import { type ApprovalGateOptions, type ApprovalOutcome, decideApproval } from "../approval/gate.js";
 import type { ApprovalPolicy } from "../approval/policies.js";
+import type { RoundCall } from "../environment/current-directory.js";
 import type { ApproveFn } from "../environment/types.js";
 import type { ModelAdapter, ModelOutcome, ModelRequest } from "../models/types.js";
 import { MergeQueue } from "./merge-queue.js";
@@ -76,6 +77,16 @@ export async function* runTurn(options: TurnOptions): AsyncGenerator<OmniMessage
     deliver(toolCallOutput(call.payload.tool_call_id, `[tool error] ${messageOf(error)}`, "failed"));
   };
 
+  // The calls of this round, known once the model's reply has ended (change_directory waits for
+  // them: it must be alone in its round).
+  let endRound!: (calls: readonly RoundCall[]) => void;
+  const roundCalls = new Promise<readonly RoundCall[]>((resolve) => {
+    endRound = resolve;
+  });
+  const round = () => roundCalls;
+  const callsOfRound = () =>
+    result.calls.map((call) => ({ tool_call_id: call.payload.tool_call_id, name: call.payload.name }));
+
   let approvals: Promise<void> = Promise.resolve();
   const approveInTurn = (call: ToolCallMessage) => {
     const mine = approvals.then(() => approveAndStart(call));
@@ -86,6 +97,7 @@ export async function* runTurn(options: TurnOptions): AsyncGenerator<OmniMessage
 
   const approveAndStart = async (call: ToolCallMessage) => {
     const decision = signal.aborted ? interruptedDecision() : await decideOrInterrupt(call, options, signal);
+    for (const hookEvent of decision.events ?? []) queue.push(hookEvent);
     const event = approvalDecision(
       call.payload.tool_call_id,
       decision.decision,
@@ -106,7 +118,7 @@ export async function* runTurn(options: TurnOptions): AsyncGenerator<OmniMessage
     }
     queue.run(async () => {
       const approveFn = options.approve as ApproveFn | undefined;
-      for await (const message of options.tools.executeTool(call, { signal, approve: approveFn })) {
+      for await (const message of options.tools.executeTool(call, { signal, approve: approveFn, round })) {
         if (isPayload(message, "tool_call_output") && message.origin === undefined) {
           deliver(message as ToolOutputMessage);
         } else {
@@ -129,6 +141,7 @@ export async function* runTurn(options: TurnOptions): AsyncGenerator<OmniMessage
     async () => {
       queue.push(requestBegin(options.attempt));
       const outcome = await streamModel(options, queue, result, approveInTurn);
+      endRound(callsOfRound());
       result.outcome = outcome;
       result.retryInMs = options.planRetry(outcome);
       queue.push(options.usageEvent(outcome));
@@ -142,6 +155,7 @@ export async function* runTurn(options: TurnOptions): AsyncGenerator<OmniMessage
     },
     (error) => {
       // The adapter contract says it never throws; should one do so, the queue must still end.
+      endRound(callsOfRound());
       result.outcome = {
         status: "failed",
         errorMessage: `the model adapter threw: ${messageOf(error)}`,
@@ -224,6 +238,13 @@ async function decideOrInterrupt(
 }
 
 function deniedOutput(tools: ToolHost, call: ToolCallMessage, decision: ApprovalOutcome): ToolOutputMessage {
+  if (decision.source.kind === "hook") {
+    // "may deny it, with a reason the model reads".
+    const output = tools.deniedOutput(call, "policy");
+    const by = decision.source.name ? ` ${decision.source.name}` : "";
+    const text = `Tool call denied by hook${by}: ${decision.reason ?? "no reason given"}`;
+    return { ...output, payload: { ...output.payload, output: text } };
+  }
   if (decision.decision === "forbidden") {
     const output = tools.deniedOutput(call, "policy");
     return {

@@ -5,6 +5,7 @@ import type {
   ToolCallOutputPayload,
   ToolCallPayload,
 } from "@penguin/protocol";
+import type { RoundCall } from "../environment/current-directory.js";
 import type { ApproveFn } from "../environment/types.js";
 
 export type ModelMessage = OmniMessage<CompleteModelPayload>;
@@ -15,7 +16,7 @@ export type ToolOutputMessage = OmniMessage<ToolCallOutputPayload>;
 export interface ToolHost {
   executeTool(
     call: ToolCallMessage,
-    options: { signal?: AbortSignal; approve?: ApproveFn },
+    options: { signal?: AbortSignal; approve?: ApproveFn; round?: () => Promise<readonly RoundCall[]> },
   ): AsyncGenerator<OmniMessage, unknown, undefined>;
   deniedOutput(call: ToolCallMessage, reason?: "user" | "policy"): ToolOutputMessage;
 }

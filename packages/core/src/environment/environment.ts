@@ -9,10 +9,13 @@ import {
   toolCallOutput,
 } from "@penguin/protocol";
 import { modelVisiblePath, TRUNCATED_OUTPUT_DIR } from "@penguin/state";
+import type { HookRunner } from "../hooks/runner.js";
+import type { SkillCatalog } from "../skills/catalog.js";
 import type { ProcessManager } from "../tools/command/process-manager.js";
 import { FileReadRegistry } from "../tools/extended/file-reads.js";
 import { writeArchive } from "./archive.js";
 import { CallOutput } from "./call-output.js";
+import { type AgentPlace, CurrentDirectory, type RoundCall } from "./current-directory.js";
 import { ABORT_GRACE_MS, DEFAULT_MAX_OUTPUT_LENGTH, DEFAULT_TOOL_TIMEOUT_MS } from "./limits.js";
 import {
   archiveFailedNote,
@@ -49,6 +52,14 @@ export interface EnvironmentOptions {
   abortGraceMs?: number;
   /** Hash-guarded writes (`tools.writeGuard`): tools get a per-task registry of the files read. */
   writeGuard?: boolean;
+  /** The agent's current directory (default: a new one at `workspaceDir`). */
+  directory?: CurrentDirectory;
+  /** The skills use_skill loads from (absent: skills are off). */
+  skills?: SkillCatalog;
+  /** The session's hooks: after-hooks run here, once a call's output is complete. */
+  hooks?: HookRunner;
+  /** "allowed-tools": only these tools are offered and run (absent: all of them). */
+  allowedTools?: readonly string[];
 }
 
 export interface ExecuteToolOptions {
@@ -56,6 +67,8 @@ export interface ExecuteToolOptions {
   signal?: AbortSignal;
   /** Forwarded to tools that start child sessions. */
   approve?: ApproveFn;
+  /** The calls of the model round this call belongs to, once the reply has ended. */
+  round?: () => Promise<readonly RoundCall[]>;
 }
 
 interface ToolEntry {
@@ -104,8 +117,14 @@ export class Environment {
   private readonly redactor: SecretRedactor;
   private readonly warn: (line: string) => void;
   private readonly fileReads: FileReadRegistry | undefined;
+  private readonly place: AgentPlace;
 
   constructor(private readonly options: EnvironmentOptions) {
+    this.place = {
+      directory: options.directory ?? new CurrentDirectory(options.workspaceDir),
+      skills: options.skills,
+      hooks: options.hooks?.hooks,
+    };
     this.addTools(options.tools);
     this.redactor = new SecretRedactor(options.secrets ?? []);
     this.warn = options.warn ?? defaultWarn;
@@ -125,13 +144,20 @@ export class Environment {
    * the ones already there. The first tool of a name wins; a duplicate cannot shadow it.
    */
   addTools(tools: readonly BuiltinTool[]): void {
+    const allowed = this.options.allowedTools;
     for (const tool of tools) {
       if (this.tools.has(tool.name)) continue;
+      if (allowed && !allowed.includes(tool.name)) continue;
       this.tools.set(tool.name, {
         tool,
         validator: new ArgumentsValidator(tool.name, tool.definition.parameters),
       });
     }
+  }
+
+  /** The agent's current directory: relative paths and commands start here. */
+  get currentDir(): string {
+    return this.place.directory.path;
   }
 
   /** The command sessions this Environment's tools start (front ends list and kill them). */
@@ -178,6 +204,7 @@ export class Environment {
     const out = new CallOutput(limit, this.redactor.stream(), true);
     const images: string[] = [];
     let stopReason: StopReason = "failed";
+    let ran = false;
     try {
       if (!entry) {
         yield* this.deltas(id, out.appendBlock(this.unknownToolMessage(call.payload.name)));
@@ -186,6 +213,7 @@ export class Environment {
         if (!check.ok) {
           yield* this.deltas(id, out.appendBlock(this.redactor.redact(check.message)));
         } else {
+          ran = true;
           stopReason = yield* this.run(entry.tool, check.args, id, out, images, opts);
         }
       }
@@ -197,9 +225,18 @@ export class Environment {
         out.appendBlock(this.redactor.redact(`${TOOL_ERROR_PREFIX} internal error: ${errorMessage(error)}`)),
       );
     }
+    const afterEvents: OmniMessage[] = [];
+    if (ran && this.options.hooks) {
+      // "after it (see the result)": the complete output, before the call is closed, so that a
+      // hook with show_output adds its block inside the same output.
+      const after = await this.options.hooks.after(call, out.output, stopReason, opts.signal);
+      afterEvents.push(...after.events);
+      for (const block of after.shown) yield* this.deltas(id, out.appendBlock(this.redactor.redact(block)));
+    }
     if (images.length > 0) yield partialToolCallOutput("delta", id, "", images);
     yield partialToolCallOutput("stop", id);
     yield toolCallOutput(id, out.output, stopReason, images);
+    yield* afterEvents;
   }
 
   private *deltas(id: string, text: string): Generator<OmniMessage> {
@@ -269,7 +306,8 @@ export class Environment {
     let iterator: ToolIterator | undefined;
     let finished = false;
     try {
-      const key = tool.lockKey?.(args, this.options.workspaceDir);
+      const cwd = this.place.directory.path;
+      const key = tool.lockKey?.(args, cwd);
       if (key !== undefined && !controller.signal.aborted) {
         const acquiring = this.locks.acquire(key);
         const first = await Promise.race([acquiring, aborted]);
@@ -283,7 +321,10 @@ export class Environment {
       if (!controller.signal.aborted) {
         if (timeoutMs > 0) timeoutTimer = setTimeout(() => abort("timeout"), timeoutMs);
         const ctx: ToolExecutionContext = {
-          workspaceDir: this.options.workspaceDir,
+          workspaceDir: cwd,
+          workspaceRoot: this.options.workspaceDir,
+          place: this.place,
+          roundCalls: opts.round,
           toolCallId: id,
           signal: controller.signal,
           approve: opts.approve,

@@ -2,6 +2,7 @@ import type { OmniMessage, StopReason, ToolCallPayload } from "@penguin/protocol
 import type { ToolDefinitionConfig } from "@penguin/state";
 import type { ProcessManager } from "../tools/command/process-manager.js";
 import type { FileReadRegistry } from "../tools/extended/file-reads.js";
+import type { AgentPlace, RoundCall } from "./current-directory.js";
 
 /** Called once per complete tool call; a throw counts as "deny". */
 export type ApproveFn = (toolCall: OmniMessage<ToolCallPayload>) => Promise<"allow" | "deny">;
@@ -15,8 +16,13 @@ export type DescribeImageFn = (
 
 /** What a tool may use while it runs. Built by the Environment for every call. */
 export interface ToolExecutionContext {
-  /** The session's workspace (absolute); relative paths resolve against it. */
+  /**
+   * The agent's current directory (absolute): relative paths and commands start here. It is the
+   * session's workspace until change_directory moves it.
+   */
   workspaceDir: string;
+  /** The session's workspace (absolute), the root for safety checks; absent: `workspaceDir`. */
+  workspaceRoot?: string;
   toolCallId: string;
   /**
    * Fires on user interrupt or on the call's timeout. Its reason is a DOMException named
@@ -39,6 +45,13 @@ export interface ToolExecutionContext {
    * in the current task, with their hashes. Cleared when a new user message starts a task.
    */
   fileReads?: FileReadRegistry;
+  /** Where the agent is and what it loaded there (change_directory moves it, use_skill reads its skills). */
+  place?: AgentPlace;
+  /**
+   * The calls of this call's model round, known once the model's reply has ended (absent outside
+   * an engine turn): change_directory must be alone in its round.
+   */
+  roundCalls?: () => Promise<readonly RoundCall[]>;
 }
 
 /** A tool's own report of how it ended. */

@@ -47,6 +47,7 @@ import { DEFAULT_RETRY_POLICY, type RetryPolicy } from "../engine/retry.js";
 import type { ConversationState } from "../engine/types.js";
 import { Environment } from "../environment/environment.js";
 import { SecretRedactor } from "../environment/redact.js";
+import { HookRunner } from "../hooks/runner.js";
 import { mcpSecretValues } from "../mcp/secrets.js";
 import { McpToolset } from "../mcp/toolset.js";
 import { createRecordingModel } from "../models/recorder.js";
@@ -55,12 +56,14 @@ import { ProcessManager } from "../tools/command/process-manager.js";
 import { extendedToolFactories } from "../tools/extended/index.js";
 import { createBuiltinTools, selectToolsForModel } from "../tools/registry.js";
 import { SUBAGENT_TOOL_NAMES, type SubagentManager, subagentToolFactories } from "../tools/subagent/index.js";
+import { checkAllowedTools } from "./allowed-tools.js";
 import { type CustomToolRegistration, customTools } from "./custom-tools.js";
 import { type ResolvedModel, resolveModel } from "./model-choice.js";
 import { Session } from "./session.js";
 import { newSessionId } from "./session-id.js";
 import { SetupError } from "./setup-error.js";
 import { type ChildSessionOptions, createSubagentManager, subagentPointers } from "./subagents.js";
+import { prepareSurroundings, type SessionSurroundings } from "./surroundings.js";
 import { checkThinkingLevel } from "./thinking.js";
 import { describeImageWith } from "./vision.js";
 
@@ -145,6 +148,7 @@ export class Agent {
       );
     }
     const resolved = this.recording(resolveModel(model, this.project), options);
+    const surroundings = await this.surroundings(workspaceDir);
     const systemPrompt = await buildSystemPrompt({
       template: systemPromptTemplate(this.config),
       cwd: workspaceDir,
@@ -153,6 +157,7 @@ export class Agent {
       sessionId: id,
       provider: resolved.adapter.info.provider,
       modelId: resolved.adapter.info.modelId,
+      ...this.skillsForPrompt(surroundings),
     });
     const trace = TraceWriter.create(this.location, id);
     return this.assemble({
@@ -165,6 +170,7 @@ export class Agent {
       rules: new SessionRules(),
       options,
       isNew: true,
+      surroundings,
     });
   }
 
@@ -207,6 +213,7 @@ export class Agent {
     const workspaceDir = await existingFolder(options.workspaceDir);
     const id = newSessionId();
     const resolved = typeof model === "string" ? resolveModel(model, this.project) : model;
+    const surroundings = await this.surroundings(workspaceDir);
     const systemPrompt = await buildSystemPrompt({
       template: systemPromptTemplate(this.config),
       cwd: workspaceDir,
@@ -215,6 +222,7 @@ export class Agent {
       sessionId: id,
       provider: resolved.adapter.info.provider,
       modelId: resolved.adapter.info.modelId,
+      ...this.skillsForPrompt(surroundings),
     });
     const trace = TraceWriter.create(this.location, id);
     return this.assemble({
@@ -228,6 +236,7 @@ export class Agent {
       options: { ...options, prices: resolved.prices },
       isNew: true,
       parentSessionId,
+      surroundings,
     });
   }
 
@@ -296,6 +305,7 @@ export class Agent {
     }
     const rules = new SessionRules();
     for (const rule of grantedRules(records)) rules.add(rule);
+    const surroundings = await this.surroundings(workspaceDir, records);
     const trace = TraceWriter.open(this.location, sessionId);
     return this.assemble({
       id: sessionId,
@@ -309,8 +319,35 @@ export class Agent {
       isNew: false,
       recordedTools: lastToolList(records),
       parentSessionId,
+      surroundings,
       pointers: parentSessionId === undefined ? subagentPointers(records) : undefined,
     });
+  }
+
+  /** The session's current directory, skills and hooks (a resumed one's from its records). */
+  private surroundings(workspaceDir: string, records?: readonly OmniMessage[]): Promise<SessionSurroundings> {
+    return prepareSurroundings({
+      agentId: this.id,
+      dataRoot: this.dataRoot,
+      config: this.config,
+      workspaceDir,
+      records,
+      warn: (line) => this.logger.warn(line),
+    });
+  }
+
+  /**
+   * "the system prompt lists the available skills by name and description": loaded with
+   * use_skill when the session offers it, else read by path.
+   */
+  private skillsForPrompt(surroundings: SessionSurroundings) {
+    const skills = surroundings.skills?.list() ?? [];
+    if (skills.length === 0) return {};
+    const allowed = this.config.allowed_tools;
+    const hasUseSkill =
+      resolveToolset(this.config).some((tool) => tool.name === "use_skill") &&
+      (allowed === undefined || allowed.includes("use_skill"));
+    return { skills, ...(hasUseSkill ? { skillTool: "use_skill" } : {}) };
   }
 
   /**
@@ -347,6 +384,7 @@ export class Agent {
     parentSessionId?: string;
     /** A resumed parent's subagent pointers. */
     pointers?: ReturnType<typeof subagentPointers>;
+    surroundings: SessionSurroundings;
   }): Session {
     const { id, resolved, options, trace } = input;
     const thinkingLevel = options.thinkingLevel ?? this.config.model.thinking_level;
@@ -393,7 +431,22 @@ export class Agent {
       workspaceDir: input.workspaceDir,
       scratchpadDir: scratchpad,
       secrets,
+    const { directory, skills, hooks } = input.surroundings;
+    // A runner also when none is configured yet but change_directory may add workspace hooks.
+    const hookRunner =
+      hooks.isEmpty && !hooks.allowWorkspaceHooks
+        ? undefined
+        : new HookRunner(hooks, {
+            sessionId: id,
+            workspaceDir: input.workspaceDir,
+            currentDir: () => directory.path,
+            redact: (text) => new SecretRedactor(secrets).redact(text),
+          });
       processes,
+      directory,
+      skills,
+      hooks: hookRunner,
+      allowedTools: this.config.allowed_tools,
       modelHasVision: adapter.info.vision,
       describeImage:
         resolved.describeImage ?? (adapter.info.vision ? undefined : describeImageWith(this.project)),
@@ -476,6 +529,7 @@ export class Agent {
 
 /** Loads an agent (its system_config.yaml, or `config` given in code) and the project config. */
 export async function createAgent(options: CreateAgentOptions = {}): Promise<Agent> {
+      hooks: hookRunner,
   const dataRoot = options.dataRoot ?? resolveDataRoot();
   const logger = options.logger ?? { warn: (line: string) => process.stderr.write(`${line}\n`) };
   const agentId = options.agentId ?? DEFAULT_AGENT_ID;
@@ -503,7 +557,13 @@ export async function createAgent(options: CreateAgentOptions = {}): Promise<Age
   }
   await ensurePrivateDir(join(dataRoot));
   // Custom tool definitions are checked now, so a bad registration fails here and not mid-session.
-  customTools(options.tools ?? [], []);
+  const registered = customTools(options.tools ?? [], []);
+  // "a name that no tool has is a configuration error with a clear message".
+  checkAllowedTools(
+    agentId,
+    config,
+    registered.map((tool) => tool.name),
+  );
   return new Agent(agentId, dataRoot, config, project.config, options.tools ?? [], logger);
 }
 

@@ -15,6 +15,7 @@ import type { RetryPolicy } from "../engine/retry.js";
 import type { ConversationState } from "../engine/types.js";
 import type { Environment } from "../environment/environment.js";
 import type { ApproveFn } from "../environment/types.js";
+import type { HookRunner } from "../hooks/runner.js";
 import type { McpToolset } from "../mcp/toolset.js";
 import type { ModelAdapter, ThinkingLevel } from "../models/types.js";
 import type { ProcessManager } from "../tools/command/process-manager.js";
@@ -64,6 +65,8 @@ export interface SessionParts {
   subagents?: SubagentManager;
   /** The agent's MCP servers, connected when the first task starts (absent: none configured). */
   mcp?: McpToolset;
+  /** The hooks around tool calls (absent: none configured and workspace hooks off). */
+  hooks?: HookRunner;
 }
 
 /**
@@ -87,6 +90,11 @@ export class Session {
 
   get workspaceDir(): string {
     return this.parts.workspaceDir;
+  }
+
+  /** The agent's current directory: the workspace until change_directory moves it. */
+  get currentDirectory(): string {
+    return this.parts.environment.currentDir;
   }
 
   get scratchpadDir(): string {
@@ -220,6 +228,7 @@ export class Session {
             guardrail: parts.guardrail,
             rules: parts.rules,
             permissionOf: (name) => parts.toolSpecs.find((tool) => tool.name === name)?.permission,
+            ...(parts.hooks ? { beforeHooks: parts.hooks.before.bind(parts.hooks) } : {}),
           },
           signal: controller.signal,
           maxTurns: options.maxTurns ?? parts.maxTurns,

@@ -1,11 +1,13 @@
 import { defaultToolLimits, type ToolLimits } from "@penguin/state";
 import type { ToolFactory } from "../../environment/types.js";
 import { createApplyPatchTool } from "./apply-patch.js";
+import { createChangeDirectoryTool } from "./change-directory.js";
 import { createListFilesTool } from "./list-files.js";
 import { createMakeDirectoryTool } from "./make-directory.js";
 import { createMovePathTool } from "./move-path.js";
 import { createRemovePathTool } from "./remove-path.js";
 import { createSearchTextTool } from "./search-text.js";
+import { createUseSkillTool } from "./use-skill.js";
 import { createWebFetchTool } from "./web-fetch.js";
 
 // The extended toolset's factories, by tool name, made with an agent's `tools.limits`.
@@ -19,14 +21,18 @@ export function extendedToolFactories(limits: ToolLimits = defaultToolLimits()):
     make_directory: createMakeDirectoryTool,
     remove_path: createRemovePathTool,
     web_fetch: (definition) => createWebFetchTool(definition, limits.web_fetch),
+    use_skill: createUseSkillTool,
+    change_directory: createChangeDirectoryTool,
   };
 }
 
 export { createApplyPatchTool } from "./apply-patch.js";
+export { createChangeDirectoryTool } from "./change-directory.js";
 export { type FileKnowledge, FileReadRegistry, sha256File } from "./file-reads.js";
 export { createListFilesTool } from "./list-files.js";
 export { createMakeDirectoryTool } from "./make-directory.js";
 export { createMovePathTool } from "./move-path.js";
 export { createRemovePathTool } from "./remove-path.js";
 export { createSearchTextTool } from "./search-text.js";
+export { createUseSkillTool } from "./use-skill.js";
 export { createWebFetchTool } from "./web-fetch.js";

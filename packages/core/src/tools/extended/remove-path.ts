@@ -69,7 +69,8 @@ export function createRemovePathTool(definition: ToolDefinitionConfig): BuiltinT
     }
     // A symlink is removed as a link, so only a real directory can take the workspace with it.
     if (!info.isSymbolicLink()) {
-      const why = await protectedPath(target, ctx.workspaceDir);
+      // The session's workspace stays the protected root wherever change_directory moved the agent.
+      const why = await protectedPath(target, ctx.workspaceRoot ?? ctx.workspaceDir);
       if (why) return yield* fail(ctx, `Refused: ${shown} is ${why}; remove_path never removes it.`);
     }
     const verdict = await checkPathChange(ctx, target, info, {

@@ -1,0 +1,98 @@
+import { stat } from "node:fs/promises";
+import type { OmniMessage } from "@penguin/protocol";
+import { discoverSkills, type SystemConfig, workspaceSkillsDir } from "@penguin/state";
+import { CurrentDirectory } from "../environment/current-directory.js";
+import { HookSet } from "../hooks/hook-set.js";
+import { loadSessionSkills, type SkillCatalog } from "../skills/catalog.js";
+import { SetupError } from "./setup-error.js";
+
+// What a session starts with besides its tools: the agent's current directory, the skills it
+// knows and the hooks that run around its calls. A resumed session goes back to the directory
+// its last change_directory moved it to, with the skills and hooks loaded on the way.
+
+/** The first line of a successful change_directory output (see tools/extended/change-directory.ts). */
+const MOVED_TO = /^Current directory: ([^\n]+)/;
+
+export interface SessionSurroundings {
+  directory: CurrentDirectory;
+  /** Absent when `skills.enabled` is false. */
+  skills?: SkillCatalog;
+  hooks: HookSet;
+}
+
+export interface SurroundingsOptions {
+  agentId: string;
+  dataRoot: string;
+  config: SystemConfig;
+  workspaceDir: string;
+  /** A resumed session's records: the directories change_directory moved it to. */
+  records?: readonly OmniMessage[];
+  warn(line: string): void;
+}
+
+export async function prepareSurroundings(options: SurroundingsOptions): Promise<SessionSurroundings> {
+  const { config, workspaceDir, warn } = options;
+  const prefix = `agent ${options.agentId}`;
+  const directory = new CurrentDirectory(workspaceDir);
+  let skills: SkillCatalog | undefined;
+  if (config.skills.enabled) {
+    const loaded = await loadSessionSkills(options.dataRoot, options.agentId, workspaceDir);
+    skills = loaded.catalog;
+    for (const problem of loaded.problems) warn(`${prefix}: skill skipped: ${problem}`);
+  }
+  const hooks = HookSet.fromConfig(config.hooks, workspaceDir);
+  const workspaceHooks = await hooks.loadFrom(workspaceDir);
+  if (workspaceHooks.status === "invalid") {
+    throw new SetupError(
+      `the workspace's hooks file is invalid (workspace hooks are on for agent "${options.agentId}"):\n${workspaceHooks.message}`,
+      "config",
+    );
+  }
+  if (workspaceHooks.status === "ignored") {
+    warn(
+      `${prefix}: ${workspaceHooks.file} is ignored: workspace hooks run only with hooks.allow_workspace_hooks: true in the agent's system_config.yaml`,
+    );
+  }
+  for (const dir of movedDirectories(options.records ?? [])) {
+    if (!(await isDirectory(dir))) {
+      warn(`${prefix}: the session's current directory ${dir} is gone; staying in ${directory.path}`);
+      continue;
+    }
+    directory.moveTo(dir);
+    if (skills) skills.add((await discoverSkills(workspaceSkillsDir(dir), "workspace")).skills);
+    const loaded = await hooks.loadFrom(dir);
+    if (loaded.status === "invalid") warn(`${prefix}: hooks of ${dir} not loaded: ${loaded.message}`);
+  }
+  return { directory, skills, hooks };
+}
+
+/** The directories successful change_directory calls moved to, in order. */
+export function movedDirectories(records: readonly OmniMessage[]): string[] {
+  const calls = new Set<string>();
+  const moved: string[] = [];
+  for (const record of records) {
+    if (record.type !== "model_msg") continue;
+    const payload = record.payload as { type: string; name?: string; tool_call_id?: string };
+    if (payload.type === "tool_call" && payload.name === "change_directory" && payload.tool_call_id) {
+      calls.add(payload.tool_call_id);
+    } else if (
+      payload.type === "tool_call_output" &&
+      payload.tool_call_id &&
+      calls.has(payload.tool_call_id)
+    ) {
+      const output = record.payload as { output?: unknown; stop_reason?: string };
+      if (output.stop_reason !== "completed" || typeof output.output !== "string") continue;
+      const match = MOVED_TO.exec(output.output);
+      if (match?.[1]) moved.push(match[1].trim());
+    }
+  }
+  return moved;
+}
+
+async function isDirectory(path: string): Promise<boolean> {
+  try {
+    return (await stat(path)).isDirectory();
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,68 @@
+import { agentSkillsDir, discoverSkills, type SkillInfo, workspaceSkillsDir } from "@penguin/state";
+
+// The skills a session knows: the agent's own (`<dataRoot>/agents/<agentId>/skills/`), then the
+// workspace's (`<workspace>/.agents/skills/`), then those of directories change_directory
+// enters. The first skill of a name wins: a workspace cannot replace one of the agent's own
+// skills by reusing its name, and a later directory cannot replace an earlier one.
+
+export interface SkillsAdded {
+  added: SkillInfo[];
+  /** Skills left out because the name is taken, with the one that has it. */
+  shadowed: { skill: SkillInfo; by: SkillInfo }[];
+}
+
+export class SkillCatalog {
+  private readonly byName = new Map<string, SkillInfo>();
+
+  list(): SkillInfo[] {
+    return [...this.byName.values()];
+  }
+
+  get(name: string): SkillInfo | undefined {
+    return this.byName.get(name);
+  }
+
+  add(skills: readonly SkillInfo[]): SkillsAdded {
+    const result: SkillsAdded = { added: [], shadowed: [] };
+    for (const skill of skills) {
+      const existing = this.byName.get(skill.name);
+      if (existing) {
+        if (existing.file !== skill.file) result.shadowed.push({ skill, by: existing });
+        continue;
+      }
+      this.byName.set(skill.name, skill);
+      result.added.push(skill);
+    }
+    return result;
+  }
+}
+
+export interface SessionSkills {
+  catalog: SkillCatalog;
+  /** SKILL.md files that could not be used, one line each (for the operator's log). */
+  problems: string[];
+}
+
+/** The skills a new session starts with: the agent's, then the workspace's. */
+export async function loadSessionSkills(
+  dataRoot: string,
+  agentId: string,
+  workspaceDir: string,
+): Promise<SessionSkills> {
+  const catalog = new SkillCatalog();
+  const problems: string[] = [];
+  for (const [dir, source] of [
+    [agentSkillsDir(dataRoot, agentId), "agent"],
+    [workspaceSkillsDir(workspaceDir), "workspace"],
+  ] as const) {
+    const found = await discoverSkills(dir, source);
+    problems.push(...found.problems);
+    const { shadowed } = catalog.add(found.skills);
+    for (const { skill, by } of shadowed) {
+      problems.push(
+        `${skill.file}: the skill name "${skill.name}" is taken by ${by.file}; this one is left out`,
+      );
+    }
+  }
+  return { catalog, problems };
+}
