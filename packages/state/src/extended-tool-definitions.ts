@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { JOB_TOOL_DEFINITIONS, JobToolLimitsShape } from "./job-tool-definitions.js";
 import {
   DEFAULT_MAX_OUTPUT_LENGTH,
   DEFAULT_TOOL_DEFINITIONS,
@@ -70,6 +71,7 @@ export const ToolLimitsSchema = z.strictObject({
       timeoutMs: positiveInt.default(DEFAULT_WEB_FETCH_TIMEOUT_MS),
     })
     .default(() => ({ maxBytes: DEFAULT_WEB_FETCH_MAX_BYTES, timeoutMs: DEFAULT_WEB_FETCH_TIMEOUT_MS })),
+  ...JobToolLimitsShape,
 });
 
 /** The limits of the extended tools, every key filled. */
@@ -201,6 +203,7 @@ export const EXTENDED_TOOL_DEFINITIONS: readonly ToolDefinitionConfig[] = deepFr
     timeoutMs: 60_000,
     maxOutputLength: DEFAULT_MAX_OUTPUT_LENGTH,
   },
+  ...JOB_TOOL_DEFINITIONS,
   {
     name: "web_fetch",
     description:
@@ -212,9 +215,6 @@ export const EXTENDED_TOOL_DEFINITIONS: readonly ToolDefinitionConfig[] = deepFr
     timeoutMs: 60_000,
     maxOutputLength: DEFAULT_MAX_OUTPUT_LENGTH,
   },
-]);
-
-export const EXTENDED_TOOL_NAMES: readonly string[] = EXTENDED_TOOL_DEFINITIONS.map((tool) => tool.name);
   {
     name: "use_skill",
     description:
@@ -235,6 +235,9 @@ export const EXTENDED_TOOL_NAMES: readonly string[] = EXTENDED_TOOL_DEFINITIONS.
     timeoutMs: 30_000,
     maxOutputLength: 60_000,
   },
+]);
+
+export const EXTENDED_TOOL_NAMES: readonly string[] = EXTENDED_TOOL_DEFINITIONS.map((tool) => tool.name);
 
 /** A deep copy of a preset's definitions: the nine core tools, plus the extended ones for `extended`. */
 export function presetToolDefinitions(preset: ToolPreset = DEFAULT_TOOL_PRESET): ToolDefinitionConfig[] {

@@ -55,6 +55,14 @@ export {
   WORKSPACE_HOOKS_FILE,
   type WorkspaceHooksFile,
 } from "./hooks-config.js";
+// The job tools of the extended toolset (run_command, list_jobs, read_job_output, wait_job, signal_job).
+export {
+  DEFAULT_JOBS_BUFFER_CHARS,
+  DEFAULT_JOBS_MAX_JOBS,
+  DEFAULT_SIGNAL_JOB_GRACE_MS,
+  JOB_TOOL_DEFINITIONS,
+  PURPOSE_PROPERTY,
+} from "./job-tool-definitions.js";
 // Logging.
 export { type CreateLoggerOptions, createLogger, REDACTED, redactSecrets } from "./logger.js";
 // Data root and the layout under it.

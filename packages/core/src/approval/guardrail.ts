@@ -4,11 +4,13 @@ import { normalizedText, splitShellCommand } from "./shell-split.js";
 
 /**
  * The tools whose argument is shell text, and which argument holds it. "A command guardrail
- * that runs before every mode … over the command text of `exec_command` and `input_command`."
+ * that runs before every mode … over the command text of `exec_command` and `input_command`" —
+ * and of the extended toolset's `run_command`, which runs shell text just the same.
  */
 export const COMMAND_TEXT_ARGUMENT: Readonly<Record<string, string>> = {
   exec_command: "cmd",
   input_command: "chars",
+  run_command: "command",
 };
 
 /** A guardrail rule that matched one part of a call's command. */

@@ -391,7 +391,13 @@ export class Agent {
     const secrets = this.secretsOf(options);
     const adapter = resolved.adapter;
     const scratchpad = scratchpadDir(this.dataRoot, id);
-    const processes = new ProcessManager();
+    // "One process manager, one id namespace, one cap": exec_command sessions and run_command
+    // jobs share the cap and buffer size of `tools.limits.jobs`.
+    const jobLimits = resolveToolLimits(this.config).jobs;
+    const processes = new ProcessManager({
+      maxSessions: jobLimits.maxJobs,
+      unreadBufferChars: jobLimits.bufferChars,
+    });
     const isSubagent = input.parentSessionId !== undefined;
     // "Depth is capped at 1: a subagent cannot spawn another subagent": a child gets no subagent tools.
     const definitions = selectToolsForModel(resolveToolset(this.config), adapter.info.vision).filter(
@@ -425,12 +431,6 @@ export class Agent {
         builtins.tools.map((t) => t.name),
       ),
     ];
-    const environment = new Environment({
-      tools,
-      sessionId: id,
-      workspaceDir: input.workspaceDir,
-      scratchpadDir: scratchpad,
-      secrets,
     const { directory, skills, hooks } = input.surroundings;
     // A runner also when none is configured yet but change_directory may add workspace hooks.
     const hookRunner =
@@ -442,11 +442,17 @@ export class Agent {
             currentDir: () => directory.path,
             redact: (text) => new SecretRedactor(secrets).redact(text),
           });
-      processes,
+    const environment = new Environment({
       directory,
       skills,
       hooks: hookRunner,
       allowedTools: this.config.allowed_tools,
+      tools,
+      sessionId: id,
+      workspaceDir: input.workspaceDir,
+      scratchpadDir: scratchpad,
+      secrets,
+      processes,
       modelHasVision: adapter.info.vision,
       describeImage:
         resolved.describeImage ?? (adapter.info.vision ? undefined : describeImageWith(this.project)),
@@ -523,13 +529,13 @@ export class Agent {
       header: input.isNew ? header : [],
       subagents,
       mcp,
+      hooks: hookRunner,
     });
   }
 }
 
 /** Loads an agent (its system_config.yaml, or `config` given in code) and the project config. */
 export async function createAgent(options: CreateAgentOptions = {}): Promise<Agent> {
-      hooks: hookRunner,
   const dataRoot = options.dataRoot ?? resolveDataRoot();
   const logger = options.logger ?? { warn: (line: string) => process.stderr.write(`${line}\n`) };
   const agentId = options.agentId ?? DEFAULT_AGENT_ID;

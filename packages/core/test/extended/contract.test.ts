@@ -7,6 +7,7 @@ import type { OmniMessage } from "@penguin/protocol";
 import { EXTENDED_TOOL_NAMES } from "@penguin/state";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { stringify } from "yaml";
+import type { Environment } from "../../src/environment/environment.js";
 import { truncationMarker } from "../../src/environment/markers.js";
 import { createAgent } from "../../src/sdk/agent.js";
 import { extendedEnvironment, runCall, type TempDirs, workspace } from "./support.js";
@@ -49,7 +50,16 @@ interface Case {
   /** Arguments the tool's schema rejects, and the argument the message must name. */
   invalid: Record<string, unknown>;
   names: string;
+  /** Calls made first, in the same Environment (e.g. a job for the job tools to work on). */
+  setup?: (env: Environment) => Promise<void>;
 }
+
+/** Starts job cmd_1 with run_command, for the job tools' cases; waits `timeout_ms` for it. */
+const startJob =
+  (command: string, timeout_ms = 0) =>
+  async (env: Environment): Promise<void> => {
+    await runCall(env, "run_command", { purpose: "a job for the test", command, timeout_ms }, "setup_job");
+  };
 
 const CASES: Case[] = [
   {
@@ -108,13 +118,48 @@ const CASES: Case[] = [
     invalid: { description: "print" },
     names: "cmd",
   },
+  {
+    name: "run_command",
+    args: () => ({ purpose: "print", command: "seq 1 100" }),
+    invalid: { purpose: "print" },
+    names: "command",
+  },
+  {
+    name: "list_jobs",
+    args: () => ({}),
+    invalid: { state: 7 },
+    names: 'argument "state"',
+    setup: startJob("seq 1 100", 10_000),
+  },
+  {
+    name: "read_job_output",
+    args: () => ({ job_id: "cmd_1", offset: 1 }),
+    invalid: { job_id: "cmd_1", limit: 0 },
+    names: 'argument "limit"',
+    setup: startJob("seq 1 100", 10_000),
+  },
+  {
+    name: "wait_job",
+    args: () => ({ job_id: "cmd_1", timeout_ms: 10_000 }),
+    invalid: { job_id: 1 },
+    names: 'argument "job_id"',
+    setup: startJob("sleep 0.2; seq 1 100"),
+  },
+  {
+    name: "signal_job",
+    args: () => ({ job_id: "cmd_1", signal: "stop" }),
+    invalid: { job_id: "cmd_1", signal: "hup" },
+    names: "signal",
+    setup: startJob("sleep 60"),
+  },
 ];
 
 const TINY_CAP = 30;
 
-describe.each(CASES)("$name under the execution contract", ({ name, args, invalid, names }) => {
+describe.each(CASES)("$name under the execution contract", ({ name, args, invalid, names, setup }) => {
   it("is framed start, deltas, stop and one complete output, and completes", async () => {
     const env = extendedEnvironment(dirs);
+    await setup?.(env);
     const call = await runCall(env, name, args());
     expect(call.complete.stop_reason).toBe("completed");
     expect(call.complete.output.length).toBeGreaterThan(0);
@@ -124,6 +169,7 @@ describe.each(CASES)("$name under the execution contract", ({ name, args, invali
 
   it("is truncated past maxOutputLength, with the full text archived and its path noted", async () => {
     const env = extendedEnvironment(dirs, { edit: (d) => ({ ...d, maxOutputLength: TINY_CAP }) });
+    await setup?.(env);
     const call = await runCall(env, name, args(), `call_${name}`);
     const lines = call.complete.output.split("\n");
     expect(lines).toContain(truncationMarker(TINY_CAP));
@@ -182,10 +228,21 @@ describe("a session with the extended preset (SDK, replay model)", () => {
       name: "apply_patch",
       arguments: { patch: "*** Begin Patch\n*** Add File: made/p.txt\n+patched\n*** End Patch" },
     },
+    {
+      id: "c_run",
+      name: "run_command",
+      arguments: { purpose: "start a job", command: "echo hi; sleep 60", timeout_ms: 0 },
+    },
   ];
   const secondTurn = () => [
     { id: "c_move", name: "move_path", arguments: { source: "sub", destination: "moved-sub" } },
     { id: "c_remove", name: "remove_path", arguments: { path: "moved-sub" } },
+    { id: "c_jobs", name: "list_jobs", arguments: {} },
+    { id: "c_read_job", name: "read_job_output", arguments: { job_id: "cmd_1" } },
+    { id: "c_wait", name: "wait_job", arguments: { job_id: "cmd_1", pattern: "hi", timeout_ms: 5_000 } },
+  ];
+  const thirdTurn = () => [
+    { id: "c_signal", name: "signal_job", arguments: { job_id: "cmd_1", signal: "kill" } },
   ];
 
   async function session(turns: unknown[]) {
@@ -219,14 +276,19 @@ describe("a session with the extended preset (SDK, replay model)", () => {
       .filter((p) => p.type === type);
 
   it("offers every extended tool and audits exactly one approval_decision per call, denials included", async () => {
-    const s = await session([{ tool_calls: firstTurn() }, { tool_calls: secondTurn() }, { text: "done" }]);
+    const s = await session([
+      { tool_calls: firstTurn() },
+      { tool_calls: secondTurn() },
+      { tool_calls: thirdTurn() },
+      { text: "done" },
+    ]);
     expect(s.tools.map((t) => t.name)).toEqual(expect.arrayContaining([...EXTENDED_TOOL_NAMES]));
     const approve = async (call: OmniMessage) =>
       (call.payload as { name: string }).name === "remove_path" ? ("deny" as const) : ("allow" as const);
     const messages = await collect(s.run("Use the tools.", { approve }));
     await s.dispose();
 
-    const ids = [...firstTurn(), ...secondTurn()].map((c) => c.id);
+    const ids = [...firstTurn(), ...secondTurn(), ...thirdTurn()].map((c) => c.id);
     const decisions = payloads(messages, "approval_decision");
     expect(decisions.map((d) => d.tool_call_id).sort()).toEqual([...ids].sort());
     expect(decisions.find((d) => d.tool_call_id === "c_remove")?.decision).toBe("deny");

@@ -24,7 +24,7 @@ import { backgroundNote, followOutput, messageDelta } from "./stream-output.js";
  */
 const FINISHED_STOP_REASON = "completed" as const;
 
-async function resolveWorkdir(
+export async function resolveWorkdir(
   workspaceDir: string,
   workdir: string | undefined,
 ): Promise<{ ok: true; cwd: string } | { ok: false; error: string }> {
@@ -62,13 +62,14 @@ export function createExecCommandTool(definition: ToolDefinitionConfig): Builtin
     if (!workdir.ok) return yield* failed(ctx, workdir.error);
     const requestedYield = optionalMilliseconds(args, "yield_time_ms");
     if (!requestedYield.ok) return yield* failed(ctx, requestedYield.error);
-    // `description` is for front ends only; execution ignores it.
+    // `description` is for front ends (and list_jobs); execution ignores it.
+    const description = typeof args.description === "string" ? args.description : undefined;
 
     const cwd = await resolveWorkdir(ctx.workspaceDir, workdir.value);
     if (!cwd.ok) return yield* failed(ctx, cwd.error);
     if (ctx.signal?.aborted) return { stopReason: "aborted", note: "[not started: the call was aborted]" };
 
-    const started = ctx.processes.start({ cmd: cmd.value, cwd: cwd.cwd });
+    const started = ctx.processes.start({ cmd: cmd.value, cwd: cwd.cwd, purpose: description });
     if (!started.ok) return yield* failed(ctx, started.error);
     const session = started.session;
     const windowMs = clampYieldTime({

@@ -13,6 +13,7 @@ export {
 export { createExecCommandTool } from "./exec-command.js";
 export { createInputCommandTool } from "./input-command.js";
 export { NON_INTERACTIVE_ENV, nonInteractiveEnv } from "./non-interactive-env.js";
+export { type LineWindow, OutputLog } from "./output-log.js";
 export {
   type FindOnPathOptions,
   findOnPath,
@@ -29,6 +30,7 @@ export {
   terminatePlan,
 } from "./platform.js";
 export {
+  COMMAND_ID_PREFIX,
   MAX_COMMAND_SESSIONS,
   ProcessManager,
   type ProcessManagerOptions,
@@ -40,6 +42,7 @@ export {
   type CommandSessionInfo,
   EXIT_DRAIN_GRACE_MS,
   exitNote,
+  type SessionOrigin,
   type SessionStatus,
   TERMINATE_GRACE_MS,
 } from "./session.js";

@@ -1,7 +1,12 @@
 import { accessSync, constants } from "node:fs";
 import { nonInteractiveEnv } from "./non-interactive-env.js";
 import { type Platform, resolveShell } from "./platform.js";
-import { CommandSession, type CommandSessionInfo, TERMINATE_GRACE_MS } from "./session.js";
+import {
+  CommandSession,
+  type CommandSessionInfo,
+  type SessionOrigin,
+  TERMINATE_GRACE_MS,
+} from "./session.js";
 import { DEFAULT_UNREAD_BUFFER_CHARS } from "./unread-buffer.js";
 
 /** "Command sessions: 64. When full, exited sessions are evicted first, then idle ones by LRU." */
@@ -63,7 +68,7 @@ export class ProcessManager {
    * manager is full, one session is evicted first; when every session is in use by a running
    * tool call, nothing can be evicted and the start is refused.
    */
-  start(request: { cmd: string; cwd: string }): StartResult {
+  start(request: { cmd: string; cwd: string; purpose?: string; origin?: SessionOrigin }): StartResult {
     if (this.disposed)
       return { ok: false, error: "the command sessions of this agent session have been shut down" };
     const env = nonInteractiveEnv(this.baseEnv, this.extraEnv);
@@ -89,6 +94,8 @@ export class ProcessManager {
         env,
         unreadBufferChars: this.unreadBufferChars,
         platform: this.platform,
+        purpose: request.purpose,
+        origin: request.origin,
       });
     } catch (error) {
       // spawn() throws synchronously on arguments it cannot pass to exec (a NUL byte in cmd).

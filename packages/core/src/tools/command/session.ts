@@ -1,6 +1,7 @@
 import { type ChildProcessWithoutNullStreams, spawn } from "node:child_process";
 import { readdirSync, readFileSync } from "node:fs";
 import { OutputDecoder } from "./output-decoder.js";
+import { type LineWindow, OutputLog } from "./output-log.js";
 import {
   interruptPlan,
   type Platform,
@@ -9,7 +10,6 @@ import {
   shellArgs,
   terminatePlan,
 } from "./platform.js";
-import { UnreadBuffer } from "./unread-buffer.js";
 
 /**
  * How long a session waits after the shell exited for its pipes to close before it counts as
@@ -33,6 +33,9 @@ export type CommandExit =
   | { kind: "signal"; signal: NodeJS.Signals }
   | { kind: "spawn-error"; message: string };
 
+/** The tool that started a session: exec_command sessions and run_command jobs are one kind of thing. */
+export type SessionOrigin = "exec_command" | "run_command";
+
 export interface CommandSessionSpec {
   id: string;
   cmd: string;
@@ -41,6 +44,9 @@ export interface CommandSessionSpec {
   env: Record<string, string>;
   unreadBufferChars: number;
   platform?: Platform;
+  /** Why it runs: run_command's `purpose`, exec_command's call description. */
+  purpose?: string;
+  origin?: SessionOrigin;
 }
 
 /** A snapshot for process lists (the UI, the model's "live ids" hint). */
@@ -53,6 +59,10 @@ export interface CommandSessionInfo {
   exit: CommandExit | undefined;
   startedAt: number;
   lastUsedAt: number;
+  /** When the command exited (absent while it runs). */
+  endedAt?: number;
+  purpose?: string;
+  origin: SessionOrigin;
 }
 
 /** The note that ends a call on a finished command: `[exit code: N]` / `[terminated by signal S]`. */
@@ -79,7 +89,11 @@ export class CommandSession {
   readonly id: string;
   readonly cmd: string;
   readonly cwd: string;
+  readonly purpose: string | undefined;
+  readonly origin: SessionOrigin;
   readonly startedAt = Date.now();
+  /** When the command exited. */
+  endedAt: number | undefined;
   /** Last time a tool call started, polled or wrote to this session. */
   lastUsedAt = this.startedAt;
   /** Rises with every use across all sessions: orders LRU eviction even within one millisecond. */
@@ -89,7 +103,15 @@ export class CommandSession {
 
   private readonly platform: Platform;
   private readonly child: ChildProcessWithoutNullStreams;
-  private readonly buffer: UnreadBuffer;
+  /** Everything the command printed, up to the cap (see OutputLog). */
+  private readonly log: OutputLog;
+  /**
+   * The consuming readers' position in the log: exec_command, input_command, run_command and
+   * wait_job return the output after it and move it on, so no output is returned twice.
+   */
+  private readCursor = 0;
+  /** Whether the last termination had to escalate to the forced stage (SIGKILL). */
+  private escalatedFlag = false;
   private exitInfo: CommandExit | undefined;
   private finishedFlag = false;
   private openStreams = 2;
@@ -103,7 +125,9 @@ export class CommandSession {
     this.cmd = spec.cmd;
     this.cwd = spec.cwd;
     this.platform = spec.platform ?? process.platform;
-    this.buffer = new UnreadBuffer(spec.unreadBufferChars);
+    this.purpose = spec.purpose;
+    this.origin = spec.origin ?? "exec_command";
+    this.log = new OutputLog(spec.unreadBufferChars);
     this.child = spawn(spec.shell, shellArgs(spec.cmd), {
       cwd: spec.cwd,
       env: spec.env,
@@ -147,13 +171,28 @@ export class CommandSession {
     return this.finishedFlag;
   }
 
-  /** Characters currently held unread (bounded by the unread buffer's cap). */
+  /** Characters currently held unread (bounded by the output buffer's cap). */
   get unreadChars(): number {
-    return this.buffer.size;
+    return this.log.end - Math.max(this.readCursor, this.log.start);
   }
 
   get hasUnread(): boolean {
-    return !this.buffer.isEmpty;
+    return this.readCursor < this.log.end;
+  }
+
+  /** Whether a termination had to send the forced stage (SIGKILL) because SIGTERM was not enough. */
+  get escalated(): boolean {
+    return this.escalatedFlag;
+  }
+
+  /** Characters the command printed so far (dropped ones included). */
+  get outputChars(): number {
+    return this.log.end;
+  }
+
+  /** A window of output lines, read without consuming anything (read_job_output, list_jobs). */
+  lineWindow(request: { offset?: number; limit: number }): LineWindow {
+    return this.log.lineWindow(request);
   }
 
   info(): CommandSessionInfo {
@@ -166,6 +205,9 @@ export class CommandSession {
       exit: this.exitInfo,
       startedAt: this.startedAt,
       lastUsedAt: this.lastUsedAt,
+      ...(this.endedAt !== undefined ? { endedAt: this.endedAt } : {}),
+      ...(this.purpose !== undefined ? { purpose: this.purpose } : {}),
+      origin: this.origin,
     };
   }
 
@@ -176,7 +218,9 @@ export class CommandSession {
 
   /** Everything not read yet; reading consumes it. */
   takeUnread(): string {
-    return this.buffer.take();
+    const text = this.log.readFrom(this.readCursor);
+    this.readCursor = this.log.end;
+    return text;
   }
 
   /**
@@ -184,7 +228,7 @@ export class CommandSession {
    * whichever comes first.
    */
   waitForActivity(ms: number, signal?: AbortSignal): Promise<void> {
-    if (!this.buffer.isEmpty || this.finishedFlag || signal?.aborted || ms <= 0) return Promise.resolve();
+    if (this.hasUnread || this.finishedFlag || signal?.aborted || ms <= 0) return Promise.resolve();
     return new Promise((resolve) => {
       const done = () => {
         clearTimeout(timer);
@@ -247,12 +291,28 @@ export class CommandSession {
       const plan = terminatePlan(this.platform, pid);
       deliver(plan.polite);
       if (!(await this.waitForGroupGone(pid, graceMs))) {
+        this.escalatedFlag = true;
         deliver(plan.forced);
         await this.waitForGroupGone(pid, graceMs);
       }
     }
     this.child.stdin.destroy();
     // Pipes held open by an escaped (setsid) descendant must not keep this session alive.
+    this.child.stdout.destroy();
+    this.child.stderr.destroy();
+  }
+
+  /**
+   * signal_job `kill`: the forced stage (SIGKILL to the whole group, a tree kill on Windows) at
+   * once, with no polite stage first. Resolves once the group is gone or after `waitMs`.
+   */
+  async forceKill(waitMs: number = TERMINATE_GRACE_MS): Promise<void> {
+    const pid = this.pid;
+    if (pid !== undefined) {
+      deliver(terminatePlan(this.platform, pid).forced);
+      await this.waitForGroupGone(pid, waitMs);
+    }
+    this.child.stdin.destroy();
     this.child.stdout.destroy();
     this.child.stderr.destroy();
   }
@@ -287,13 +347,14 @@ export class CommandSession {
 
   private append(text: string): void {
     if (text.length === 0) return;
-    this.buffer.append(text);
+    this.log.append(text);
     this.notify();
   }
 
   private onExit(exit: CommandExit): void {
     if (this.exitInfo) return;
     this.exitInfo = exit;
+    this.endedAt = Date.now();
     this.stdinOpen = false;
     if (exit.kind === "spawn-error" || this.openStreams === 0) {
       this.markFinished();

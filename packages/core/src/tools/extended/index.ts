@@ -2,6 +2,7 @@ import { defaultToolLimits, type ToolLimits } from "@penguin/state";
 import type { ToolFactory } from "../../environment/types.js";
 import { createApplyPatchTool } from "./apply-patch.js";
 import { createChangeDirectoryTool } from "./change-directory.js";
+import { jobToolFactories } from "./jobs/index.js";
 import { createListFilesTool } from "./list-files.js";
 import { createMakeDirectoryTool } from "./make-directory.js";
 import { createMovePathTool } from "./move-path.js";
@@ -23,12 +24,14 @@ export function extendedToolFactories(limits: ToolLimits = defaultToolLimits()):
     web_fetch: (definition) => createWebFetchTool(definition, limits.web_fetch),
     use_skill: createUseSkillTool,
     change_directory: createChangeDirectoryTool,
+    ...jobToolFactories(limits),
   };
 }
 
 export { createApplyPatchTool } from "./apply-patch.js";
 export { createChangeDirectoryTool } from "./change-directory.js";
 export { type FileKnowledge, FileReadRegistry, sha256File } from "./file-reads.js";
+export { jobToolFactories } from "./jobs/index.js";
 export { createListFilesTool } from "./list-files.js";
 export { createMakeDirectoryTool } from "./make-directory.js";
 export { createMovePathTool } from "./move-path.js";
