@@ -8,6 +8,7 @@ import type { CallToolResult, Tool } from "@modelcontextprotocol/sdk/types.js";
 import type { McpServer } from "@penguin/state";
 import {
   MCP_CLIENT_INFO,
+  MCP_CLOSE_WAIT_MS,
   MCP_REASON_MAX_CHARS,
   MCP_SDK_REQUEST_TIMEOUT_MS,
   MCP_STDERR_TAIL_CHARS,
@@ -65,6 +66,8 @@ export class McpConnection {
   /** Set when the connection closed without Penguin closing it (the server crashed or hung up). */
   private stopped: "before-ready" | "while-connected" | undefined;
   private connecting: Promise<Tool[]> | undefined;
+  /** Settles when the transport has closed (a stdio server's process has ended). */
+  private ended: Promise<void> = Promise.resolve();
 
   constructor(
     readonly name: string,
@@ -105,20 +108,37 @@ export class McpConnection {
     else signal.addEventListener("abort", onAbort, { once: true });
 
     const client = new Client(MCP_CLIENT_INFO, { capabilities: {} });
+    let markEnded!: () => void;
+    this.ended = new Promise<void>((resolve) => {
+      markEnded = resolve;
+    });
     // Errors of a live connection surface as failed calls; nothing to report on their own.
     client.onerror = () => {};
     client.onclose = () => {
+      markEnded();
       if (this.closing) return;
       this.stopped = this.client === client ? "while-connected" : "before-ready";
     };
+    let transport: Transport | undefined;
     const stopped = new Promise<never>((_, reject) => {
-      controller.signal.addEventListener("abort", () => reject(controller.signal.reason), { once: true });
+      controller.signal.addEventListener(
+        "abort",
+        () => {
+          // A server that does not answer gets no grace: its process is ended now. (The SDK's own
+          // close would first wait for it to leave on its own.)
+          const pid = transport instanceof StdioClientTransport ? transport.pid : null;
+          if (pid) killQuietly(pid);
+          reject(controller.signal.reason);
+        },
+        { once: true },
+      );
     });
     try {
       if (controller.signal.aborted) throw controller.signal.reason;
-      const transport = this.transport();
+      const opened = this.transport();
+      transport = opened;
       const work = (async () => {
-        await client.connect(transport, { signal: controller.signal, timeout: MCP_SDK_REQUEST_TIMEOUT_MS });
+        await client.connect(opened, { signal: controller.signal, timeout: MCP_SDK_REQUEST_TIMEOUT_MS });
         return listAllTools(client, controller.signal);
       })();
       // The SDK cannot cancel a spawn or a fetch that hangs: the race ends the wait, close() the rest.
@@ -132,7 +152,8 @@ export class McpConnection {
       const spawnFailed = ["ENOENT", "EACCES"].includes(String((error as NodeJS.ErrnoException)?.code));
       const reason = this.stopped && !spawnFailed ? this.stopReason() : this.connectFailure(error);
       this.closing = true;
-      await client.close().catch(() => {});
+      if (transport) void client.close().catch(() => {});
+      else markEnded();
       if (error instanceof McpConnectError) throw error;
       if (signal.aborted && !timedOut) throw new McpConnectError("aborted", "the task was interrupted");
       if (timedOut)
@@ -168,6 +189,15 @@ export class McpConnection {
     const client = this.client;
     this.client = undefined;
     await client?.close().catch(() => {});
+    // Bounded: the SDK sends SIGTERM, then SIGKILL, to a stdio server that does not leave.
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([
+      this.ended,
+      new Promise<void>((resolve) => {
+        timer = setTimeout(resolve, MCP_CLOSE_WAIT_MS);
+      }),
+    ]);
+    clearTimeout(timer);
   }
 
   private transport(): Transport {
@@ -213,6 +243,14 @@ export class McpConnection {
       .filter((line) => line !== "");
     const last = lines.at(-1);
     return last ? `; its stderr ends with: ${oneLine(last)}` : "";
+  }
+}
+
+function killQuietly(pid: number): void {
+  try {
+    process.kill(pid, "SIGTERM");
+  } catch {
+    // Already gone.
   }
 }
 

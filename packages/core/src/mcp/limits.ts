@@ -29,5 +29,11 @@ export const MCP_SDK_REQUEST_TIMEOUT_MS = 2_147_483_647;
  */
 export const MCP_SECRET_MIN_LENGTH = 8;
 
+/**
+ * "`session.dispose()` closes every MCP client (stdio child processes end)": how long closing one
+ * may take; the SDK closes stdin, then sends SIGTERM after 2 s and SIGKILL after 2 s more.
+ */
+export const MCP_CLOSE_WAIT_MS = 5_000;
+
 /** What Penguin calls itself in the MCP `initialize` handshake (servers log it; none depend on it). */
 export const MCP_CLIENT_INFO = { name: "penguin", version: "0.0.0" } as const;
