@@ -21,6 +21,11 @@ describe("callDescription: the description argument while the arguments stream",
     for (let i = 1; i < texts.length; i++) expect(texts[i].startsWith(texts[i - 1])).toBe(true);
   });
 
+  it("shows run_command's purpose the same way, while it streams", () => {
+    expect(callDescription('{"purpose":"Start the dev')).toBe("Start the dev");
+    expect(callDescription('{"command":"npm run dev","purpose":"Start it"}')).toBe("Start it");
+  });
+
   it("finds it after other arguments, and ignores the word in nested objects and in values", () => {
     expect(
       callDescription('{"cmd":"echo description","opts":{"description":"nested"},"description":"top'),

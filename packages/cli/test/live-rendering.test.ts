@@ -87,6 +87,27 @@ describe("the live display of running calls", () => {
     expect(err.text).toBe("● exec_command: Build the app\n  make all\n");
   });
 
+  test("run_command's purpose is shown like a description while its arguments stream", () => {
+    const err = new Sink();
+    const r = new TerminalRenderer({
+      out: new Sink() as never,
+      err: err as never,
+      style: createStyle(false),
+    });
+    const runSpec = {
+      name: "run_command",
+      description: "Run a command as a job",
+      permission: "rw" as const,
+      parameters: {
+        type: "object",
+        properties: { purpose: { type: "string" }, command: { type: "string" } },
+      },
+    };
+    r.render(toolListReady([runSpec]));
+    streamCall(r, "c4", "run_command", { purpose: "Start the server", command: "npm start" });
+    expect(err.text).toBe("● run_command: Start the server\n");
+  });
+
   test("a tool whose schema has no description argument never shows one", () => {
     const err = new Sink();
     const r = new TerminalRenderer({

@@ -26,6 +26,16 @@ describe("terminal rendering", () => {
     expect(summarizeToolCall("exec_command", "{oops").detail).toMatch(/not valid JSON/);
   });
 
+  test("run_command shows its purpose like a description, then its command; the job tools their job", () => {
+    expect(
+      summarizeToolCall(
+        "run_command",
+        JSON.stringify({ purpose: "Start the dev server", command: "npm run dev" }),
+      ),
+    ).toEqual({ title: "run_command: Start the dev server", detail: "npm run dev" });
+    expect(summarizeToolCall("wait_job", JSON.stringify({ job_id: "cmd_2" })).title).toBe("wait_job cmd_2");
+  });
+
   test("long outputs keep their first and last lines and say how many were folded", () => {
     const output = Array.from({ length: 40 }, (_, i) => `line ${i + 1}`).join("\n");
     const { text, folded } = collapseOutput(output);

@@ -1,5 +1,11 @@
 /**
- * The `description` argument of a tool call, read from its arguments JSON while it streams in.
+ * The arguments that hold a call's one-sentence description: `description`, or the `purpose` of
+ * the extended toolset's run_command (recorded with its job, and shown the same way).
+ */
+const DESCRIPTION_KEYS = new Set(["description", "purpose"]);
+
+/**
+ * The `description` (or `purpose`) argument of a tool call, read from its arguments JSON while it streams in.
  *
  * "The command/subagent tools take a description argument: one model-written sentence about what
  * the call is doing, shown by the CLI and Web UI while the call runs [...] the model is also
@@ -27,7 +33,7 @@ export function callDescription(argumentsJson: string): string | undefined {
     if (text[i] !== ":") return undefined;
     i = skipSpace(text, i + 1);
     if (i >= text.length) return undefined;
-    if (key.value === "description") {
+    if (DESCRIPTION_KEYS.has(key.value)) {
       return text[i] === '"' ? readString(text, i).value : undefined;
     }
     const end = skipValue(text, i);

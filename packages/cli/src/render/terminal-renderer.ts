@@ -2,7 +2,7 @@ import type { OmniMessage, TokenCounts, ToolSpec } from "@penguin/protocol";
 import { completedTopLevelString } from "./partial-json.js";
 import { Screen } from "./screen.js";
 import type { Style } from "./style.js";
-import { collapseOutput, summarizeToolCall } from "./tool-call-summary.js";
+import { CALL_DESCRIPTION_ARGUMENTS, collapseOutput, summarizeToolCall } from "./tool-call-summary.js";
 
 export interface RendererOptions {
   /** Assistant text goes here (so `penguin run ... > answer.txt` captures the answer). */
@@ -240,7 +240,8 @@ export class TerminalRenderer {
     this.describable.clear();
     for (const tool of tools) {
       const properties = (tool.parameters as { properties?: Record<string, unknown> }).properties;
-      if (properties && DESCRIPTION_ARGUMENT in properties) this.describable.add(tool.name);
+      if (properties && CALL_DESCRIPTION_ARGUMENTS.some((key) => key in properties))
+        this.describable.add(tool.name);
     }
   }
 
@@ -259,7 +260,9 @@ export class TerminalRenderer {
     const state = this.callState(id, name, child);
     state.arguments += fragment;
     if (state.description !== undefined || !this.describable.has(state.name)) return;
-    const description = completedTopLevelString(state.arguments, DESCRIPTION_ARGUMENT);
+    const description = CALL_DESCRIPTION_ARGUMENTS.map((key) =>
+      completedTopLevelString(state.arguments, key),
+    ).find((text) => text !== undefined);
     if (description === undefined || description.trim() === "") return;
     state.description = description;
     if (this.screen.live) {

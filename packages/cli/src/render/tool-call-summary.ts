@@ -1,6 +1,13 @@
 /**
- * The one-line form of a tool call at the terminal: its model-written `description` when the
- * tool takes one, else the argument that says what it touches (a file path, a source).
+ * The arguments that hold a call's one-sentence description: `description`, or the `purpose`
+ * of the extended toolset's run_command (recorded with its job, and shown the same way).
+ */
+export const CALL_DESCRIPTION_ARGUMENTS = ["description", "purpose"] as const;
+
+/**
+ * The one-line form of a tool call at the terminal: its model-written `description` (or
+ * `purpose`) when the tool takes one, else the argument that says what it touches (a file path,
+ * a source).
  */
 export function summarizeToolCall(name: string, argumentsJson: string): { title: string; detail?: string } {
   let args: Record<string, unknown> = {};
@@ -12,9 +19,10 @@ export function summarizeToolCall(name: string, argumentsJson: string): { title:
     return { title: name, detail: "(arguments are not valid JSON)" };
   }
   const str = (key: string) => (typeof args[key] === "string" ? (args[key] as string) : undefined);
-  const description = str("description");
-  const command = str("cmd") ?? str("chars");
-  const target = str("file_path") ?? str("source") ?? str("process_id") ?? str("subagent_id");
+  const description = str("description") ?? str("purpose");
+  const command = str("cmd") ?? str("command") ?? str("chars");
+  const target =
+    str("file_path") ?? str("source") ?? str("process_id") ?? str("job_id") ?? str("subagent_id");
   if (description) return { title: `${name}: ${description}`, detail: command ?? target };
   if (command !== undefined) return { title: `${name}: ${command}` };
   if (target) return { title: `${name} ${target}` };

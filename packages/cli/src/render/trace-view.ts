@@ -157,7 +157,12 @@ export class TraceView {
     if (!args || typeof args !== "object" || Array.isArray(args)) return [style.dim(`    ${argumentsJson}`)];
     const lines: string[] = [];
     for (const [key, value] of Object.entries(args)) {
-      if (key === "description") continue;
+      // The call's title shows its description (or run_command's purpose) already.
+      if (
+        key === "description" ||
+        (key === "purpose" && typeof (args as { description?: unknown }).description !== "string")
+      )
+        continue;
       const text = typeof value === "string" ? value : JSON.stringify(value);
       if (text.includes("\n")) {
         const shown = full ? text.replace(/\n$/, "") : collapseOutput(text).text;
