@@ -79,7 +79,7 @@ describe("use_skill", () => {
     await session.dispose();
     expect(toolMessage(env, 1, "s1")).toBe('No skill is named "relase". Available skills: release.');
     const output = messages.find((m) => (m.payload as { type?: string }).type === "tool_call_output");
-    expect((output?.payload as { stop_reason: string }).stop_reason).toBe("failed");
+    expect((output?.payload as { stop_reason?: string } | undefined)?.stop_reason).toBe("failed");
   });
 
   it("keeps the agent's own skill when the workspace has one of the same name", async () => {
