@@ -4,7 +4,7 @@ import { SSEClientTransport } from "@modelcontextprotocol/sdk/client/sse.js";
 import { getDefaultEnvironment, StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
-import type { CallToolResult, Tool } from "@modelcontextprotocol/sdk/types.js";
+import { type CallToolResult, ErrorCode, McpError, type Tool } from "@modelcontextprotocol/sdk/types.js";
 import type { McpServer } from "@penguin/state";
 import {
   MCP_CLIENT_INFO,
@@ -149,8 +149,11 @@ export class McpConnection {
       this.client = client;
       return tools;
     } catch (error) {
-      const spawnFailed = ["ENOENT", "EACCES"].includes(String((error as NodeJS.ErrnoException)?.code));
-      const reason = this.stopped && !spawnFailed ? this.stopReason() : this.connectFailure(error);
+      // A stdio server that exited says more through its exit and stderr than "Connection closed";
+      // any other failure (no such program, refused, bad answer) says it best itself.
+      const exited =
+        this.stopped !== undefined && isConnectionClosed(error) && this.config.transport === "stdio";
+      const reason = exited ? this.stopReason() : this.connectFailure(error);
       this.closing = true;
       if (transport) void client.close().catch(() => {});
       else markEnded();
@@ -244,6 +247,11 @@ export class McpConnection {
     const last = lines.at(-1);
     return last ? `; its stderr ends with: ${oneLine(last)}` : "";
   }
+}
+
+/** The SDK's error for a connection that closed under a pending request. */
+function isConnectionClosed(error: unknown): boolean {
+  return error instanceof McpError && error.code === ErrorCode.ConnectionClosed;
 }
 
 function killQuietly(pid: number): void {
