@@ -21,7 +21,7 @@ afterEach(async () => {
 });
 
 const toolNamesOf = (env: Stack, n: number) =>
-  ((env.llm.requests[n]?.body as { tools?: { function: { name: string } }[] }).tools ?? []).map(
+  ((env.llm.requests[n]?.body as { tools?: { function: { name: string } }[] } | undefined)?.tools ?? []).map(
     (tool) => tool.function.name,
   );
 
@@ -52,7 +52,7 @@ describe("allowed_tools", () => {
     expect(toolNamesOf(env, 0)).toEqual(["exec_command", "read_file", "list_files"]);
     expect(session.tools.map((t) => t.name)).toEqual(["exec_command", "read_file", "list_files"]);
     const [ready] = payloadsOf(traceRecords(session.tracePath), "tool_list_ready");
-    expect((ready?.tools as { name: string }[]).map((t) => t.name)).toEqual([
+    expect(((ready?.tools ?? []) as { name: string }[]).map((t) => t.name)).toEqual([
       "exec_command",
       "read_file",
       "list_files",
