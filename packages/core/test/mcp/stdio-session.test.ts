@@ -179,6 +179,26 @@ describe("MCP over stdio through an SDK session", () => {
     expect(JSON.stringify(chatMessages(env.llm, 1))).toContain("data:image/png;base64,iVBORw0KGgo");
   });
 
+  it("starts a stdio server without Penguin's environment: only a safe list of variables and its own env", async () => {
+    const env = await start(
+      [{ tool_calls: [call("e", "mcp__docs__echo_secret")] }, { text: "Ok." }],
+      [stdioServer("docs")],
+    );
+    process.env.SECRET_TOKEN = "from-penguins-own-environment";
+    try {
+      const session = await env.agent.createSession({
+        workspaceDir: env.workspaceDir,
+        model: MODEL,
+        retry: RETRY_FAST,
+      });
+      const outputs = outputsById(await collect(session.run("Echo.", { approve: allowAll })));
+      await session.dispose();
+      expect(outputs.get("e")?.output).toBe("token=undefined");
+    } finally {
+      delete process.env.SECRET_TOKEN;
+    }
+  });
+
   it("tells a text-only model that an image was left out instead of sending it", async () => {
     const env = await start(
       [{ tool_calls: [call("p", "mcp__docs__picture")] }, { text: "Ok." }],
