@@ -58,6 +58,8 @@ export type {
   ToolFactory,
   ToolResult,
 } from "./environment/types.js";
+// MCP servers: how their tools are named (front ends tell MCP tools apart) and what permission they get.
+export { MCP_TOOL_PREFIX, mcpToolName, mcpToolPermission } from "./mcp/index.js";
 // Models.
 export {
   CassetteError,

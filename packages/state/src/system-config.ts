@@ -66,7 +66,7 @@ const McpCommonFields = {
   permission: z.enum(["auto", "r", "rw"]).default("auto"),
 };
 
-/** How to reach one MCP server ("MCP server configs (name + config)"); connecting comes later. */
+/** How to reach one MCP server ("MCP server configs (name + config)"); core connects it (see its mcp/). */
 export const McpServerConfigSchema = z.discriminatedUnion("transport", [
   z.strictObject({
     transport: z.literal("stdio"),
