@@ -432,16 +432,14 @@ export class Agent {
       ),
     ];
     const { directory, skills, hooks } = input.surroundings;
-    // A runner also when none is configured yet but change_directory may add workspace hooks.
-    const hookRunner =
-      hooks.isEmpty && !hooks.allowWorkspaceHooks
-        ? undefined
-        : new HookRunner(hooks, {
-            sessionId: id,
-            workspaceDir: input.workspaceDir,
-            currentDir: () => directory.path,
-            redact: (text) => new SecretRedactor(secrets).redact(text),
-          });
+    // Always a runner: change_directory may add a directory's hooks (or report them ignored)
+    // later; with no hooks, a call costs an empty loop.
+    const hookRunner = new HookRunner(hooks, {
+      sessionId: id,
+      workspaceDir: input.workspaceDir,
+      currentDir: () => directory.path,
+      redact: (text) => new SecretRedactor(secrets).redact(text),
+    });
     const environment = new Environment({
       directory,
       skills,

@@ -65,7 +65,7 @@ export interface SessionParts {
   subagents?: SubagentManager;
   /** The agent's MCP servers, connected when the first task starts (absent: none configured). */
   mcp?: McpToolset;
-  /** The hooks around tool calls (absent: none configured and workspace hooks off). */
+  /** The hooks around tool calls (their set may be empty). */
   hooks?: HookRunner;
 }
 
