@@ -1,4 +1,4 @@
-import { existsSync } from "node:fs";
+import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -7,9 +7,10 @@ import type { OmniMessage } from "@penguin/protocol";
 import { EXTENDED_TOOL_NAMES } from "@penguin/state";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { stringify } from "yaml";
-import type { Environment } from "../../src/environment/environment.js";
+import type { Environment, EnvironmentOptions } from "../../src/environment/environment.js";
 import { truncationMarker } from "../../src/environment/markers.js";
 import { createAgent } from "../../src/sdk/agent.js";
+import { SkillCatalog } from "../../src/skills/catalog.js";
 import { extendedEnvironment, runCall, type TempDirs, workspace } from "./support.js";
 
 // The execution contract, table-driven, for every extended tool and the core tools that need no
@@ -52,6 +53,22 @@ interface Case {
   names: string;
   /** Calls made first, in the same Environment (e.g. a job for the job tools to work on). */
   setup?: (env: Environment) => Promise<void>;
+  /** What the Environment needs beyond the tools (e.g. the skills use_skill loads from). */
+  environment?: () => Partial<EnvironmentOptions>;
+}
+
+/** A catalog with one skill, `demo`, whose SKILL.md is written into the workspace. */
+function demoSkills(): Partial<EnvironmentOptions> {
+  const dir = join(ws, ".agents", "skills", "demo");
+  mkdirSync(dir, { recursive: true });
+  const file = join(dir, "SKILL.md");
+  writeFileSync(
+    file,
+    `---\nname: demo\ndescription: A demo skill.\n---\n${"Step one of the demo.\n".repeat(5)}`,
+  );
+  const skills = new SkillCatalog();
+  skills.add([{ name: "demo", description: "A demo skill.", file, dir, source: "workspace" }]);
+  return { skills };
 }
 
 /** Starts job cmd_1 with run_command, for the job tools' cases; waits `timeout_ms` for it. */
@@ -152,58 +169,77 @@ const CASES: Case[] = [
     names: "signal",
     setup: startJob("sleep 60"),
   },
+  {
+    name: "use_skill",
+    args: () => ({ name: "demo" }),
+    invalid: { name: 5 },
+    names: 'argument "name"',
+    environment: demoSkills,
+  },
+  {
+    name: "change_directory",
+    args: () => ({ path: "sub" }),
+    invalid: { path: 7 },
+    names: 'argument "path"',
+  },
 ];
 
 const TINY_CAP = 30;
 
-describe.each(CASES)("$name under the execution contract", ({ name, args, invalid, names, setup }) => {
-  it("is framed start, deltas, stop and one complete output, and completes", async () => {
-    const env = extendedEnvironment(dirs);
-    await setup?.(env);
-    const call = await runCall(env, name, args());
-    expect(call.complete.stop_reason).toBe("completed");
-    expect(call.complete.output.length).toBeGreaterThan(0);
-    expect(call.streamed).toBe(call.complete.output);
-    await env.dispose();
-  });
+describe.each(CASES)(
+  "$name under the execution contract",
+  ({ name, args, invalid, names, setup, environment }) => {
+    it("is framed start, deltas, stop and one complete output, and completes", async () => {
+      const env = extendedEnvironment(dirs, { environment: environment?.() });
+      await setup?.(env);
+      const call = await runCall(env, name, args());
+      expect(call.complete.stop_reason).toBe("completed");
+      expect(call.complete.output.length).toBeGreaterThan(0);
+      expect(call.streamed).toBe(call.complete.output);
+      await env.dispose();
+    });
 
-  it("is truncated past maxOutputLength, with the full text archived and its path noted", async () => {
-    const env = extendedEnvironment(dirs, { edit: (d) => ({ ...d, maxOutputLength: TINY_CAP }) });
-    await setup?.(env);
-    const call = await runCall(env, name, args(), `call_${name}`);
-    const lines = call.complete.output.split("\n");
-    expect(lines).toContain(truncationMarker(TINY_CAP));
-    const note = lines[lines.length - 1]!;
-    const path = /at: (\/[^\]]+)\]$/.exec(note)?.[1];
-    expect(path, note).toBeDefined();
-    expect(path!.startsWith(join(dirs.scratchpadDir, "truncated-tool-output"))).toBe(true);
-    const archived = await readFile(path!, "utf8");
-    expect(archived.length).toBeGreaterThan(TINY_CAP);
-    expect(archived.startsWith(call.complete.output.slice(0, TINY_CAP))).toBe(true);
-    expect(call.streamed).toBe(call.complete.output);
-    await env.dispose();
-  });
+    it("is truncated past maxOutputLength, with the full text archived and its path noted", async () => {
+      const env = extendedEnvironment(dirs, {
+        edit: (d) => ({ ...d, maxOutputLength: TINY_CAP }),
+        environment: environment?.(),
+      });
+      await setup?.(env);
+      const call = await runCall(env, name, args(), `call_${name}`);
+      const lines = call.complete.output.split("\n");
+      expect(lines).toContain(truncationMarker(TINY_CAP));
+      const note = lines[lines.length - 1]!;
+      const path = /at: (\/[^\]]+)\]$/.exec(note)?.[1];
+      expect(path, note).toBeDefined();
+      expect(path!.startsWith(join(dirs.scratchpadDir, "truncated-tool-output"))).toBe(true);
+      const archived = await readFile(path!, "utf8");
+      expect(archived.length).toBeGreaterThan(TINY_CAP);
+      expect(archived.startsWith(call.complete.output.slice(0, TINY_CAP))).toBe(true);
+      expect(call.streamed).toBe(call.complete.output);
+      await env.dispose();
+    });
 
-  it("answers malformed JSON arguments with a failed output the model can act on", async () => {
-    const env = extendedEnvironment(dirs);
-    const call = await runCall(env, name, '{"path": "a.txt", ');
-    expect(call.complete.stop_reason).toBe("failed");
-    expect(call.complete.output).toMatch(
-      new RegExp(`^Invalid arguments for ${name}: the arguments are not valid JSON`),
-    );
-  });
+    it("answers malformed JSON arguments with a failed output the model can act on", async () => {
+      const env = extendedEnvironment(dirs);
+      const call = await runCall(env, name, '{"path": "a.txt", ');
+      expect(call.complete.stop_reason).toBe("failed");
+      expect(call.complete.output).toMatch(
+        new RegExp(`^Invalid arguments for ${name}: the arguments are not valid JSON`),
+      );
+    });
 
-  it("answers arguments that break its schema with a failed output naming the argument", async () => {
-    const env = extendedEnvironment(dirs);
-    const call = await runCall(env, name, invalid);
-    expect(call.complete.stop_reason).toBe("failed");
-    expect(call.complete.output).toContain(`Invalid arguments for ${name}:`);
-    expect(call.complete.output).toContain(names);
-    // Nothing ran: the workspace is as it was.
-    expect(await readFile(join(ws, "a.txt"), "utf8")).toContain("needle");
-    expect(existsSync(join(ws, "one"))).toBe(false);
-  });
-});
+    it("answers arguments that break its schema with a failed output naming the argument", async () => {
+      const env = extendedEnvironment(dirs);
+      const call = await runCall(env, name, invalid);
+      expect(call.complete.stop_reason).toBe("failed");
+      expect(call.complete.output).toContain(`Invalid arguments for ${name}:`);
+      expect(call.complete.output).toContain(names);
+      // Nothing ran: the workspace is as it was.
+      expect(await readFile(join(ws, "a.txt"), "utf8")).toContain("needle");
+      expect(existsSync(join(ws, "one"))).toBe(false);
+    });
+  },
+);
 
 describe("an unknown tool", () => {
   it("is answered with the list of available tools, the extended ones included", async () => {
@@ -243,11 +279,15 @@ describe("a session with the extended preset (SDK, replay model)", () => {
   ];
   const thirdTurn = () => [
     { id: "c_signal", name: "signal_job", arguments: { job_id: "cmd_1", signal: "kill" } },
+    { id: "c_skill", name: "use_skill", arguments: { name: "demo" } },
   ];
+  // change_directory must be alone in its round.
+  const fourthTurn = () => [{ id: "c_cd", name: "change_directory", arguments: { path: "made" } }];
 
   async function session(turns: unknown[]) {
     const cassette = join(dirs.root, "cassette.yaml");
     await writeFile(cassette, stringify({ turns }));
+    demoSkills();
     const agent = await createAgent({
       dataRoot: join(dirs.root, "data"),
       config: { tools: { preset: "extended" } },
@@ -280,6 +320,7 @@ describe("a session with the extended preset (SDK, replay model)", () => {
       { tool_calls: firstTurn() },
       { tool_calls: secondTurn() },
       { tool_calls: thirdTurn() },
+      { tool_calls: fourthTurn() },
       { text: "done" },
     ]);
     expect(s.tools.map((t) => t.name)).toEqual(expect.arrayContaining([...EXTENDED_TOOL_NAMES]));
@@ -288,7 +329,7 @@ describe("a session with the extended preset (SDK, replay model)", () => {
     const messages = await collect(s.run("Use the tools.", { approve }));
     await s.dispose();
 
-    const ids = [...firstTurn(), ...secondTurn(), ...thirdTurn()].map((c) => c.id);
+    const ids = [...firstTurn(), ...secondTurn(), ...thirdTurn(), ...fourthTurn()].map((c) => c.id);
     const decisions = payloads(messages, "approval_decision");
     expect(decisions.map((d) => d.tool_call_id).sort()).toEqual([...ids].sort());
     expect(decisions.find((d) => d.tool_call_id === "c_remove")?.decision).toBe("deny");
