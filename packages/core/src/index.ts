@@ -30,6 +30,8 @@ export {
 // Engine limits and markers that front ends show or configure.
 export type { ModelPrices, SessionBudget } from "./engine/limits.js";
 export { DEFAULT_RETRY_POLICY, type RetryPolicy } from "./engine/retry.js";
+// The agent's current directory and what it loaded there (change_directory, use_skill).
+export { type AgentPlace, CurrentDirectory, type RoundCall } from "./environment/current-directory.js";
 // Environment and tools.
 export { Environment, type EnvironmentOptions, type ExecuteToolOptions } from "./environment/environment.js";
 export {
@@ -58,6 +60,17 @@ export type {
   ToolFactory,
   ToolResult,
 } from "./environment/types.js";
+// Hooks around tool calls.
+export {
+  type ActiveHook,
+  type BeforeHooksVerdict,
+  HOOK_DENY_EXIT_CODE,
+  type HookPhase,
+  HookRunner,
+  HookSet,
+  runHookProcess,
+  WORKSPACE_HOOK_PREFIX,
+} from "./hooks/index.js";
 // MCP servers: how their tools are named (front ends tell MCP tools apart) and what permission they get.
 export { MCP_TOOL_PREFIX, mcpToolName, mcpToolPermission } from "./mcp/index.js";
 // Models.
@@ -96,6 +109,8 @@ export type { RunInput } from "./sdk/input.js";
 export { type RunOptions, Session } from "./sdk/session.js";
 export { newSessionId } from "./sdk/session-id.js";
 export { SetupError } from "./sdk/setup-error.js";
+// Skills a session knows.
+export { loadSessionSkills, SkillCatalog } from "./skills/index.js";
 export {
   type CommandSessionInfo,
   createExecCommandTool,
