@@ -21,7 +21,7 @@ export interface JobsEnvironment {
   call(
     name: string,
     args: Record<string, unknown>,
-  ): Promise<{ output: string; stop: string; streamed: string }>;
+  ): Promise<{ output: string; stop: string | undefined; streamed: string }>;
 }
 
 let calls = 0;
