@@ -35,7 +35,8 @@ describe("Ctrl-C at the terminal", () => {
     }
     expect(await processesRunning("sleep", SLEEP_SECONDS)).not.toHaveLength(0);
     run.type("\u0003");
-    expect(await run.exitCode()).toBe(1);
+    // The screen travels with the exit code so a failure shows what the user saw.
+    expect({ code: await run.exitCode(), screen: run.screen }).toMatchObject({ code: 1 });
     expect(run.screen).toContain("interrupted");
     expect(await processesRunning("sleep", SLEEP_SECONDS)).toEqual([]);
     const id = /penguin run --resume (\S+)/.exec(run.screen)?.[1];
