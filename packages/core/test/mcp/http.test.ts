@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { SSEServerTransport } from "@modelcontextprotocol/sdk/server/sse.js";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import type { ToolSpec } from "@penguin/protocol";
 import { afterEach, describe, expect, it } from "vitest";
@@ -48,6 +49,44 @@ async function startHttpServer() {
     authorizations,
     async close() {
       await mcp.close();
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
+/** An MCP server over the older HTTP+SSE transport (GET /sse, POST /messages), one McpServer per stream. */
+async function startSseServer() {
+  const streams = new Map<string, SSEServerTransport>();
+  const servers: McpServer[] = [];
+  const server: Server = createServer((req, res) => {
+    const url = new URL(req.url ?? "/", "http://127.0.0.1");
+    if (req.method === "GET" && url.pathname === "/sse") {
+      const mcp = new McpServer({ name: "penguin-sse-test", version: "1.0.0" });
+      mcp.registerTool(
+        "ping",
+        { description: "Answers pong.", annotations: { readOnlyHint: true } },
+        async () => ({ content: [{ type: "text", text: "pong" }] }),
+      );
+      const transport = new SSEServerTransport("/messages", res);
+      streams.set(transport.sessionId, transport);
+      servers.push(mcp);
+      void mcp.connect(transport);
+      return;
+    }
+    const transport = streams.get(url.searchParams.get("sessionId") ?? "");
+    if (req.method === "POST" && transport) {
+      void transport.handlePostMessage(req, res);
+      return;
+    }
+    res.writeHead(404).end();
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}/sse`,
+    async close() {
+      await Promise.all(servers.map((mcp) => mcp.close()));
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
@@ -140,6 +179,34 @@ describe("MCP over streamable HTTP", () => {
     expect(new Set(remote.authorizations)).toEqual(new Set([`Bearer ${token}`]));
     expect(JSON.stringify(traceRecords(session.tracePath))).not.toContain(token);
     expect(JSON.stringify(env.llm.requests.map((r) => r.body))).not.toContain(token);
+  });
+
+  it("connects to a server over the older HTTP+SSE transport", async () => {
+    const remote = await startSseServer();
+    cleanups.push(remote.close);
+    const env = await mcpSetup(
+      [{ tool_calls: [call("p", "mcp__legacy__ping")] }, { text: "Pong." }],
+      [{ name: "legacy", config: { transport: "sse", url: remote.url } } as never],
+    );
+    cleanups.push(env.cleanup);
+    const session = await env.agent.createSession({
+      workspaceDir: env.workspaceDir,
+      model: MODEL,
+      retry: RETRY_FAST,
+    });
+    const yielded = await collect(session.run("Ping.", { approve: readOnly(async () => "deny") }));
+    await session.dispose();
+    const end = payloadOf<{ results: Record<string, unknown>[] }>(
+      yielded.find((m) => kind(m) === "mcp_connect_end")!,
+    );
+    expect(end.results[0]).toMatchObject({
+      server: "legacy",
+      transport: "sse",
+      status: "completed",
+      tools: ["mcp__legacy__ping"],
+    });
+    // Read-only hint, read-only mode: it ran without asking.
+    expect(outputsById(yielded).get("p")).toMatchObject({ output: "pong", stop_reason: "completed" });
   });
 
   it("skips an HTTP server that refuses the connection, with the reason", async () => {
