@@ -129,5 +129,10 @@ export {
 } from "./script.js";
 export { type SessionMetaPayload, SessionMetaPayloadSchema } from "./session-meta.js";
 export { splitIntoPartials } from "./split.js";
+export {
+  CALL_DESCRIPTION_KEYS,
+  readStreamingArgument,
+  type StreamingString,
+} from "./streaming-arguments.js";
 export { addTokenCounts, emptyTokenCounts } from "./tokens.js";
 export { PROTOCOL_VERSION } from "./version.js";
