@@ -81,6 +81,41 @@ describe("the output log of a job", () => {
     });
   });
 
+  it("agrees with the plain text it was given, whatever the sizes of the appends", () => {
+    // A fixed pseudo-random sequence of appends: single characters, short lines, large blocks.
+    let seed = 7;
+    const next = () => {
+      seed = (seed * 1103515245 + 12345) % 2147483648;
+      return seed;
+    };
+    const log = new OutputLog(5_000);
+    let all = "";
+    let cursor = 0;
+    for (let i = 0; i < 3_000; i++) {
+      const size = [1, 1, 3, 40, 9_000][next() % 5] as number;
+      const text = Array.from({ length: size }, () => "ab\ncd"[next() % 5]).join("");
+      log.append(text);
+      all += text;
+      if (i % 97 === 0) {
+        const read = log.readFrom(cursor);
+        const kept = all.slice(all.length - log.size);
+        const gone = Math.max(0, log.start - cursor);
+        expect(read).toBe(
+          (gone > 0 ? droppedOutputMarker(gone) : "") + all.slice(Math.max(cursor, log.start)),
+        );
+        expect(log.readFrom(log.start)).toBe(kept);
+        cursor = log.end;
+      }
+    }
+    expect(log.size).toBe(5_000);
+    expect(log.end).toBe(all.length);
+    const window = log.lineWindow({ limit: 5 });
+    const lines = all.split("\n");
+    if (lines[lines.length - 1] === "") lines.pop();
+    expect(window.totalLines).toBe(lines.length);
+    expect(window.lines).toEqual(lines.slice(-window.lines.length));
+  });
+
   it("never splits a surrogate pair when it drops", () => {
     const log = new OutputLog(3);
     log.append("a😀bc");

@@ -1,5 +1,8 @@
 import { DEFAULT_UNREAD_BUFFER_CHARS, droppedOutputMarker } from "./unread-buffer.js";
 
+/** Chunks shorter than this are joined with the next one (see `append`). */
+const COALESCE_CHARS = 8 * 1024;
+
 /**
  * The output of one command session, kept once and read two ways:
  *
@@ -51,7 +54,11 @@ export class OutputLog {
 
   append(text: string): void {
     if (text.length === 0) return;
-    this.chunks.push(text);
+    // A command that writes a character at a time must not leave a million tiny strings behind:
+    // small chunks are joined into the newest one until it reaches a useful size.
+    const last = this.chunks.length - 1;
+    if (last >= 0 && (this.chunks[last] as string).length < COALESCE_CHARS) this.chunks[last] += text;
+    else this.chunks.push(text);
     this.endPos += text.length;
     this.dropOverflow();
   }
