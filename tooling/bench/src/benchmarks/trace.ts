@@ -21,7 +21,6 @@ import { makeBenchDirs } from "../workdir.js";
 
 // Trace append throughput (page-cache and fsync-every-record durability) and the time to resume
 // a session (readSession + rebuildContext), with records shaped like the engine's.
-// The same measurement as packages/trace/bench/trace-bench.mjs, run from the one bench command.
 
 const SIZES = {
   full: { pageCache: 50_000, fsync: 2_000, resume: [10_000, 100_000], resumeRepeats: 3 },
