@@ -109,6 +109,7 @@ describe("guards", () => {
         "approval_decision",
         "compaction_begin",
         "compaction_end",
+        "hook_result",
         "limit_reached",
         "mcp_connect_begin",
         "mcp_connect_end",

@@ -76,6 +76,8 @@ describe("dist/schema.json", () => {
     ["a tool spec without a name", "tool_list_ready", "payload.tools.0.name", undefined],
     ["an MCP result with an unknown transport", "mcp_connect_end", "payload.results.1.transport", "ws"],
     ["an MCP connect status that is not one", "mcp_connect_end", "payload.status", "partial"],
+    ["a hook phase that is not one", "hook_result", "payload.phase", "during_tool"],
+    ["a hook result without its output", "hook_result", "payload.output", undefined],
   ];
   test.each(broken)("rejects %s, as parseEnvelope does", (_what, kind, path, value) => {
     expect(verdicts(withField(everyKind()[kind], path, value))).toEqual({ schema: false, zod: false });
