@@ -200,7 +200,7 @@ describe("MCP servers that fail", () => {
       config: {
         tools: {
           mcpServers: [
-            stdioServer("silent", { connectTimeoutMs: 600, env: { PID_FILE: pidFile } }, [
+            stdioServer("silent", { connectTimeoutMs: 3000, env: { PID_FILE: pidFile } }, [
               "--silent-at-start",
             ]),
           ],
