@@ -232,7 +232,8 @@ export const EXTENDED_TOOL_DEFINITIONS: readonly ToolDefinitionConfig[] = deepFr
       "Change your current directory: later relative paths and commands start there. Returns the target's AGENTS.md, rules (.agents/rules/*.md), skills and hooks, which apply from then on. A shell cd does not persist, so use this to move. Call it alone in its tool round.",
     parameters: objectSchema({ path: pathArgument("The directory") }, ["path"]),
     permission: "r",
-    timeoutMs: 30_000,
+    // It waits for the model's reply to end (it must be alone in its round) before it moves.
+    timeoutMs: 120_000,
     maxOutputLength: 60_000,
   },
 ]);
