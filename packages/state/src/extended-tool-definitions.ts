@@ -39,6 +39,10 @@ export const DEFAULT_APPLY_PATCH_MAX_FILE_BYTES = 10 * 1024 * 1024;
 export const DEFAULT_WEB_FETCH_MAX_BYTES = 5 * 1024 * 1024;
 /** web_fetch: how long the request may take, headers and body ("size and time limits"). */
 export const DEFAULT_WEB_FETCH_TIMEOUT_MS = 30_000;
+/** read_file (rich): a PDF larger than this is not opened ("size/page caps as config keys"). */
+export const DEFAULT_READ_FILE_PDF_MAX_BYTES = 20 * 1024 * 1024;
+/** read_file (rich): pages whose text is extracted at most; later pages are named, not read. */
+export const DEFAULT_READ_FILE_PDF_MAX_PAGES = 300;
 
 const positiveInt = z.number().int().positive();
 
@@ -71,6 +75,15 @@ export const ToolLimitsSchema = z.strictObject({
       timeoutMs: positiveInt.default(DEFAULT_WEB_FETCH_TIMEOUT_MS),
     })
     .default(() => ({ maxBytes: DEFAULT_WEB_FETCH_MAX_BYTES, timeoutMs: DEFAULT_WEB_FETCH_TIMEOUT_MS })),
+  read_file: z
+    .strictObject({
+      pdfMaxBytes: positiveInt.default(DEFAULT_READ_FILE_PDF_MAX_BYTES),
+      pdfMaxPages: positiveInt.default(DEFAULT_READ_FILE_PDF_MAX_PAGES),
+    })
+    .default(() => ({
+      pdfMaxBytes: DEFAULT_READ_FILE_PDF_MAX_BYTES,
+      pdfMaxPages: DEFAULT_READ_FILE_PDF_MAX_PAGES,
+    })),
   ...JobToolLimitsShape,
 });
 
@@ -296,6 +309,33 @@ export function applyWriteGuard(definition: ToolDefinitionConfig): ToolDefinitio
       };
     }
     copy.parameters = { ...copy.parameters, properties };
+  }
+  return copy;
+}
+
+// ---- Rich reads.
+
+/**
+ * "In the extended preset `read_file` also returns an image as image content (vision models) and
+ * extracts the text of a PDF, where the core contract refuses binary content": a per-agent
+ * setting (`tools.readFileRich`), on in the extended preset, off otherwise.
+ */
+export function readFileRichEnabled(tools: { readFileRich?: boolean; preset?: ToolPreset }): boolean {
+  return tools.readFileRich ?? tools.preset === "extended";
+}
+
+/** What the model is told about read_file while rich reads are on. */
+export const READ_FILE_RICH_NOTE =
+  " Exceptions: a PDF is read as its text, paged the same way, with a --- page N of M --- line starting each page; a png, jpeg, gif or webp image is returned as an image when you can see images.";
+
+/**
+ * The read_file definition the model sees while rich reads are on: the exceptions in its
+ * description. A copy; any other definition is returned as a copy unchanged.
+ */
+export function applyRichRead(definition: ToolDefinitionConfig): ToolDefinitionConfig {
+  const copy = structuredClone(definition);
+  if (definition.name === "read_file" && !copy.description.includes(READ_FILE_RICH_NOTE.trim())) {
+    copy.description += READ_FILE_RICH_NOTE;
   }
   return copy;
 }

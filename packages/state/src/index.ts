@@ -22,6 +22,7 @@ export {
 // The extended toolset: definitions, presets, limits and the write guard.
 export {
   adoptDefaultTools,
+  applyRichRead,
   applyWriteGuard,
   DEFAULT_TOOL_PRESET,
   defaultToolLimits,
@@ -31,6 +32,8 @@ export {
   HASH_GUARDED_TOOLS,
   missingDefaultTools,
   presetToolDefinitions,
+  READ_FILE_RICH_NOTE,
+  readFileRichEnabled,
   TOOL_PRESETS,
   type ToolLimits,
   type ToolLimitsInput,

@@ -2,9 +2,11 @@ import { Document } from "yaml";
 import { z } from "zod";
 import { type ConfigResult, loadYamlConfig, parseYamlConfig } from "./config-errors.js";
 import {
+  applyRichRead,
   applyWriteGuard,
   defaultToolLimits,
   presetToolDefinitions,
+  readFileRichEnabled,
   TOOL_PRESETS,
   type ToolLimits,
   ToolLimitsSchema,
@@ -96,6 +98,8 @@ export const ToolsSectionSchema = z.strictObject({
   preset: z.enum(TOOL_PRESETS).optional(),
   /** Hash-guarded writes; absent: on with the extended preset, off otherwise. */
   writeGuard: z.boolean().optional(),
+  /** read_file returns images and PDF text; absent: on with the extended preset, off otherwise. */
+  readFileRich: z.boolean().optional(),
   /** Caps and defaults of the extended tools; absent: every documented default. */
   limits: ToolLimitsSchema.optional(),
   mcpServers: z.array(McpServerSchema).superRefine(uniqueNames("MCP server")).default([]),
@@ -191,14 +195,17 @@ export function systemPromptTemplate(config: SystemConfig): string {
 /**
  * The tools a session built from `config` offers: the preset's definitions when `tools.builtin`
  * is omitted, otherwise exactly the list as written ("wholesale replacement, not merging"), each
- * with `call_description` applied, and the write guard's rules when it is on. Names are not
- * checked here; core reports unknown names when it assembles the toolset.
+ * with `call_description` applied, read_file's exceptions while rich reads are on, and the write
+ * guard's rules when it is on. Names are not checked here; core reports unknown names when it
+ * assembles the toolset.
  */
 export function resolveToolset(config: Pick<SystemConfig, "tools">): ToolDefinitionConfig[] {
   const list = config.tools.builtin ?? presetToolDefinitions(config.tools.preset);
   const guarded = writeGuardEnabled(config.tools);
+  const rich = readFileRichEnabled(config.tools);
   return list.map((definition) => {
-    const assembled = applyCallDescription(definition);
+    let assembled = applyCallDescription(definition);
+    if (rich) assembled = applyRichRead(assembled);
     return guarded ? applyWriteGuard(assembled) : assembled;
   });
 }
@@ -219,7 +226,7 @@ export function renderDefaultsYaml(): string {
       ...config,
       system_prompt: DEFAULT_SYSTEM_PROMPT,
       tools: {
-        // writeGuard is left out: absent, it follows the preset (on with `extended`).
+        // writeGuard and readFileRich are left out: absent, they follow the preset (on with `extended`).
         preset: "core",
         limits: defaultToolLimits(),
         builtin: presetToolDefinitions("core"),

@@ -5,6 +5,7 @@ import { Ajv2020 } from "ajv/dist/2020.js";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import {
   adoptDefaultTools,
+  applyRichRead,
   createAgent,
   DEFAULT_TOOL_DEFINITIONS,
   defaultToolDefinitions,
@@ -15,6 +16,8 @@ import {
   missingDefaultTools,
   parseSystemConfig,
   presetToolDefinitions,
+  READ_FILE_RICH_NOTE,
+  readFileRichEnabled,
   renderDefaultsYaml,
   resolveToolLimits,
   resolveToolset,
@@ -127,6 +130,47 @@ describe("tools.writeGuard", () => {
       DEFAULT_TOOL_DEFINITIONS.find((t) => t.name === "write_file"),
     );
     expect(writeFileOf("tools:\n  writeGuard: true\n")?.parameters.properties?.expected_sha256).toBeDefined();
+  });
+});
+
+describe("tools.readFileRich", () => {
+  const readFileOf = (text: string) => resolveToolset(config(text)).find((t) => t.name === "read_file")!;
+  const coreReadFile = DEFAULT_TOOL_DEFINITIONS.find((t) => t.name === "read_file")!;
+
+  it("is off by default: read_file keeps the core description (binary refused)", () => {
+    expect(readFileRichEnabled({})).toBe(false);
+    expect(readFileOf("")).toEqual(coreReadFile);
+  });
+
+  it("is on with the extended preset: read_file tells the model about PDFs and images", () => {
+    expect(readFileRichEnabled({ preset: "extended" })).toBe(true);
+    const description = readFileOf("tools:\n  preset: extended\n").description;
+    expect(description).toContain(READ_FILE_RICH_NOTE.trim());
+    expect(description).toMatch(/PDF.*page N of M.*image/);
+  });
+
+  it("follows an explicit setting over the preset, either way", () => {
+    expect(readFileOf("tools:\n  preset: extended\n  readFileRich: false\n  writeGuard: false\n")).toEqual(
+      coreReadFile,
+    );
+    expect(readFileOf("tools:\n  readFileRich: true\n").description).toContain(READ_FILE_RICH_NOTE.trim());
+    expect(errors("tools:\n  readFileRich: yes please\n").join("\n")).toMatch(/tools\.readFileRich/);
+  });
+
+  it("adds its note once, whatever else the definition says", () => {
+    const once = applyRichRead(coreReadFile);
+    expect(applyRichRead(once).description).toBe(once.description);
+    const edit = DEFAULT_TOOL_DEFINITIONS.find((t) => t.name === "edit_file")!;
+    expect(applyRichRead(edit)).toEqual(edit);
+  });
+
+  it("has PDF caps under tools.limits.read_file with documented defaults", () => {
+    expect(defaultToolLimits().read_file).toEqual({ pdfMaxBytes: 20 * 1024 * 1024, pdfMaxPages: 300 });
+    const limits = resolveToolLimits(config("tools:\n  limits:\n    read_file: { pdfMaxPages: 2 }\n"));
+    expect(limits.read_file).toEqual({ pdfMaxBytes: 20 * 1024 * 1024, pdfMaxPages: 2 });
+    expect(errors("tools:\n  limits:\n    read_file: { pdfMaxPages: 0 }\n").join("\n")).toMatch(
+      /tools\.limits\.read_file\.pdfMaxPages/,
+    );
   });
 });
 
