@@ -19,6 +19,7 @@ import {
   loadAgent,
   loadProjectConfig,
   type ProjectConfig,
+  readFileRichEnabled,
   resolveDataRoot,
   resolveToolLimits,
   resolveToolset,
@@ -418,7 +419,9 @@ export class Agent {
           pointers: input.pointers,
         });
     const builtins = createBuiltinTools(definitions, {
-      ...extendedToolFactories(resolveToolLimits(this.config)),
+      ...extendedToolFactories(resolveToolLimits(this.config), {
+        readFileRich: readFileRichEnabled(this.config.tools),
+      }),
       ...(subagents ? subagentToolFactories(subagents) : {}),
     });
     for (const name of builtins.unknown) {

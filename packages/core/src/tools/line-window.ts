@@ -43,11 +43,20 @@ function isHighSurrogate(code: number): boolean {
   return code >= 0xd800 && code <= 0xdbff;
 }
 
-/** `cat -n`: the line number right-aligned, a tab, the content; an overlong line is cut with a marker. */
+/** A line read from a file: its kept bytes decoded, a CR before the newline dropped. */
 function formatLine(lineNumber: number, bytes: Buffer, fullByteLength: number): string {
   let text = bytes.toString("utf8");
   if (fullByteLength === bytes.length && text.endsWith("\r")) text = text.slice(0, -1);
-  let cut = fullByteLength > bytes.length;
+  return numberedLine(lineNumber, text, fullByteLength > bytes.length);
+}
+
+/**
+ * `cat -n`: the line number right-aligned, a tab, the content; an overlong line (or one
+ * `alreadyCut`) ends with a marker.
+ */
+export function numberedLine(lineNumber: number, content: string, alreadyCut = false): string {
+  let text = content;
+  let cut = alreadyCut;
   if (text.length > READ_FILE_MAX_LINE_CHARS) {
     let end = READ_FILE_MAX_LINE_CHARS;
     if (isHighSurrogate(text.charCodeAt(end - 1))) end -= 1;
@@ -56,6 +65,36 @@ function formatLine(lineNumber: number, bytes: Buffer, fullByteLength: number): 
   }
   const marker = cut ? ` [… line truncated at ${READ_FILE_MAX_LINE_CHARS} chars]` : "";
   return `${String(lineNumber).padStart(READ_FILE_LINE_NUMBER_WIDTH)}\t${text}${marker}`;
+}
+
+/**
+ * The same window over lines already in memory (e.g. the text extracted from a PDF), formatted and
+ * capped exactly like a file's.
+ */
+export function windowOfLines(all: readonly string[], request: Omit<WindowRequest, "signal">): WindowResult {
+  const { offset, limit, maxChars } = request;
+  const lines: string[] = [];
+  let chars = 0;
+  let cutForSize = false;
+  const end = Math.min(all.length, offset - 1 + limit);
+  for (let index = offset - 1; index < end; index += 1) {
+    const formatted = numberedLine(index + 1, all[index] ?? "");
+    const added = formatted.length + (lines.length > 0 ? 1 : 0);
+    if (maxChars > 0 && lines.length > 0 && chars + added > maxChars) {
+      cutForSize = true;
+      break;
+    }
+    lines.push(formatted);
+    chars += added;
+  }
+  return {
+    kind: "text",
+    lines,
+    firstLine: offset,
+    totalLines: all.length,
+    more: offset - 1 + lines.length < all.length,
+    cutForSize,
+  };
 }
 
 export async function readLineWindow(path: string, request: WindowRequest): Promise<WindowResult> {

@@ -8,6 +8,7 @@ import {
   READ_FILE_SCAN_CAP_BYTES,
 } from "../environment/limits.js";
 import type { BuiltinTool, ToolExecutionContext, ToolResult } from "../environment/types.js";
+import { createRichReader, type RichReadLimits } from "./extended/rich-read.js";
 import { recordRead } from "./extended/write-guard.js";
 import {
   answer,
@@ -18,7 +19,7 @@ import {
   positiveIntegerArgument,
   shownPath,
 } from "./file-tool-support.js";
-import { readLineWindow } from "./line-window.js";
+import { readLineWindow, type WindowResult, windowOfLines } from "./line-window.js";
 import { missingPathHint } from "./path-hint.js";
 
 // "read_file — cat -n style output (line number, tab, content); overlong single lines are
@@ -41,11 +42,29 @@ function continuationNote(
   return `[lines ${first}-${last} ${of}${why}; continue with offset=${last + 1}]`;
 }
 
-export function createReadFileTool(definition: ToolDefinitionConfig): BuiltinTool {
+export interface ReadFileOptions {
+  /**
+   * Rich reads (`tools.readFileRich`, on in the extended preset): images come back as image
+   * content and PDFs as their text, within these limits. Absent: the core contract, binary refused.
+   */
+  rich?: RichReadLimits;
+}
+
+const CORE_BINARY_ADVICE =
+  "read_file shows text only. Inspect it with exec_command (e.g. file, xxd | head, strings), or use the image tool if it is an image.";
+const RICH_BINARY_ADVICE =
+  "it is not a PDF or a png, jpeg, gif or webp image, the binary files read_file can show. Inspect it with exec_command (e.g. file, xxd | head, strings), or convert it to one of those first.";
+
+export function createReadFileTool(
+  definition: ToolDefinitionConfig,
+  options: ReadFileOptions = {},
+): BuiltinTool {
   // A page must fit in the tool's own output cap, so the continuation note is never cut away.
   // (Under a cap smaller than the reserve, a page is one line: the least that still makes progress.)
   const cap = definition.maxOutputLength;
   const maxChars = cap > 0 ? Math.max(1, cap - READ_FILE_OUTPUT_RESERVE_CHARS) : 0;
+  const rich = options.rich ? createRichReader(options.rich) : undefined;
+  const binaryAdvice = rich ? RICH_BINARY_ADVICE : CORE_BINARY_ADVICE;
 
   async function* execute(
     args: Record<string, unknown>,
@@ -60,6 +79,7 @@ export function createReadFileTool(definition: ToolDefinitionConfig): BuiltinToo
     const shown = shownPath(path.value);
 
     let size: number;
+    let mtimeMs: number;
     try {
       const info = await stat(path.value);
       if (info.isDirectory()) {
@@ -69,6 +89,7 @@ export function createReadFileTool(definition: ToolDefinitionConfig): BuiltinToo
         );
       }
       size = info.size;
+      mtimeMs = info.mtimeMs;
     } catch (error) {
       if (fsErrorCode(error) === "ENOENT") {
         return yield* fail(ctx, `File not found: ${shown}. ${await missingPathHint(path.value)}`);
@@ -80,21 +101,27 @@ export function createReadFileTool(definition: ToolDefinitionConfig): BuiltinToo
     const note = await recordRead(ctx, path.value);
     const failWith = (text: string) => answer(ctx, text, { stopReason: "failed", note });
 
-    let window: Awaited<ReturnType<typeof readLineWindow>>;
-    try {
-      window = await readLineWindow(path.value, {
-        offset: offset.value,
-        limit: limit.value,
-        maxChars,
-        signal: ctx.signal,
-      });
-    } catch (error) {
-      return yield* failWith(describeFsError("read", path.value, error));
+    let window: WindowResult;
+    const request = { offset: offset.value, limit: limit.value, maxChars };
+    const outcome = rich ? await rich.read({ path: path.value, shown, size, mtimeMs, ctx }) : undefined;
+    if (outcome?.kind === "aborted") return { stopReason: "aborted" };
+    if (outcome?.kind === "answer") {
+      if (outcome.failed) return yield* failWith(outcome.text);
+      return yield* answer(ctx, outcome.text, { note, images: outcome.images });
+    }
+    if (outcome?.kind === "lines") {
+      window = windowOfLines(outcome.lines, request);
+    } else {
+      try {
+        window = await readLineWindow(path.value, { ...request, signal: ctx.signal });
+      } catch (error) {
+        return yield* failWith(describeFsError("read", path.value, error));
+      }
     }
     if (window.kind === "aborted") return { stopReason: "aborted" };
     if (window.kind === "binary") {
       return yield* failWith(
-        `${shown} looks like a binary file (it contains NUL bytes), and read_file shows text only. Inspect it with exec_command (e.g. file, xxd | head, strings), or use the image tool if it is an image.`,
+        `${shown} looks like a binary file (it contains NUL bytes), and ${binaryAdvice}`,
       );
     }
     if (window.totalLines === 0) return yield* answer(ctx, `${shown} is empty (0 lines).`, { note });

@@ -11,7 +11,8 @@ import type { Environment, EnvironmentOptions } from "../../src/environment/envi
 import { truncationMarker } from "../../src/environment/markers.js";
 import { createAgent } from "../../src/sdk/agent.js";
 import { SkillCatalog } from "../../src/skills/catalog.js";
-import { extendedEnvironment, runCall, type TempDirs, workspace } from "./support.js";
+import { textPdf, tinyPng } from "./binary-fixtures.js";
+import { extendedEnvironment, runCall, type TempDirs, type ToolsetOptions, workspace } from "./support.js";
 
 // The execution contract, table-driven, for every extended tool and the core tools that need no
 // session or image: each call is framed and closed once, long output is truncated with an
@@ -46,6 +47,10 @@ afterEach(async () => {
 
 interface Case {
   name: string;
+  /** The title, when one tool has several cases (e.g. read_file's rich reads). */
+  label?: string;
+  /** Settings of the toolset beyond the extended preset's defaults (e.g. `readFileRich`). */
+  toolset?: Pick<ToolsetOptions, "readFileRich">;
   /** Arguments of a call that completes and writes more than the tiny cap. */
   args: () => Record<string, unknown>;
   /** Arguments the tool's schema rejects, and the argument the message must name. */
@@ -118,6 +123,29 @@ const CASES: Case[] = [
     names: 'argument "limit"',
   },
   {
+    name: "read_file",
+    label: "read_file (rich, a PDF)",
+    toolset: { readFileRich: true },
+    args: () => ({ file_path: "doc.pdf" }),
+    invalid: { file_path: "doc.pdf", offset: 0 },
+    names: 'argument "offset"',
+    setup: async () => {
+      await writeFile(join(ws, "doc.pdf"), textPdf([["First page text"], ["Second page text"]]));
+    },
+  },
+  {
+    name: "read_file",
+    label: "read_file (rich, an image for a vision model)",
+    toolset: { readFileRich: true },
+    args: () => ({ file_path: "pic.png" }),
+    invalid: { file_path: 7 },
+    names: 'argument "file_path"',
+    setup: async () => {
+      await writeFile(join(ws, "pic.png"), tinyPng(2, 2));
+    },
+    environment: () => ({ modelHasVision: true }),
+  },
+  {
     name: "write_file",
     args: () => ({ file_path: "w.txt", content: "x\n".repeat(50) }),
     invalid: { file_path: "w.txt" },
@@ -186,11 +214,11 @@ const CASES: Case[] = [
 
 const TINY_CAP = 30;
 
-describe.each(CASES)(
-  "$name under the execution contract",
-  ({ name, args, invalid, names, setup, environment }) => {
+describe.each(CASES.map((c) => ({ ...c, label: c.label ?? c.name })))(
+  "$label under the execution contract",
+  ({ name, args, invalid, names, setup, environment, toolset }) => {
     it("is framed start, deltas, stop and one complete output, and completes", async () => {
-      const env = extendedEnvironment(dirs, { environment: environment?.() });
+      const env = extendedEnvironment(dirs, { ...toolset, environment: environment?.() });
       await setup?.(env);
       const call = await runCall(env, name, args());
       expect(call.complete.stop_reason).toBe("completed");
@@ -201,6 +229,7 @@ describe.each(CASES)(
 
     it("is truncated past maxOutputLength, with the full text archived and its path noted", async () => {
       const env = extendedEnvironment(dirs, {
+        ...toolset,
         edit: (d) => ({ ...d, maxOutputLength: TINY_CAP }),
         environment: environment?.(),
       });
@@ -220,7 +249,7 @@ describe.each(CASES)(
     });
 
     it("answers malformed JSON arguments with a failed output the model can act on", async () => {
-      const env = extendedEnvironment(dirs);
+      const env = extendedEnvironment(dirs, toolset);
       const call = await runCall(env, name, '{"path": "a.txt", ');
       expect(call.complete.stop_reason).toBe("failed");
       expect(call.complete.output).toMatch(
@@ -229,7 +258,7 @@ describe.each(CASES)(
     });
 
     it("answers arguments that break its schema with a failed output naming the argument", async () => {
-      const env = extendedEnvironment(dirs);
+      const env = extendedEnvironment(dirs, toolset);
       const call = await runCall(env, name, invalid);
       expect(call.complete.stop_reason).toBe("failed");
       expect(call.complete.output).toContain(`Invalid arguments for ${name}:`);

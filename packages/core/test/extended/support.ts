@@ -1,5 +1,6 @@
 import { mkdir } from "node:fs/promises";
 import {
+  applyRichRead,
   applyWriteGuard,
   defaultToolLimits,
   presetToolDefinitions,
@@ -24,6 +25,8 @@ export async function workspace(): Promise<TempDirs> {
 
 export interface ToolsetOptions {
   writeGuard?: boolean;
+  /** `tools.readFileRich`: read_file also shows images and reads PDFs. */
+  readFileRich?: boolean;
   limits?: Partial<{ [K in keyof ToolLimits]: Partial<ToolLimits[K]> }>;
   /** Changes to a definition before assembly, e.g. a tiny maxOutputLength. */
   edit?: (definition: ToolDefinitionConfig) => ToolDefinitionConfig;
@@ -33,6 +36,7 @@ export interface ToolsetOptions {
 export function definitionsOf(options: ToolsetOptions = {}): ToolDefinitionConfig[] {
   return presetToolDefinitions("extended")
     .map((definition) => (options.edit ? options.edit(definition) : definition))
+    .map((definition) => (options.readFileRich ? applyRichRead(definition) : definition))
     .map((definition) => (options.writeGuard ? applyWriteGuard(definition) : definition));
 }
 
@@ -48,7 +52,10 @@ export function extendedEnvironment(dirs: TempDirs, options: ToolsetOptions = {}
   const definitions = definitionsOf(options).filter(
     (d) => !["run_subagent", "input_subagent"].includes(d.name),
   );
-  const { tools, unknown } = createBuiltinTools(definitions, extendedToolFactories(limits));
+  const { tools, unknown } = createBuiltinTools(
+    definitions,
+    extendedToolFactories(limits, { readFileRich: options.readFileRich }),
+  );
   if (unknown.length > 0) throw new Error(`no factory for ${unknown.join(", ")}`);
   return makeEnvironment(dirs, tools, { writeGuard: options.writeGuard, ...options.environment });
 }

@@ -1,5 +1,6 @@
-import { defaultToolLimits, type ToolLimits } from "@penguin/state";
+import { defaultToolLimits, type ToolDefinitionConfig, type ToolLimits } from "@penguin/state";
 import type { ToolFactory } from "../../environment/types.js";
+import { createReadFileTool } from "../read-file.js";
 import { createApplyPatchTool } from "./apply-patch.js";
 import { createChangeDirectoryTool } from "./change-directory.js";
 import { jobToolFactories } from "./jobs/index.js";
@@ -13,8 +14,22 @@ import { createWebFetchTool } from "./web-fetch.js";
 
 // The extended toolset's factories, by tool name, made with an agent's `tools.limits`.
 
-export function extendedToolFactories(limits: ToolLimits = defaultToolLimits()): Record<string, ToolFactory> {
+export interface ExtendedToolOptions {
+  /** `tools.readFileRich`: read_file also shows images and reads PDFs (its core factory otherwise). */
+  readFileRich?: boolean;
+}
+
+export function extendedToolFactories(
+  limits: ToolLimits = defaultToolLimits(),
+  options: ExtendedToolOptions = {},
+): Record<string, ToolFactory> {
   return {
+    ...(options.readFileRich
+      ? {
+          read_file: (definition: ToolDefinitionConfig) =>
+            createReadFileTool(definition, { rich: limits.read_file }),
+        }
+      : {}),
     list_files: (definition) => createListFilesTool(definition, limits.list_files),
     search_text: (definition) => createSearchTextTool(definition, limits.search_text),
     apply_patch: (definition) => createApplyPatchTool(definition, limits.apply_patch),
