@@ -372,11 +372,14 @@ describe("a session's read_file follows tools.readFileRich (SDK, replay model)",
 });
 
 describe("loading the PDF library", () => {
-  it("happens on the first PDF read, not when the package is imported", async () => {
+  /**
+   * A fresh process that imports the built package, makes a rich read_file and reads a PDF,
+   * noting whether PDF.js (which sets globalThis.pdfjsLib) is loaded at each step.
+   */
+  async function readInFreshProcess(nodeArgs: string[] = []) {
     const dist = pathToFileURL(join(import.meta.dirname, "../../dist/index.js")).href;
     const pdf = join(ws, "report.pdf");
     await writeFile(pdf, TWO_PAGES);
-    // A fresh process: imports the built package, makes a rich read_file, reads the PDF.
     const script = `
       const core = await import(${JSON.stringify(dist)});
       const loadedAtImport = "pdfjsLib" in globalThis;
@@ -388,9 +391,34 @@ describe("loading the PDF library", () => {
       for await (const message of tool.execute({ file_path: ${JSON.stringify(pdf)} }, ctx)) text += message.payload.output ?? "";
       console.log(JSON.stringify({ loadedAtImport, loadedByTool, loadedAfterRead: "pdfjsLib" in globalThis, text }));
     `;
-    const { stdout } = await promisify(execFile)(process.execPath, ["--input-type=module", "-e", script]);
+    return promisify(execFile)(process.execPath, [...nodeArgs, "--input-type=module", "-e", script]);
+  }
+
+  it("happens on the first PDF read, not when the package is imported", async () => {
+    const { stdout } = await readInFreshProcess();
     const result = JSON.parse(stdout.trim().split("\n").pop() ?? "{}");
     expect(result).toMatchObject({ loadedAtImport: false, loadedByTool: false, loadedAfterRead: true });
     expect(result.text).toContain("--- page 2 of 2 ---");
+  });
+
+  it("works without the optional canvas package, and prints nothing of its own on stdout", async () => {
+    // Make @napi-rs/canvas impossible to load, as after an install with --omit=optional.
+    const hide = join(dirs.root, "hide-canvas.cjs");
+    await writeFile(
+      hide,
+      `const Module = require("node:module");
+      const resolve = Module._resolveFilename;
+      Module._resolveFilename = function (request, ...rest) {
+        if (request.startsWith("@napi-rs/canvas")) throw Object.assign(new Error("hidden by the test"), { code: "MODULE_NOT_FOUND" });
+        return resolve.call(this, request, ...rest);
+      };`,
+    );
+    const { stdout } = await readInFreshProcess(["--require", hide]);
+    // Only the script's own line: PDF.js's warnings about the missing canvas are dropped.
+    const lines = stdout.trim().split("\n");
+    expect(lines).toHaveLength(1);
+    const result = JSON.parse(lines[0] ?? "{}");
+    expect(result.loadedAfterRead).toBe(true);
+    expect(result.text).toContain("     2\tQuarterly report");
   });
 });

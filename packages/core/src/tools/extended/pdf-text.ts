@@ -27,10 +27,30 @@ export interface PdfTextRequest {
 
 let loading: Promise<PdfJs> | undefined;
 
+/**
+ * What PDF.js prints with console.log while it loads when its optional canvas package is missing
+ * (e.g. installed with --omit=optional). Text extraction needs no canvas, and on the CLI's stdout
+ * these lines would break `--json` output, so they are dropped.
+ */
+const CANVAS_WARNING = /^Warning: Cannot (load "@napi-rs\/canvas"|polyfill `(DOMMatrix|ImageData|Path2D)`)/;
+
+async function importPdfJs(): Promise<PdfJs> {
+  const log = console.log;
+  console.log = (...args: unknown[]) => {
+    if (typeof args[0] === "string" && CANVAS_WARNING.test(args[0])) return;
+    log(...args);
+  };
+  try {
+    return await import("pdfjs-dist/legacy/build/pdf.mjs");
+  } finally {
+    console.log = log;
+  }
+}
+
 /** The library, imported once per process; a failed import is tried again on the next PDF. */
 function loadPdfJs(): Promise<PdfJs> {
   if (!loading) {
-    loading = import("pdfjs-dist/legacy/build/pdf.mjs").catch((error: unknown) => {
+    loading = importPdfJs().catch((error: unknown) => {
       loading = undefined;
       throw error;
     });
