@@ -16,7 +16,10 @@ export class TerminalRun {
   private readonly child: ResultPromise;
 
   constructor(args: string[], env: Record<string, string>) {
-    const command = [process.execPath, CLI_BIN, ...args].map(shellQuote).join(" ");
+    // `exec`: `script` runs the command through $SHELL, else /bin/sh (as on CI, where SHELL is
+    // unset). A shell left waiting in the terminal's foreground group receives Ctrl-C too, and
+    // dash dies of it, so `script` would report the shell's 130 instead of penguin's exit code.
+    const command = `exec ${[process.execPath, CLI_BIN, ...args].map(shellQuote).join(" ")}`;
     this.child = execa("script", ["-qfec", command, "/dev/null"], {
       env: { NO_COLOR: "1", TERM: "xterm", ...env },
       extendEnv: true,
