@@ -97,12 +97,14 @@ export const execStream: Benchmark = {
           unit: "MiB",
           target: `< ${RSS_ABOVE_IDLE_TARGET_MIB}`,
           ok: aboveIdleMib < RSS_ABOVE_IDLE_TARGET_MIB,
+          signed: true,
         },
         {
           benchmark: this.name,
           metric: "peak Buffer memory (arrayBuffers) above idle",
           value: (peakArrayBuffers - idle.arrayBuffers) / MiB,
           unit: "MiB",
+          signed: true,
         },
         { benchmark: this.name, metric: "idle session RSS", value: idleRss / MiB, unit: "MiB" },
       ];
