@@ -1,13 +1,14 @@
 import Anthropic from "@anthropic-ai/sdk";
 import type { MessageDeltaUsage, RawMessageStreamEvent, Usage } from "@anthropic-ai/sdk/resources/messages";
 import { emptyTokenCounts, type OmniMessage, type TokenCounts } from "@penguin/protocol";
+import { adapterInfo, rememberContextCallIds, sdkClientOptions } from "./adapter-setup.js";
 import { ANTHROPIC_WIRE, anthropicRequestBody } from "./anthropic-request.js";
 import { BlockStream } from "./block-stream.js";
 import { type FailureOutcome, outcome, outcomeOfSdkError } from "./outcomes.js";
 import { createToolCallIdRegistry, type ToolCallIdRegistry } from "./tool-call-ids.js";
-import type { ModelAdapter, ModelInfo, ModelOutcome, ModelRequest } from "./types.js";
+import type { ModelAdapter, ModelOutcome, ModelRequest } from "./types.js";
 import { tokenCounts } from "./usage.js";
-import { DEFAULT_IDLE_TIMEOUT_MS, DEFAULT_REQUEST_TIMEOUT_MS, WireControl } from "./wire-control.js";
+import { DEFAULT_IDLE_TIMEOUT_MS, WireControl } from "./wire-control.js";
 
 /**
  * Anthropic Messages on the official SDK (retries off). Thinking blocks keep their signature
@@ -56,26 +57,12 @@ function mergeUsage(into: UsageFields, delta: MessageDeltaUsage | Usage): void {
 }
 
 export function createAnthropicMessagesModel(options: AnthropicMessagesOptions): ModelAdapter {
-  const client = new Anthropic({
-    apiKey: options.apiKey,
-    baseURL: options.baseUrl,
-    maxRetries: 0,
-    timeout: options.timeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS,
-    defaultHeaders: options.headers,
-    logLevel: "off",
-  });
+  const client = new Anthropic(sdkClientOptions(options));
   const ids = options.toolCallIds ?? createToolCallIdRegistry();
-  const info: ModelInfo = {
-    provider: options.provider,
-    modelId: options.modelId,
-    contextWindow: options.contextWindow,
-    vision: options.vision ?? true,
-  };
+  const info = adapterInfo(options, true);
 
   async function* stream(request: ModelRequest): AsyncGenerator<OmniMessage, ModelOutcome> {
-    for (const message of request.messages) {
-      if (message.payload.type === "tool_call") ids.remember(message.payload.tool_call_id);
-    }
+    rememberContextCallIds(ids, request);
     const wire = new WireControl(request.signal, options.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS);
     const blocks = new BlockStream();
     const usage: UsageFields = {};

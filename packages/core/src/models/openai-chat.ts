@@ -1,6 +1,7 @@
 import { emptyTokenCounts, type OmniMessage, type TokenCounts } from "@penguin/protocol";
 import OpenAI from "openai";
 import type { ChatCompletionChunk } from "openai/resources/chat/completions";
+import { adapterInfo, rememberContextCallIds, sdkClientOptions } from "./adapter-setup.js";
 import { BlockStream } from "./block-stream.js";
 import {
   type ChatRequestOptions,
@@ -12,9 +13,9 @@ import {
 } from "./openai-chat-request.js";
 import { type FailureOutcome, outcome, outcomeOfSdkError } from "./outcomes.js";
 import { createToolCallIdRegistry, type ToolCallIdRegistry } from "./tool-call-ids.js";
-import type { ModelAdapter, ModelInfo, ModelOutcome, ModelRequest } from "./types.js";
+import type { ModelAdapter, ModelOutcome, ModelRequest } from "./types.js";
 import { ESTIMATED_CHARS_PER_TOKEN, estimateRequestTokens, tokenCounts } from "./usage.js";
-import { DEFAULT_IDLE_TIMEOUT_MS, DEFAULT_REQUEST_TIMEOUT_MS, WireControl } from "./wire-control.js";
+import { DEFAULT_IDLE_TIMEOUT_MS, WireControl } from "./wire-control.js";
 
 /**
  * OpenAI Chat Completions, for OpenAI and every compatible server (vLLM, Ollama, llama.cpp,
@@ -60,15 +61,7 @@ export function chatUsage(usage: ChatCompletionChunk["usage"]): TokenCounts {
 }
 
 export function createOpenAIChatModel(options: OpenAIChatOptions): ModelAdapter {
-  const client = new OpenAI({
-    apiKey: options.apiKey,
-    baseURL: options.baseUrl,
-    maxRetries: 0,
-    timeout: options.timeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS,
-    defaultHeaders: options.headers,
-    // Stream failures are reported as outcomes; the SDK must not print them too.
-    logLevel: "off",
-  });
+  const client = new OpenAI(sdkClientOptions(options));
   const ids = options.toolCallIds ?? createToolCallIdRegistry();
   const requestOptions: ChatRequestOptions = {
     modelId: options.modelId,
@@ -77,17 +70,10 @@ export function createOpenAIChatModel(options: OpenAIChatOptions): ModelAdapter 
     reasoningEffort: options.reasoningEffort ?? COMPATIBLE_REASONING_EFFORT,
     replayReasoning: options.replayReasoning ?? true,
   };
-  const info: ModelInfo = {
-    provider: options.provider,
-    modelId: options.modelId,
-    contextWindow: options.contextWindow,
-    vision: options.vision ?? false,
-  };
+  const info = adapterInfo(options, false);
 
   async function* stream(request: ModelRequest): AsyncGenerator<OmniMessage, ModelOutcome> {
-    for (const message of request.messages) {
-      if (message.payload.type === "tool_call") ids.remember(message.payload.tool_call_id);
-    }
+    rememberContextCallIds(ids, request);
     const wire = new WireControl(request.signal, options.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS);
     const blocks = new BlockStream();
     let usage: TokenCounts | undefined;

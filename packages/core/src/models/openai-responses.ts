@@ -1,6 +1,7 @@
 import { emptyTokenCounts, type OmniMessage, type TokenCounts } from "@penguin/protocol";
 import OpenAI from "openai";
 import type { ResponseStreamEvent, ResponseUsage } from "openai/resources/responses/responses";
+import { adapterInfo, rememberContextCallIds, sdkClientOptions } from "./adapter-setup.js";
 import { BlockStream } from "./block-stream.js";
 import { OPENAI_REASONING_EFFORT, type ReasoningEffortMap } from "./openai-chat-request.js";
 import {
@@ -10,9 +11,9 @@ import {
 } from "./openai-responses-request.js";
 import { type FailureOutcome, outcome, outcomeOfSdkError } from "./outcomes.js";
 import { createToolCallIdRegistry, type ToolCallIdRegistry } from "./tool-call-ids.js";
-import type { ModelAdapter, ModelInfo, ModelOutcome, ModelRequest } from "./types.js";
+import type { ModelAdapter, ModelOutcome, ModelRequest } from "./types.js";
 import { tokenCounts } from "./usage.js";
-import { DEFAULT_IDLE_TIMEOUT_MS, DEFAULT_REQUEST_TIMEOUT_MS, WireControl } from "./wire-control.js";
+import { DEFAULT_IDLE_TIMEOUT_MS, WireControl } from "./wire-control.js";
 
 /**
  * OpenAI Responses on the official SDK (retries off), stateless (`store: false`): reasoning
@@ -60,27 +61,13 @@ type Item = {
 };
 
 export function createOpenAIResponsesModel(options: OpenAIResponsesOptions): ModelAdapter {
-  const client = new OpenAI({
-    apiKey: options.apiKey,
-    baseURL: options.baseUrl,
-    maxRetries: 0,
-    timeout: options.timeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS,
-    defaultHeaders: options.headers,
-    logLevel: "off",
-  });
+  const client = new OpenAI(sdkClientOptions(options));
   const ids = options.toolCallIds ?? createToolCallIdRegistry();
   const reasoningEffort = options.reasoningEffort ?? OPENAI_REASONING_EFFORT;
-  const info: ModelInfo = {
-    provider: options.provider,
-    modelId: options.modelId,
-    contextWindow: options.contextWindow,
-    vision: options.vision ?? true,
-  };
+  const info = adapterInfo(options, true);
 
   async function* stream(request: ModelRequest): AsyncGenerator<OmniMessage, ModelOutcome> {
-    for (const message of request.messages) {
-      if (message.payload.type === "tool_call") ids.remember(message.payload.tool_call_id);
-    }
+    rememberContextCallIds(ids, request);
     const wire = new WireControl(request.signal, options.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS);
     const blocks = new BlockStream();
     let usage = emptyTokenCounts();
