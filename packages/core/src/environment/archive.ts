@@ -39,7 +39,7 @@ export class ArchiveCapture {
   private wrapped = false;
   private total = 0;
 
-  constructor(private readonly budget: number = ARCHIVE_BUDGET_BYTES) {
+  constructor(budget: number = ARCHIVE_BUDGET_BYTES) {
     this.headMax = Math.floor(budget * ARCHIVE_HEAD_SHARE);
     this.tailMax = budget - this.headMax;
   }
