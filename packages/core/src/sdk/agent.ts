@@ -149,6 +149,17 @@ export class Agent {
       );
     }
     const resolved = this.recording(resolveModel(model, this.project), options);
+    return this.startSession(id, resolved, workspaceDir, options);
+  }
+
+  /** A new session's system prompt, trace and runtime; a child names its parent. */
+  private async startSession(
+    id: string,
+    resolved: ResolvedModel,
+    workspaceDir: string,
+    options: CreateSessionOptions,
+    parentSessionId?: string,
+  ): Promise<Session> {
     const surroundings = await this.surroundings(workspaceDir);
     const systemPrompt = await buildSystemPrompt({
       template: systemPromptTemplate(this.config),
@@ -171,6 +182,7 @@ export class Agent {
       rules: new SessionRules(),
       options,
       isNew: true,
+      parentSessionId,
       surroundings,
     });
   }
@@ -214,31 +226,13 @@ export class Agent {
     const workspaceDir = await existingFolder(options.workspaceDir);
     const id = newSessionId();
     const resolved = typeof model === "string" ? resolveModel(model, this.project) : model;
-    const surroundings = await this.surroundings(workspaceDir);
-    const systemPrompt = await buildSystemPrompt({
-      template: systemPromptTemplate(this.config),
-      cwd: workspaceDir,
-      dataDir: this.dataRoot,
-      agentId: this.id,
-      sessionId: id,
-      provider: resolved.adapter.info.provider,
-      modelId: resolved.adapter.info.modelId,
-      ...this.skillsForPrompt(surroundings),
-    });
-    const trace = TraceWriter.create(this.location, id);
-    return this.assemble({
+    return this.startSession(
       id,
       resolved,
       workspaceDir,
-      systemPrompt,
-      trace,
-      state: freshState(),
-      rules: new SessionRules(),
-      options: { ...options, prices: resolved.prices },
-      isNew: true,
+      { ...options, prices: resolved.prices },
       parentSessionId,
-      surroundings,
-    });
+    );
   }
 
   /**
