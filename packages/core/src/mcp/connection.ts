@@ -1,10 +1,7 @@
 import { isAbsolute, resolve } from "node:path";
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { SSEClientTransport } from "@modelcontextprotocol/sdk/client/sse.js";
-import { getDefaultEnvironment, StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
-import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
-import { type CallToolResult, ErrorCode, McpError, type Tool } from "@modelcontextprotocol/sdk/types.js";
+import type { CallToolResult, Tool } from "@modelcontextprotocol/sdk/types.js";
 import type { McpServer } from "@penguin/state";
 import {
   MCP_CLIENT_INFO,
@@ -13,6 +10,7 @@ import {
   MCP_SDK_REQUEST_TIMEOUT_MS,
   MCP_STDERR_TAIL_CHARS,
 } from "./limits.js";
+import { loadMcpSdk, type McpSdk } from "./sdk.js";
 
 export type McpServerConfig = McpServer["config"];
 
@@ -96,6 +94,15 @@ export class McpConnection {
   }
 
   private async open(signal: AbortSignal): Promise<Tool[]> {
+    let sdk: McpSdk;
+    try {
+      sdk = await loadMcpSdk();
+    } catch (error) {
+      this.closing = true;
+      throw new McpConnectError("failed", `cannot load the MCP SDK: ${describeError(error)}`);
+    }
+    // Closed while the SDK loaded: nothing has started yet.
+    if (this.closing) throw new McpConnectError("aborted", "the session was closed");
     const timeoutMs = this.config.connectTimeoutMs;
     const controller = new AbortController();
     let timedOut = false;
@@ -107,7 +114,7 @@ export class McpConnection {
     if (signal.aborted) onAbort();
     else signal.addEventListener("abort", onAbort, { once: true });
 
-    const client = new Client(MCP_CLIENT_INFO, { capabilities: {} });
+    const client = new sdk.Client(MCP_CLIENT_INFO, { capabilities: {} });
     let markEnded!: () => void;
     this.ended = new Promise<void>((resolve) => {
       markEnded = resolve;
@@ -126,7 +133,7 @@ export class McpConnection {
         () => {
           // A server that does not answer gets no grace: its process is ended now. (The SDK's own
           // close would first wait for it to leave on its own.)
-          const pid = transport instanceof StdioClientTransport ? transport.pid : null;
+          const pid = transport instanceof sdk.StdioClientTransport ? transport.pid : null;
           if (pid) killQuietly(pid);
           reject(controller.signal.reason);
         },
@@ -135,7 +142,7 @@ export class McpConnection {
     });
     try {
       if (controller.signal.aborted) throw controller.signal.reason;
-      const opened = this.transport();
+      const opened = this.transport(sdk);
       transport = opened;
       const work = (async () => {
         await client.connect(opened, { signal: controller.signal, timeout: MCP_SDK_REQUEST_TIMEOUT_MS });
@@ -152,7 +159,7 @@ export class McpConnection {
       // A stdio server that exited says more through its exit and stderr than "Connection closed";
       // any other failure (no such program, refused, bad answer) says it best itself.
       const exited =
-        this.stopped !== undefined && isConnectionClosed(error) && this.config.transport === "stdio";
+        this.stopped !== undefined && isConnectionClosed(sdk, error) && this.config.transport === "stdio";
       const reason = exited ? this.stopReason() : this.connectFailure(error);
       this.closing = true;
       if (transport) void client.close().catch(() => {});
@@ -203,15 +210,15 @@ export class McpConnection {
     clearTimeout(timer);
   }
 
-  private transport(): Transport {
+  private transport(sdk: McpSdk): Transport {
     const config = this.config;
     if (config.transport === "stdio") {
-      const transport = new StdioClientTransport({
+      const transport = new sdk.StdioClientTransport({
         command: config.command,
         args: config.args,
         // Only the SDK's short list of safe variables (PATH, HOME …) plus the server's own `env`:
         // API keys and other secrets of Penguin's environment never reach the server.
-        env: { ...getDefaultEnvironment(), ...(config.env ?? {}) },
+        env: { ...sdk.getDefaultEnvironment(), ...(config.env ?? {}) },
         cwd: config.cwd === undefined ? this.workspaceDir : resolveIn(this.workspaceDir, config.cwd),
         // Kept, not printed over the user's terminal: its tail explains a failure.
         stderr: "pipe",
@@ -224,8 +231,8 @@ export class McpConnection {
     const url = new URL(config.url);
     const requestInit = config.headers ? { headers: config.headers } : undefined;
     return config.transport === "http"
-      ? new StreamableHTTPClientTransport(url, { requestInit })
-      : new SSEClientTransport(url, { requestInit });
+      ? new sdk.StreamableHTTPClientTransport(url, { requestInit })
+      : new sdk.SSEClientTransport(url, { requestInit });
   }
 
   private connectFailure(error: unknown): string {
@@ -250,8 +257,8 @@ export class McpConnection {
 }
 
 /** The SDK's error for a connection that closed under a pending request. */
-function isConnectionClosed(error: unknown): boolean {
-  return error instanceof McpError && error.code === ErrorCode.ConnectionClosed;
+function isConnectionClosed(sdk: McpSdk, error: unknown): boolean {
+  return error instanceof sdk.McpError && error.code === sdk.ErrorCode.ConnectionClosed;
 }
 
 function killQuietly(pid: number): void {

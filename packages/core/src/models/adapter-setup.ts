@@ -29,6 +29,8 @@ export function sdkClientOptions(options: AdapterConnection) {
   };
 }
 
+export type SdkClientOptions = ReturnType<typeof sdkClientOptions>;
+
 export function adapterInfo(options: AdapterConnection, visionByDefault: boolean): ModelInfo {
   return {
     provider: options.provider,

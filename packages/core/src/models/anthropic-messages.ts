@@ -1,10 +1,10 @@
-import Anthropic from "@anthropic-ai/sdk";
 import type { MessageDeltaUsage, RawMessageStreamEvent, Usage } from "@anthropic-ai/sdk/resources/messages";
 import { emptyTokenCounts, type OmniMessage, type TokenCounts } from "@penguin/protocol";
 import { adapterInfo, rememberContextCallIds, sdkClientOptions } from "./adapter-setup.js";
 import { ANTHROPIC_WIRE, anthropicRequestBody } from "./anthropic-request.js";
 import { BlockStream } from "./block-stream.js";
 import { type FailureOutcome, outcome, outcomeOfSdkError } from "./outcomes.js";
+import { lazyAnthropicClient } from "./sdk-client.js";
 import { createToolCallIdRegistry, type ToolCallIdRegistry } from "./tool-call-ids.js";
 import type { ModelAdapter, ModelOutcome, ModelRequest } from "./types.js";
 import { tokenCounts } from "./usage.js";
@@ -57,7 +57,8 @@ function mergeUsage(into: UsageFields, delta: MessageDeltaUsage | Usage): void {
 }
 
 export function createAnthropicMessagesModel(options: AnthropicMessagesOptions): ModelAdapter {
-  const client = new Anthropic(sdkClientOptions(options));
+  // The SDK is imported, and its client created, on the first request.
+  const getClient = lazyAnthropicClient(sdkClientOptions(options));
   const ids = options.toolCallIds ?? createToolCallIdRegistry();
   const info = adapterInfo(options, true);
 
@@ -72,6 +73,7 @@ export function createAnthropicMessagesModel(options: AnthropicMessagesOptions):
 
     try {
       const body = anthropicRequestBody(request, { modelId: options.modelId, ids });
+      const client = await getClient();
       const events = await client.messages.create(body, { signal: wire.signal });
       for await (const event of wire.items<RawMessageStreamEvent>(events)) {
         switch (event.type) {

@@ -1,5 +1,4 @@
 import { emptyTokenCounts, type OmniMessage, type TokenCounts } from "@penguin/protocol";
-import OpenAI from "openai";
 import type { ChatCompletionChunk } from "openai/resources/chat/completions";
 import { adapterInfo, rememberContextCallIds, sdkClientOptions } from "./adapter-setup.js";
 import { BlockStream } from "./block-stream.js";
@@ -12,6 +11,7 @@ import {
   type ReasoningEffortMap,
 } from "./openai-chat-request.js";
 import { type FailureOutcome, outcome, outcomeOfSdkError } from "./outcomes.js";
+import { lazyOpenAIClient } from "./sdk-client.js";
 import { createToolCallIdRegistry, type ToolCallIdRegistry } from "./tool-call-ids.js";
 import type { ModelAdapter, ModelOutcome, ModelRequest } from "./types.js";
 import { ESTIMATED_CHARS_PER_TOKEN, estimateRequestTokens, tokenCounts } from "./usage.js";
@@ -61,7 +61,8 @@ export function chatUsage(usage: ChatCompletionChunk["usage"]): TokenCounts {
 }
 
 export function createOpenAIChatModel(options: OpenAIChatOptions): ModelAdapter {
-  const client = new OpenAI(sdkClientOptions(options));
+  // The SDK is imported, and its client created, on the first request.
+  const getClient = lazyOpenAIClient(sdkClientOptions(options));
   const ids = options.toolCallIds ?? createToolCallIdRegistry();
   const requestOptions: ChatRequestOptions = {
     modelId: options.modelId,
@@ -85,6 +86,7 @@ export function createOpenAIChatModel(options: OpenAIChatOptions): ModelAdapter 
 
     try {
       const body = chatRequestBody(request, requestOptions);
+      const client = await getClient();
       const response = await client.chat.completions.create(body, { signal: wire.signal });
       for await (const chunk of wire.items(response)) {
         if (chunk.usage) usage = chatUsage(chunk.usage);

@@ -1,5 +1,4 @@
 import { emptyTokenCounts, type OmniMessage, type TokenCounts } from "@penguin/protocol";
-import OpenAI from "openai";
 import type { ResponseStreamEvent, ResponseUsage } from "openai/resources/responses/responses";
 import { adapterInfo, rememberContextCallIds, sdkClientOptions } from "./adapter-setup.js";
 import { BlockStream } from "./block-stream.js";
@@ -10,6 +9,7 @@ import {
   responsesRequestBody,
 } from "./openai-responses-request.js";
 import { type FailureOutcome, outcome, outcomeOfSdkError } from "./outcomes.js";
+import { lazyOpenAIClient } from "./sdk-client.js";
 import { createToolCallIdRegistry, type ToolCallIdRegistry } from "./tool-call-ids.js";
 import type { ModelAdapter, ModelOutcome, ModelRequest } from "./types.js";
 import { tokenCounts } from "./usage.js";
@@ -61,7 +61,8 @@ type Item = {
 };
 
 export function createOpenAIResponsesModel(options: OpenAIResponsesOptions): ModelAdapter {
-  const client = new OpenAI(sdkClientOptions(options));
+  // The SDK is imported, and its client created, on the first request.
+  const getClient = lazyOpenAIClient(sdkClientOptions(options));
   const ids = options.toolCallIds ?? createToolCallIdRegistry();
   const reasoningEffort = options.reasoningEffort ?? OPENAI_REASONING_EFFORT;
   const info = adapterInfo(options, true);
@@ -76,6 +77,7 @@ export function createOpenAIResponsesModel(options: OpenAIResponsesOptions): Mod
 
     try {
       const body = responsesRequestBody(request, { modelId: options.modelId, ids, reasoningEffort });
+      const client = await getClient();
       const events = await client.responses.create(body, { signal: wire.signal });
       for await (const event of wire.items<ResponseStreamEvent>(events)) {
         switch (event.type) {

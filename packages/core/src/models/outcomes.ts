@@ -1,6 +1,5 @@
-import Anthropic from "@anthropic-ai/sdk";
 import { emptyTokenCounts, type StopReason, type TokenCounts } from "@penguin/protocol";
-import OpenAI from "openai";
+import { SdkLoadError } from "./sdk-client.js";
 import type { ModelOutcome } from "./types.js";
 
 /** How adapters turn HTTP statuses, SDK errors and broken streams into outcomes (never exceptions). */
@@ -50,27 +49,61 @@ function messageOf(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
+/**
+ * The names of an error's classes, most derived first, and its own `name`. The OpenAI and
+ * Anthropic SDKs share their error hierarchy's class names (`APIError` and its subclasses), and
+ * Anthropic also sets `name` to them, so an error is classified by name and shape: classifying
+ * never needs an SDK loaded (they are imported only when a request is sent).
+ */
+function errorClassNames(error: object): Set<string> {
+  const names = new Set<string>();
+  const own = (error as { name?: unknown }).name;
+  if (typeof own === "string") names.add(own);
+  let proto: unknown = Object.getPrototypeOf(error);
+  while (typeof proto === "object" && proto !== null && proto !== Object.prototype) {
+    const errorClass = (proto as { constructor?: unknown }).constructor;
+    if (typeof errorClass === "function" && errorClass.name !== "") names.add(errorClass.name);
+    proto = Object.getPrototypeOf(proto);
+  }
+  return names;
+}
+
+/** What an SDK's `APIError` carries: the HTTP status and headers when the server answered. */
+interface SdkApiErrorShape {
+  status?: unknown;
+  headers?: unknown;
+  error?: unknown;
+}
+
+function headersOf(value: unknown): Headers | undefined {
+  return typeof value === "object" && value !== null && typeof (value as Headers).get === "function"
+    ? (value as Headers)
+    : undefined;
+}
+
 /** The outcome of an exception thrown by the OpenAI or Anthropic SDK (or by the stream under it). */
 export function outcomeOfSdkError(error: unknown): FailureOutcome {
-  if (error instanceof OpenAI.APIUserAbortError || error instanceof Anthropic.APIUserAbortError) {
-    return outcome("aborted", "the request was aborted");
+  if (error instanceof SdkLoadError) return outcome("failed", error.message, { permanent: true });
+  if (typeof error !== "object" || error === null) {
+    return outcome("failed", `the stream broke off: ${messageOf(error)}`);
   }
-  if (
-    error instanceof OpenAI.APIConnectionTimeoutError ||
-    error instanceof Anthropic.APIConnectionTimeoutError
-  ) {
+  const names = errorClassNames(error);
+  if (names.has("APIUserAbortError")) return outcome("aborted", "the request was aborted");
+  if (names.has("APIConnectionTimeoutError")) {
     return outcome("timeout", `the provider did not answer in time (${messageOf(error)})`);
   }
-  if (error instanceof OpenAI.APIConnectionError || error instanceof Anthropic.APIConnectionError) {
-    const cause = error.cause instanceof Error ? `: ${error.cause.message}` : "";
-    return outcome("failed", `connection to the provider failed (${messageOf(error)}${cause})`);
+  if (names.has("APIConnectionError")) {
+    const cause = (error as { cause?: unknown }).cause;
+    const detail = cause instanceof Error ? `: ${cause.message}` : "";
+    return outcome("failed", `connection to the provider failed (${messageOf(error)}${detail})`);
   }
-  if (error instanceof OpenAI.APIError || error instanceof Anthropic.APIError) {
-    if (typeof error.status === "number") {
-      const body = error.error as { error?: { message?: unknown }; message?: unknown } | undefined;
+  const shape = error as SdkApiErrorShape;
+  if (names.has("APIError") || (typeof shape.status === "number" && headersOf(shape.headers))) {
+    if (typeof shape.status === "number") {
+      const body = shape.error as { error?: { message?: unknown }; message?: unknown } | undefined;
       const detail = body?.error?.message ?? body?.message;
       const message = typeof detail === "string" ? detail : messageOf(error);
-      return outcomeOfStatus(error.status, message, retryAfterMsOf(error.headers));
+      return outcomeOfStatus(shape.status, message, retryAfterMsOf(headersOf(shape.headers)));
     }
     // An error event inside the stream (e.g. Anthropic's `overloaded_error`): transient.
     return outcome("failed", `the provider reported an error mid-stream: ${messageOf(error)}`);

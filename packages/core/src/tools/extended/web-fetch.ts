@@ -1,6 +1,5 @@
 import type { OmniMessage } from "@penguin/protocol";
 import { defaultToolLimits, type ToolDefinitionConfig, type ToolLimits } from "@penguin/state";
-import { convert } from "html-to-text";
 import type { BuiltinTool, ToolExecutionContext, ToolResult } from "../../environment/types.js";
 import { answer, fail, stringArgument } from "../file-tool-support.js";
 
@@ -53,8 +52,12 @@ function decode(bytes: Uint8Array, charset: string): string {
   }
 }
 
-/** HTML as the text a reader sees: no scripts, styles or images; links keep their URL. */
-function readableText(html: string): string {
+/**
+ * HTML as the text a reader sees: no scripts, styles or images; links keep their URL. The
+ * converter is imported on the first HTML page, so start-up never pays for it.
+ */
+async function readableText(html: string): Promise<string> {
+  const { convert } = await import("html-to-text");
   return convert(html, {
     wordwrap: false,
     selectors: [
@@ -177,7 +180,17 @@ export function createWebFetchTool(
         : "text";
     }
     const text = decode(body.bytes, charsetOf(contentType));
-    const content = kind === "html" ? readableText(text) : text;
+    let content = text;
+    if (kind === "html") {
+      try {
+        content = await readableText(text);
+      } catch (error) {
+        return yield* fail(
+          ctx,
+          `Converting the HTML of ${response.url} to text failed: ${error instanceof Error ? error.message : String(error)}.`,
+        );
+      }
+    }
     const status = `HTTP ${response.status}${response.statusText ? ` ${response.statusText}` : ""}`;
     const header = [`${status} ${response.url}`, `content-type: ${contentType || "(none)"}`];
     if (response.redirected) header.push(`(redirected from ${url.href})`);

@@ -1,0 +1,58 @@
+import type Anthropic from "@anthropic-ai/sdk";
+import type OpenAI from "openai";
+import type { SdkClientOptions } from "./adapter-setup.js";
+
+/**
+ * The provider SDKs are imported the first time an adapter sends a request, not when Penguin
+ * starts: each takes a few hundred milliseconds to load, and a session uses one of them at most
+ * (a replay session none). "Aim for start-up that a user does not notice (lazy-load what a
+ * command does not need)."
+ */
+
+/** An SDK that could not be imported (a broken or partial install): the request cannot be sent. */
+export class SdkLoadError extends Error {
+  constructor(packageName: string, cause: unknown) {
+    const reason = cause instanceof Error ? cause.message : String(cause);
+    super(`cannot load the provider SDK "${packageName}" (${reason}); reinstall Penguin to restore it`, {
+      cause,
+    });
+    this.name = "SdkLoadError";
+  }
+}
+
+async function importSdk<T>(packageName: string, load: () => Promise<{ default: T }>): Promise<T> {
+  try {
+    return (await load()).default;
+  } catch (error) {
+    throw new SdkLoadError(packageName, error);
+  }
+}
+
+/**
+ * One client per adapter, created on its first request. A failed import is not remembered, so a
+ * later request tries again.
+ */
+function lazyClient<T>(create: () => Promise<T>): () => Promise<T> {
+  let client: Promise<T> | undefined;
+  return () => {
+    client ??= create().catch((error: unknown) => {
+      client = undefined;
+      throw error;
+    });
+    return client;
+  };
+}
+
+export function lazyOpenAIClient(options: SdkClientOptions): () => Promise<OpenAI> {
+  return lazyClient(async () => {
+    const OpenAISdk = await importSdk("openai", () => import("openai"));
+    return new OpenAISdk(options);
+  });
+}
+
+export function lazyAnthropicClient(options: SdkClientOptions): () => Promise<Anthropic> {
+  return lazyClient(async () => {
+    const AnthropicSdk = await importSdk("@anthropic-ai/sdk", () => import("@anthropic-ai/sdk"));
+    return new AnthropicSdk(options);
+  });
+}
