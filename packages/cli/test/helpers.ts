@@ -5,6 +5,7 @@ import { execa } from "execa";
 
 export const CLI_BIN = resolve(import.meta.dirname, "../dist/bin.js");
 export const REPO_ROOT = resolve(import.meta.dirname, "../../..");
+const LOAD_RECORDER = resolve(import.meta.dirname, "fixtures/record-loads.mjs");
 
 export function tempDir(prefix: string): string {
   return mkdtempSync(join(tmpdir(), `penguin-cli-${prefix}-`));
@@ -30,6 +31,28 @@ export async function penguin(
     timeout: 60_000,
   });
   return { exitCode: r.exitCode, stdout: String(r.stdout ?? ""), stderr: String(r.stderr ?? "") };
+}
+
+/**
+ * Runs the built binary with a loader hook that lists every module it resolves: `loads()` is
+ * that list (one URL a line) once the child has ended.
+ */
+export function withLoadLog(args: string[], env: Record<string, string> = {}) {
+  const log = join(tempDir("loads"), "loads.txt");
+  const child = execa(process.execPath, ["--import", LOAD_RECORDER, CLI_BIN, ...args], {
+    env: { NO_COLOR: "1", PENGUIN_TEST_LOADS: log, ...env },
+    extendEnv: true,
+    reject: false,
+    timeout: 60_000,
+  });
+  const loads = () => {
+    try {
+      return readFileSync(log, "utf8");
+    } catch {
+      return "";
+    }
+  };
+  return { child, loads };
 }
 
 /** Every `*.jsonl` trace file under a data root. */

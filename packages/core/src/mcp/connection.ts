@@ -99,7 +99,10 @@ export class McpConnection {
       sdk = await loadMcpSdk();
     } catch (error) {
       this.closing = true;
-      throw new McpConnectError("failed", `cannot load the MCP SDK: ${describeError(error)}`);
+      throw new McpConnectError(
+        "failed",
+        `cannot load the MCP SDK (${describeError(error)}); reinstall Penguin to restore it`,
+      );
     }
     // Closed while the SDK loaded: nothing has started yet.
     if (this.closing) throw new McpConnectError("aborted", "the session was closed");
