@@ -80,7 +80,9 @@ describe("penguin run loads only the SDKs its session uses", () => {
     const r = await run.child;
     // The server cannot start: the session warns and goes on without its tools.
     expect(r.exitCode).toBe(0);
-    expect(r.stderr).toContain('MCP server "missing" skipped: cannot start "penguin-test-no-such-mcp-server"');
+    expect(r.stderr).toContain(
+      'MCP server "missing" skipped: cannot start "penguin-test-no-such-mcp-server"',
+    );
     const loads = run.loads();
     expect(loads).toMatch(MCP_SDK);
     expect(loads).not.toMatch(OPENAI_SDK);
