@@ -69,6 +69,9 @@ export class CallOutput {
     if (text.length === 0) return "";
     this.bodyLength += text.length;
     this.capture?.push(text);
+    // Past the visible cap nothing more is streamed or sent to the model; redacting the rest
+    // would only make garbage on the hot path of a command printing gigabytes.
+    if (this.window.truncated) return "";
     return this.emit(this.window.push(this.redaction.push(text)));
   }
 
