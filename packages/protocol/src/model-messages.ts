@@ -141,16 +141,9 @@ export const PARTIAL_TYPES = [
   "partial_tool_call_output",
 ] as const;
 
+/** Every model_msg payload: the complete kinds and the streaming partials. */
 export const ModelPayloadSchema = z.discriminatedUnion("type", [
-  TextPayloadSchema,
-  ThinkingPayloadSchema,
-  ToolCallPayloadSchema,
-  ToolCallOutputPayloadSchema,
-  ImageUrlPayloadSchema,
-  InlineDataPayloadSchema,
-  PartialTextPayloadSchema,
-  PartialThinkingPayloadSchema,
-  PartialToolCallPayloadSchema,
-  PartialToolCallOutputPayloadSchema,
+  ...CompleteModelPayloadSchema.options,
+  ...PartialPayloadSchema.options,
 ]);
 export type ModelPayload = z.infer<typeof ModelPayloadSchema>;
