@@ -1,7 +1,8 @@
 import type { OmniMessage, ToolSpec } from "@penguin/protocol";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { allowAll, readOnly } from "../../src/approval/policies.js";
 import { REDACTED_MARKER } from "../../src/environment/markers.js";
+import { cleanedUpAfterEach } from "../support/cleaned-up.js";
 import {
   chatMessages,
   collect,
@@ -15,16 +16,7 @@ import {
   traceRecords,
 } from "./support.js";
 
-type Env = Awaited<ReturnType<typeof mcpSetup>>;
-const envs: Env[] = [];
-async function start(...args: Parameters<typeof mcpSetup>) {
-  const env = await mcpSetup(...args);
-  envs.push(env);
-  return env;
-}
-afterEach(async () => {
-  await Promise.all(envs.splice(0).map((e) => e.cleanup()));
-});
+const start = cleanedUpAfterEach(mcpSetup);
 
 const call = (id: string, name: string, args: Record<string, unknown> = {}) => ({
   id,

@@ -1,19 +1,11 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { allowAll } from "../../src/approval/policies.js";
+import { cleanedUpAfterEach } from "../support/cleaned-up.js";
 import { chatMessages, collect, kind, MODEL, RETRY_FAST, setup, traceRecords } from "./fixtures.js";
 
-type Env = Awaited<ReturnType<typeof setup>>;
-const envs: Env[] = [];
-async function start(...args: Parameters<typeof setup>) {
-  const env = await setup(...args);
-  envs.push(env);
-  return env;
-}
-afterEach(async () => {
-  await Promise.all(envs.splice(0).map((e) => e.cleanup()));
-});
+const start = cleanedUpAfterEach(setup);
 
 const exec = (cmd: string, id?: string) => ({
   ...(id ? { id } : {}),

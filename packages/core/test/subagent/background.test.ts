@@ -1,6 +1,7 @@
 import type { OmniMessage, ToolCallPayload } from "@penguin/protocol";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { allowAll } from "../../src/approval/policies.js";
+import { cleanedUpAfterEach } from "../support/cleaned-up.js";
 import {
   CHILD_MODEL,
   collect,
@@ -18,15 +19,7 @@ import {
 } from "./fixtures.js";
 
 type Env = Awaited<ReturnType<typeof setup>>;
-const envs: Env[] = [];
-async function start(...args: Parameters<typeof setup>) {
-  const env = await setup(...args);
-  envs.push(env);
-  return env;
-}
-afterEach(async () => {
-  await Promise.all(envs.splice(0).map((e) => e.cleanup()));
-});
+const start = cleanedUpAfterEach(setup);
 
 const isOutputOf = (m: OmniMessage, id: string) =>
   m.origin === undefined &&

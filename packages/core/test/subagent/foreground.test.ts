@@ -1,10 +1,11 @@
 import { isPayload, type OmniMessage } from "@penguin/protocol";
 import { DEFAULT_TOOL_DEFINITIONS } from "@penguin/state";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { allowAll } from "../../src/approval/policies.js";
 import type { ToolExecutionContext } from "../../src/environment/types.js";
 import { createAgent } from "../../src/sdk/agent.js";
 import { createRunSubagentTool, DEPTH_CAP_MESSAGE } from "../../src/tools/subagent/index.js";
+import { cleanedUpAfterEach } from "../support/cleaned-up.js";
 import {
   CHILD_MODEL,
   CHILD_MODEL_ID,
@@ -22,15 +23,7 @@ import {
 } from "./fixtures.js";
 
 type Env = Awaited<ReturnType<typeof setup>>;
-const envs: Env[] = [];
-async function start(...args: Parameters<typeof setup>) {
-  const env = await setup(...args);
-  envs.push(env);
-  return env;
-}
-afterEach(async () => {
-  await Promise.all(envs.splice(0).map((e) => e.cleanup()));
-});
+const start = cleanedUpAfterEach(setup);
 
 interface ChatBody {
   model: string;

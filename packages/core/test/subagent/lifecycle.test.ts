@@ -2,9 +2,10 @@ import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { OmniMessage } from "@penguin/protocol";
 import { subagentTree } from "@penguin/trace";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { allowAll } from "../../src/approval/policies.js";
 import { createAgent } from "../../src/sdk/agent.js";
+import { cleanedUpAfterEach } from "../support/cleaned-up.js";
 import {
   CHILD_MODEL,
   collect,
@@ -21,15 +22,7 @@ import {
 } from "./fixtures.js";
 
 type Env = Awaited<ReturnType<typeof setup>>;
-const envs: Env[] = [];
-async function start(...args: Parameters<typeof setup>) {
-  const env = await setup(...args);
-  envs.push(env);
-  return env;
-}
-afterEach(async () => {
-  await Promise.all(envs.splice(0).map((e) => e.cleanup()));
-});
+const start = cleanedUpAfterEach(setup);
 
 const newSession = (env: Env) =>
   env.agent.createSession({ workspaceDir: env.workspaceDir, model: MODEL, retry: RETRY_FAST });
