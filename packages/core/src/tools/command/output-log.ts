@@ -1,6 +1,7 @@
+import { TextRing } from "./text-ring.js";
 import { DEFAULT_UNREAD_BUFFER_CHARS, droppedOutputMarker } from "./unread-buffer.js";
 
-/** Chunks shorter than this are joined with the next one (see `append`). */
+/** Segments shorter than this are joined with the next append (see `addSegment`). */
 const COALESCE_CHARS = 8 * 1024;
 
 /**
@@ -21,46 +22,54 @@ const COALESCE_CHARS = 8 * 1024;
  * ...]` marker first; a line window reports how many lines were lost (wholly or in part).
  */
 export class OutputLog {
-  private chunks: string[] = [];
-  /** Absolute position of the first retained character. */
-  private startPos = 0;
-  /** Absolute position after the newest character (characters ever appended). */
-  private endPos = 0;
+  private readonly ring: TextRing;
+  /** The held text in append-sized pieces, oldest first, with their newline counts. */
+  private readonly segments: Segment[] = [];
   /** Newlines in the dropped text: lines that were dropped whole. */
   private droppedNewlines = 0;
-  /** The last dropped character, to know whether the first retained line lost its beginning. */
-  private lastDropped = "";
+  /** Whether the last dropped character was a newline (else the first held line lost its start). */
+  private lastDroppedNewline = false;
 
   constructor(readonly capChars: number = DEFAULT_UNREAD_BUFFER_CHARS) {
     if (!Number.isInteger(capChars) || capChars < 1) {
       throw new RangeError(`output buffer cap must be a positive integer, got ${capChars}`);
     }
+    this.ring = new TextRing(capChars);
   }
 
   /** Absolute position of the oldest character still held (= characters dropped so far). */
   get start(): number {
-    return this.startPos;
+    return this.ring.start;
   }
 
   /** Absolute position after the newest character (= characters appended so far). */
   get end(): number {
-    return this.endPos;
+    return this.ring.end;
   }
 
   /** Characters held; never more than the cap. */
   get size(): number {
-    return this.endPos - this.startPos;
+    return this.ring.size;
   }
 
   append(text: string): void {
     if (text.length === 0) return;
-    // A command that writes a character at a time must not leave a million tiny strings behind:
-    // small chunks are joined into the newest one until it reaches a useful size.
-    const last = this.chunks.length - 1;
-    if (last >= 0 && (this.chunks[last] as string).length < COALESCE_CHARS) this.chunks[last] += text;
-    else this.chunks.push(text);
-    this.endPos += text.length;
-    this.dropOverflow();
+    let kept = text;
+    const beyondCap = kept.length - this.capChars;
+    if (beyondCap > 0) {
+      // Longer than the whole log: everything held goes, and so does the head of the text.
+      this.dropHeld(this.ring.size);
+      const cut = safeCut(kept, beyondCap);
+      const gone = kept.slice(0, cut);
+      this.droppedNewlines += countNewlines(gone);
+      this.lastDroppedNewline = gone.charCodeAt(gone.length - 1) === NEWLINE;
+      this.ring.skip(cut);
+      kept = kept.slice(cut);
+    } else if (kept.length > this.ring.room) {
+      this.dropHeld(kept.length - this.ring.room);
+    }
+    this.ring.write(kept);
+    this.addSegment(kept.length, countNewlines(kept));
   }
 
   /**
@@ -68,11 +77,11 @@ export class OutputLog {
    * when part of it is gone. Reading does not change the log.
    */
   readFrom(position: number): string {
-    const from = Math.max(position, this.startPos);
+    const from = Math.max(position, this.start);
     const dropped = from - position;
     const marker = dropped > 0 ? droppedOutputMarker(dropped) : "";
-    if (from >= this.endPos) return marker;
-    return marker + this.textFrom(from);
+    if (from >= this.end) return marker;
+    return marker + this.ring.text(from);
   }
 
   /**
@@ -92,18 +101,6 @@ export class OutputLog {
     return { lines: shown, firstLine: first, totalLines: total, droppedLines: dropped };
   }
 
-  /** The held text from `from` on; walks back from the newest chunk, so a reader that keeps up copies only what is new. */
-  private textFrom(from: number): string {
-    const parts: string[] = [];
-    let chunkStart = this.endPos;
-    for (let i = this.chunks.length - 1; i >= 0 && chunkStart > from; i--) {
-      const chunk = this.chunks[i] as string;
-      chunkStart -= chunk.length;
-      parts.push(chunkStart >= from ? chunk : chunk.slice(from - chunkStart));
-    }
-    return parts.reverse().join("");
-  }
-
   /**
    * The held text as lines. When the oldest held line lost its beginning it counts as dropped
    * and is left out, unless it is all that is held: the tail of a single line longer than the
@@ -112,11 +109,10 @@ export class OutputLog {
   private retainedLines(): { lines: string[]; firstLine: number; dropped: number } {
     if (this.size === 0)
       return { lines: [], firstLine: this.droppedNewlines + 1, dropped: this.droppedNewlines };
-    const text = this.textFrom(this.startPos);
-    const lines = text.split("\n");
+    const lines = this.ring.text(this.start).split("\n");
     // A trailing newline ends the last line; it does not start an empty one.
     if (lines[lines.length - 1] === "") lines.pop();
-    const headCut = this.startPos > 0 && this.lastDropped !== "\n";
+    const headCut = this.start > 0 && !this.lastDroppedNewline;
     if (!headCut) return { lines, firstLine: this.droppedNewlines + 1, dropped: this.droppedNewlines };
     if (lines.length === 1) {
       return {
@@ -129,19 +125,43 @@ export class OutputLog {
     return { lines, firstLine: this.droppedNewlines + 2, dropped: this.droppedNewlines + 1 };
   }
 
-  private dropOverflow(): void {
-    let excess = this.size - this.capChars;
-    while (excess > 0) {
-      const oldest = this.chunks[0] as string;
-      const cut = oldest.length <= excess ? oldest.length : safeCut(oldest, excess);
-      const gone = oldest.slice(0, cut);
-      this.droppedNewlines += countNewlines(gone);
-      if (gone.length > 0) this.lastDropped = gone[gone.length - 1] as string;
-      if (cut === oldest.length) this.chunks.shift();
-      else this.chunks[0] = oldest.slice(cut);
-      this.startPos += cut;
-      excess -= cut;
+  private addSegment(chars: number, newlines: number): void {
+    // A command that writes a character at a time must not leave a million tiny records behind:
+    // small appends join the newest segment until it reaches a useful size.
+    const last = this.segments[this.segments.length - 1];
+    if (last && last.chars < COALESCE_CHARS) {
+      last.chars += chars;
+      last.newlines += newlines;
+    } else {
+      this.segments.push({ chars, newlines });
     }
+  }
+
+  /** Drops the oldest `count` held characters (one more if that would split a surrogate pair). */
+  private dropHeld(count: number): void {
+    let left = count;
+    while (left > 0) {
+      const oldest = this.segments[0];
+      if (!oldest) break;
+      const start = this.ring.start;
+      if (oldest.chars <= left) {
+        this.droppedNewlines += oldest.newlines;
+        this.lastDroppedNewline = this.ring.unitAt(start + oldest.chars - 1) === NEWLINE;
+        this.ring.dropFront(oldest.chars);
+        this.segments.shift();
+        left -= oldest.chars;
+        continue;
+      }
+      // Part of a segment: its newlines are counted only when it has any.
+      const newlines = oldest.newlines === 0 ? 0 : countNewlines(this.ring.text(start, start + left));
+      this.droppedNewlines += newlines;
+      this.lastDroppedNewline = this.ring.unitAt(start + left - 1) === NEWLINE;
+      oldest.newlines -= newlines;
+      oldest.chars -= left;
+      this.ring.dropFront(left);
+      left = 0;
+    }
+    if (this.size > 0 && isLowSurrogate(this.ring.unitAt(this.start))) this.dropHeld(1);
   }
 }
 
@@ -154,6 +174,18 @@ export interface LineWindow {
   totalLines: number;
   /** The oldest lines no longer held, wholly or in part ("a non-zero dropped count"). */
   droppedLines: number;
+}
+
+/** One append (or several small ones joined): its length and how many newlines it holds. */
+interface Segment {
+  chars: number;
+  newlines: number;
+}
+
+const NEWLINE = 0x0a;
+
+function isLowSurrogate(code: number): boolean {
+  return code >= 0xdc00 && code <= 0xdfff;
 }
 
 function countNewlines(text: string): number {

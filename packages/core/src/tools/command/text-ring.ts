@@ -1,0 +1,111 @@
+/**
+ * A bounded run of text kept as UTF-16 code units in one Buffer used as a ring, addressed by
+ * absolute position (unit `n` is the n-th unit ever written).
+ *
+ * Why not an array of strings: a command streaming hundreds of MB/s makes a new chunk string
+ * every few microseconds, and the newest megabyte of them is always alive when the young
+ * generation is collected. V8 grows its young generation whenever data keeps surviving, up to
+ * its maximum, so a log made of strings inflates the harness's memory by tens of MB while a
+ * fast command runs. Text copied into a Buffer lives outside the JavaScript heap: the chunk
+ * strings die at once and the young generation stays small.
+ *
+ * The Buffer starts small and doubles as text arrives, up to the capacity, so a session that
+ * prints a few lines costs a few KB, not the whole cap.
+ */
+export class TextRing {
+  private units: Buffer;
+  /** Absolute position of the oldest unit held. */
+  private first = 0;
+  /** Absolute position after the newest unit. */
+  private next = 0;
+
+  constructor(
+    readonly capacityUnits: number,
+    initialUnits = 4096,
+  ) {
+    this.units = Buffer.allocUnsafeSlow(2 * Math.min(capacityUnits, initialUnits));
+  }
+
+  get start(): number {
+    return this.first;
+  }
+
+  get end(): number {
+    return this.next;
+  }
+
+  get size(): number {
+    return this.next - this.first;
+  }
+
+  /** Room left before the oldest text has to go. */
+  get room(): number {
+    return this.capacityUnits - this.size;
+  }
+
+  /** Writes `text` after the newest unit; the caller has made room (`dropFront`) first. */
+  write(text: string): void {
+    if (text.length > this.room) throw new RangeError("text ring overflow: drop old text first");
+    this.reserve(this.size + text.length);
+    const slots = this.units.length / 2;
+    let written = 0;
+    while (written < text.length) {
+      const at = (this.next + written) % slots;
+      const count = Math.min(text.length - written, slots - at);
+      const part = written === 0 && count === text.length ? text : text.slice(written, written + count);
+      this.units.write(part, at * 2, count * 2, "utf16le");
+      written += count;
+    }
+    this.next += text.length;
+  }
+
+  /** Forgets the oldest `count` units. */
+  dropFront(count: number): void {
+    this.first = Math.min(this.next, this.first + count);
+  }
+
+  /**
+   * Counts `count` units as written and dropped at once: text longer than the whole ring, whose
+   * beginning could never be held. Only when nothing is held.
+   */
+  skip(count: number): void {
+    if (this.size > 0) throw new RangeError("text ring skip while text is held");
+    this.first += count;
+    this.next += count;
+  }
+
+  /** The code unit at absolute position `position` (which must be held). */
+  unitAt(position: number): number {
+    const slots = this.units.length / 2;
+    return this.units.readUInt16LE((position % slots) * 2);
+  }
+
+  /** The text between two absolute positions, both within what is held. */
+  text(from: number, to: number = this.next): string {
+    if (from < this.first || to > this.next || from > to) {
+      throw new RangeError(`text ring read ${from}..${to} outside ${this.first}..${this.next}`);
+    }
+    const slots = this.units.length / 2;
+    let result = "";
+    for (let at = from; at < to; ) {
+      const slot = at % slots;
+      const count = Math.min(to - at, slots - slot);
+      result += this.units.toString("utf16le", slot * 2, (slot + count) * 2);
+      at += count;
+    }
+    return result;
+  }
+
+  /** Grows the Buffer (doubling, up to the capacity) so that `units` fit; keeps what is held. */
+  private reserve(units: number): void {
+    const slots = this.units.length / 2;
+    if (units <= slots) return;
+    let grown = slots;
+    while (grown < units) grown *= 2;
+    grown = Math.min(grown, this.capacityUnits);
+    const held = this.text(this.first);
+    this.units = Buffer.allocUnsafeSlow(grown * 2);
+    this.next = this.first;
+    this.write(held);
+  }
+}
