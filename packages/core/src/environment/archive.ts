@@ -18,6 +18,25 @@ import { archiveGapMarker } from "./markers.js";
 const encoder = new TextEncoder();
 
 /**
+ * Windows of finished captures, kept for the next call (at most one per size). Without them
+ * every call with a big output takes fresh megabytes, and the dead windows of earlier calls stay
+ * until V8 runs a full collection (it sees them only as external memory), so a session running
+ * a few big commands in a row would hold a few budgets' worth of dead windows.
+ */
+const spareWindows = new Map<number, Buffer>();
+
+function takeWindow(size: number): Buffer {
+  const spare = spareWindows.get(size);
+  if (!spare) return Buffer.allocUnsafeSlow(size);
+  spareWindows.delete(size);
+  return spare;
+}
+
+function returnWindow(window: Buffer | undefined): void {
+  if (window && !spareWindows.has(window.length)) spareWindows.set(window.length, window);
+}
+
+/**
  * The bytes of one call's output, bounded by `budget`: every byte while the total fits, else the
  * first `headMax` bytes and the most recent bytes that fit in the rest of the budget.
  *
@@ -38,6 +57,7 @@ export class ArchiveCapture {
   private ringEnd = 0;
   private wrapped = false;
   private total = 0;
+  private released = false;
 
   constructor(budget: number = ARCHIVE_BUDGET_BYTES) {
     this.headMax = Math.floor(budget * ARCHIVE_HEAD_SHARE);
@@ -59,9 +79,10 @@ export class ArchiveCapture {
   }
 
   push(text: string): void {
+    if (this.released) throw new Error("archive capture used after release");
     let rest = text;
     if (!this.headFull) {
-      this.head ??= Buffer.allocUnsafe(this.headMax);
+      this.head ??= takeWindow(this.headMax);
       const { read, written } = encoder.encodeInto(rest, this.head.subarray(this.headBytes));
       this.headBytes += written;
       this.total += written;
@@ -70,7 +91,7 @@ export class ArchiveCapture {
       if (rest.length > 0) this.headFull = true;
     }
     while (rest.length > 0) {
-      this.ring ??= Buffer.allocUnsafe(this.tailMax);
+      this.ring ??= takeWindow(this.tailMax);
       const { read, written } = encoder.encodeInto(rest, this.ring.subarray(this.ringPos));
       this.ringPos += written;
       this.total += written;
@@ -84,27 +105,71 @@ export class ArchiveCapture {
     }
   }
 
-  /** The tail in order, oldest byte first. */
-  private tailBytes(): Buffer {
-    if (!this.ring) return Buffer.alloc(0);
-    if (!this.wrapped) return this.ring.subarray(0, this.ringPos);
-    const older =
-      this.ringPos < this.ringEnd ? this.ring.subarray(this.ringPos, this.ringEnd) : Buffer.alloc(0);
-    return Buffer.concat([older, this.ring.subarray(0, this.ringPos)]);
+  /**
+   * Hands the windows back for the next capture; the capture is unusable afterwards. Called once
+   * the recovery file is written (or not needed).
+   */
+  release(): void {
+    if (this.released) return;
+    this.released = true;
+    returnWindow(this.head);
+    returnWindow(this.ring);
+    this.head = undefined;
+    this.ring = undefined;
   }
 
-  /** The file content: the exact text, or head + middle-gap marker + tail cut at character boundaries. */
-  contents(): Buffer[] {
-    const head = this.head ? this.head.subarray(0, this.headBytes) : Buffer.alloc(0);
-    if (this.exact) return [head, this.tailBytes()];
-    const fullTail = this.tailBytes();
-    // Room for the gap marker comes out of the oldest tail bytes, so the file stays within budget.
-    const tail = cutToCharBoundaryStart(
-      fullTail.subarray(Math.min(fullTail.length, ARCHIVE_GAP_MARKER_RESERVE_BYTES)),
-    );
-    const omitted = this.total - head.length - tail.length;
-    return [cutToCharBoundaryEnd(head), Buffer.from(archiveGapMarker(omitted), "utf8"), tail];
+  /** The tail in order, oldest byte first, as one or two views of the ring (never a copy). */
+  private tailPieces(): Buffer[] {
+    if (!this.ring) return [];
+    if (!this.wrapped) return [this.ring.subarray(0, this.ringPos)];
+    const older = this.ringPos < this.ringEnd ? [this.ring.subarray(this.ringPos, this.ringEnd)] : [];
+    return [...older, this.ring.subarray(0, this.ringPos)];
   }
+
+  /**
+   * The file content as views of the windows, to be written in order: the exact text, or head +
+   * middle-gap marker + tail, cut at character boundaries.
+   */
+  contents(): Buffer[] {
+    if (this.released) throw new Error("archive capture used after release");
+    const head = this.head ? this.head.subarray(0, this.headBytes) : Buffer.alloc(0);
+    if (this.exact) return [head, ...this.tailPieces()];
+    // Room for the gap marker comes out of the oldest tail bytes, so the file stays within budget.
+    const tail = skipLeadingContinuationBytes(
+      dropFrontBytes(this.tailPieces(), ARCHIVE_GAP_MARKER_RESERVE_BYTES),
+    );
+    const tailBytes = tail.reduce((sum, piece) => sum + piece.length, 0);
+    const keptHead = cutToCharBoundaryEnd(head);
+    const omitted = this.total - keptHead.length - tailBytes;
+    return [keptHead, Buffer.from(archiveGapMarker(omitted), "utf8"), ...tail];
+  }
+}
+
+/** `pieces` without their first `count` bytes. */
+function dropFrontBytes(pieces: Buffer[], count: number): Buffer[] {
+  let left = count;
+  const kept: Buffer[] = [];
+  for (const piece of pieces) {
+    if (left >= piece.length) {
+      left -= piece.length;
+      continue;
+    }
+    kept.push(left > 0 ? piece.subarray(left) : piece);
+    left = 0;
+  }
+  return kept;
+}
+
+/** `pieces` without leading continuation bytes (the rest of a character cut off by the window). */
+function skipLeadingContinuationBytes(pieces: Buffer[]): Buffer[] {
+  let skipped = 0;
+  for (const piece of pieces) {
+    for (const byte of piece) {
+      if (skipped >= 3 || !isContinuationByte(byte)) return dropFrontBytes(pieces, skipped);
+      skipped += 1;
+    }
+  }
+  return dropFrontBytes(pieces, skipped);
 }
 
 function isContinuationByte(byte: number): boolean {
@@ -125,13 +190,6 @@ function cutToCharBoundaryEnd(bytes: Buffer): Buffer {
   while (lead > 0 && bytes.length - lead < 4 && isContinuationByte(bytes[lead])) lead -= 1;
   if (lead < 0) return bytes;
   return lead + utf8SequenceLength(bytes[lead]) > bytes.length ? bytes.subarray(0, lead) : bytes;
-}
-
-/** `bytes` without leading continuation bytes (the rest of a character cut off by the window). */
-function cutToCharBoundaryStart(bytes: Buffer): Buffer {
-  let start = 0;
-  while (start < bytes.length && start < 3 && isContinuationByte(bytes[start])) start += 1;
-  return bytes.subarray(start);
 }
 
 /** A tool call id as a file name: safe characters only, no leading dot, bounded length. */
@@ -177,7 +235,8 @@ export async function writeArchive(
       }
       try {
         if (process.platform !== "win32") await handle.chmod(PRIVATE_FILE_MODE);
-        await handle.writeFile(Buffer.concat(contents));
+        // Piece by piece from the windows: joining them first would copy up to the whole budget.
+        for (const piece of contents) await handle.writeFile(piece);
       } finally {
         await handle.close();
       }

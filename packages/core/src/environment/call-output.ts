@@ -44,6 +44,11 @@ export class CallOutput {
     return this.window.truncated ? this.capture : undefined;
   }
 
+  /** Gives the capture's memory back once the recovery file is written or known not needed. */
+  releaseCapture(): void {
+    this.capture?.release();
+  }
+
   /** A chunk of tool text; returns the delta to emit ("" when nothing is visible yet). */
   push(chunk: string): string {
     return this.body(this.wellFormed.push(chunk));

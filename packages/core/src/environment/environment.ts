@@ -426,5 +426,6 @@ export class Environment {
         this.warn(archiveFailedWarning(tool.name, saved.code));
       }
     }
+    out.releaseCapture();
   }
 }

@@ -170,6 +170,22 @@ describe("recovering oversized output", () => {
     expect((await stat(notedPath(call.complete.output))).size).toBeLessThanOrEqual(ARCHIVE_BUDGET_BYTES);
   });
 
+  it("a released capture's windows serve the next capture, which sees none of the old bytes", () => {
+    const first = new ArchiveCapture(4096);
+    first.push("old-secret ".repeat(1000));
+    first.release();
+    expect(() => first.push("more")).toThrow("archive capture used after release");
+    const second = new ArchiveCapture(4096);
+    second.push("new output");
+    expect(second.exact).toBe(true);
+    expect(Buffer.concat(second.contents()).toString("utf8")).toBe("new output");
+    second.push("é".repeat(3000));
+    const text = Buffer.concat(second.contents()).toString("utf8");
+    expect(text.startsWith("new outputé")).toBe(true);
+    expect(text).not.toContain("old-secret");
+    second.release();
+  });
+
   it("names files after the tool call id, made safe", () => {
     expect(archiveFileName("call_ab-1")).toBe("call_ab-1.txt");
     expect(archiveFileName("../etc/passwd")).toBe("___etc_passwd.txt");
@@ -186,7 +202,8 @@ describe("recovering oversized output", () => {
       for (let i = 0; i < text.length; i += chunk) capture.push(text.slice(i, i + chunk));
       expect(capture.totalBytes).toBe(bytes.length);
       expect(capture.exact).toBe(false);
-      const [head, marker, tail] = capture.contents();
+      const [head, marker, ...tailPieces] = capture.contents();
+      const tail = Buffer.concat(tailPieces);
       expect(bytes.subarray(0, head.length).equals(head)).toBe(true);
       expect(bytes.subarray(bytes.length - tail.length).equals(tail)).toBe(true);
       expect(head.length + marker.length + tail.length).toBeLessThanOrEqual(4096);
