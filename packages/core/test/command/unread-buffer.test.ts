@@ -68,6 +68,22 @@ describe("output decoding", () => {
     expect(decoder.end()).toBe("\uFFFD");
   });
 
+  it("decodes ASCII and UTF-8 alike however the bytes are chunked, pending bytes included", () => {
+    // ASCII chunks take a fast path; it must never skip bytes the UTF-8 decoder is holding.
+    const text = "plain ascii\n é and 😀 then ascii again\n€ end";
+    const bytes = Buffer.concat([Buffer.from(text, "utf8"), Uint8Array.of(0xe2, 0x82), Buffer.from("tail")]);
+    const expected = new TextDecoder().decode(bytes);
+    for (const size of [1, 2, 3, 5, 13, bytes.length]) {
+      const decoder = new OutputDecoder();
+      let decoded = "";
+      for (let i = 0; i < bytes.length; i += size) decoded += decoder.write(bytes.subarray(i, i + size));
+      expect(decoded + decoder.end()).toBe(expected);
+    }
+    const decoder = new OutputDecoder();
+    expect(decoder.write(Uint8Array.of(0x61, 0xc3))).toBe("a");
+    expect(decoder.write(Buffer.from("bc"))).toBe("\uFFFDbc");
+  });
+
   it("replaces NUL and other control characters but keeps tab, newline, carriage return and ESC", () => {
     expect(replaceControlCharacters("a\0b\x01\x08\x0b\x0c\x7f\t\n\r\x1b[1m")).toBe(
       "a\uFFFDb\uFFFD\uFFFD\uFFFD\uFFFD\x7f\t\n\r\x1b[1m",
