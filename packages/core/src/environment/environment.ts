@@ -307,13 +307,15 @@ export class Environment {
     let finished = false;
     try {
       const cwd = this.place.directory.path;
-      const key = tool.lockKey?.(args, cwd);
-      if (key !== undefined && !controller.signal.aborted) {
-        const acquiring = this.locks.acquire(key);
-        const first = await Promise.race([acquiring, aborted]);
+      const keys = tool.lockKeys?.(args, cwd) ?? [];
+      if (keys.length > 0 && !controller.signal.aborted) {
+        // Every queue is joined here, synchronously, before this call's first await (path-lock.ts
+        // explains why that keeps multi-key calls from deadlocking).
+        const places = this.locks.acquireAll(keys);
+        const first = await Promise.race([places.held, aborted]);
         if (first === "aborted") {
-          // Keep our place in the queue and hand it on as soon as it is our turn.
-          void acquiring.then((releaseLater) => releaseLater());
+          // Keep our places and hand each one on as soon as it is our turn there.
+          places.abandon();
         } else {
           release = first;
         }

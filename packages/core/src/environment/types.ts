@@ -78,11 +78,12 @@ export interface BuiltinTool {
     // biome-ignore lint/suspicious/noConfusingVoidType: a tool generator may end with a bare `return;`.
   ): AsyncGenerator<OmniMessage, ToolResult | void>;
   /**
-   * For tools that change files: the resolved absolute path a call changes. Calls with the same
-   * key run one after another in start order ("File-changing calls on the same path run one
-   * after another in call order, never interleaved"). Called with validated arguments.
+   * For tools that change files: the resolved absolute paths a call reads or changes (empty: none
+   * known). Calls that share a key run one after another in start order ("File-changing calls on
+   * the same path run one after another in call order, never interleaved"); a call waits until it
+   * holds all of its keys. Called with validated arguments, when the call starts.
    */
-  lockKey?(args: Record<string, unknown>, workspaceDir: string): string | undefined;
+  lockKeys?(args: Record<string, unknown>, workspaceDir: string): readonly string[];
 }
 
 /** Makes a tool from its (possibly user-edited) definition. */

@@ -228,7 +228,7 @@ export function createEditFileTool(definition: ToolDefinitionConfig): BuiltinToo
     name: definition.name,
     definition,
     execute,
-    lockKey: (args, workspaceDir) =>
-      typeof args.file_path === "string" ? resolveToolPath(workspaceDir, args.file_path) : undefined,
+    lockKeys: (args, workspaceDir) =>
+      typeof args.file_path === "string" ? [resolveToolPath(workspaceDir, args.file_path)] : [],
   };
 }

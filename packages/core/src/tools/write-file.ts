@@ -141,7 +141,7 @@ export function createWriteFileTool(definition: ToolDefinitionConfig): BuiltinTo
     name: definition.name,
     definition,
     execute,
-    lockKey: (args, workspaceDir) =>
-      typeof args.file_path === "string" ? resolveToolPath(workspaceDir, args.file_path) : undefined,
+    lockKeys: (args, workspaceDir) =>
+      typeof args.file_path === "string" ? [resolveToolPath(workspaceDir, args.file_path)] : [],
   };
 }

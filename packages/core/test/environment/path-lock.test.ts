@@ -78,7 +78,7 @@ describe("file-changing calls on the same path run one after another in call ord
         return {};
       },
       { name: "slow", permission: "rw" },
-      { lockKey: (args, workspace) => join(workspace, String(args.path)) },
+      { lockKeys: (args, workspace) => [join(workspace, String(args.path))] },
     );
     const env = makeEnvironment(dirs, [slowWriter]);
     await runTogether(env, [

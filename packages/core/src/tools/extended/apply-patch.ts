@@ -299,11 +299,19 @@ export function createApplyPatchTool(
     name: definition.name,
     definition,
     execute,
-    // One key per call: the first file the patch names, so it queues behind other changes of that file.
-    lockKey: (args, workspaceDir) => {
-      if (typeof args.patch !== "string") return undefined;
+    // Every path the patch reads or writes: update, add and delete targets and move destinations,
+    // so no other change of any of them can interleave with the patch. A patch that does not
+    // parse changes nothing and needs no lock.
+    lockKeys: (args, workspaceDir) => {
+      if (typeof args.patch !== "string") return [];
       const parsed = parsePatch(args.patch);
-      return parsed.ok ? resolveToolPath(workspaceDir, parsed.operations[0]!.path) : undefined;
+      if (!parsed.ok) return [];
+      return parsed.operations.flatMap((operation) =>
+        (operation.kind === "update" && operation.moveTo !== undefined
+          ? [operation.path, operation.moveTo]
+          : [operation.path]
+        ).map((path) => resolveToolPath(workspaceDir, path)),
+      );
     },
   };
 }

@@ -43,7 +43,7 @@ export function createMakeDirectoryTool(definition: ToolDefinitionConfig): Built
     name: definition.name,
     definition,
     execute,
-    lockKey: (args, workspaceDir) =>
-      typeof args.path === "string" ? resolveToolPath(workspaceDir, args.path) : undefined,
+    lockKeys: (args, workspaceDir) =>
+      typeof args.path === "string" ? [resolveToolPath(workspaceDir, args.path)] : [],
   };
 }

@@ -95,7 +95,10 @@ export function createMovePathTool(definition: ToolDefinitionConfig): BuiltinToo
     name: definition.name,
     definition,
     execute,
-    lockKey: (args, workspaceDir) =>
-      typeof args.source === "string" ? resolveToolPath(workspaceDir, args.source) : undefined,
+    // Both ends: a move must not interleave with a change of its source or of its destination.
+    lockKeys: (args, workspaceDir) =>
+      [args.source, args.destination]
+        .filter((path): path is string => typeof path === "string")
+        .map((path) => resolveToolPath(workspaceDir, path)),
   };
 }

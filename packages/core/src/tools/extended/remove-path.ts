@@ -113,7 +113,7 @@ export function createRemovePathTool(definition: ToolDefinitionConfig): BuiltinT
     name: definition.name,
     definition,
     execute,
-    lockKey: (args, workspaceDir) =>
-      typeof args.path === "string" ? resolveToolPath(workspaceDir, args.path) : undefined,
+    lockKeys: (args, workspaceDir) =>
+      typeof args.path === "string" ? [resolveToolPath(workspaceDir, args.path)] : [],
   };
 }
