@@ -136,7 +136,14 @@ export {
   setVisionModel,
 } from "./project-config.js";
 // A directory's rules (.agents/rules/*.md).
-export { RULE_FILE_MAX_CHARS, RULES_DIR, RULES_TOTAL_MAX_CHARS, type RuleFile, readRules } from "./rules.js";
+export {
+  formatRules,
+  RULE_FILE_MAX_CHARS,
+  RULES_DIR,
+  RULES_TOTAL_MAX_CHARS,
+  type RuleFile,
+  readRules,
+} from "./rules.js";
 // Skills (SKILL.md folders).
 export {
   AGENT_SKILLS_FOLDER,

@@ -1,6 +1,7 @@
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { modelVisiblePath } from "./paths.js";
+import { formatRules, RULES_DIR, type RuleFile, readRules } from "./rules.js";
 
 /** "AGENTS.md contents inserted … capped at e.g. 25,000 chars with a note." */
 export const AGENTS_MD_MAX_CHARS = 25_000;
@@ -34,7 +35,7 @@ Stop when the task is done and verified, or when you need the user to decide or 
 - App data dir: {{DATA_DIR}}
 - Date: {{DATE}}
 - Platform: {{PLATFORM}}; shell: {{SHELL}}
-{{AGENTS_MD}}{{SKILLS}}`;
+{{AGENTS_MD}}{{RULES}}{{SKILLS}}`;
 
 /** Values for the placeholders; a placeholder without a value is left as written. */
 export interface SystemPromptValues {
@@ -48,6 +49,11 @@ export interface SystemPromptValues {
   shell: string;
   /** The workspace's AGENTS.md text (see `readAgentsMd`); no block when absent or blank. */
   agentsMd?: string;
+  /**
+   * The workspace's rules (`.agents/rules/*.md`, see `readRules`), in the order given; no block
+   * when there are none.
+   */
+  rules?: readonly RuleFile[];
   agentId?: string;
   sessionId?: string;
   provider?: string;
@@ -86,6 +92,7 @@ export function expandSystemPrompt(template: string, values: SystemPromptValues)
     PLATFORM: values.platform,
     SHELL: values.shell,
     AGENTS_MD: agentsMdBlock(values.agentsMd, cwd),
+    RULES: rulesBlock(values.rules, cwd),
     SKILLS: skillsBlock(values.skills, values.skillTool),
     AGENT_ID: values.agentId,
     SESSION_ID: values.sessionId,
@@ -98,6 +105,16 @@ export function expandSystemPrompt(template: string, values: SystemPromptValues)
 function agentsMdBlock(text: string | undefined, cwd: string): string {
   if (text === undefined || text.trim() === "") return "";
   return `\n# Workspace instructions\nThe workspace's AGENTS.md (${cwd.replace(/\/$/, "")}/${AGENTS_MD_FILE}) follows between the markers. Follow it unless the user says otherwise.\n[agents_md]\n${text.trimEnd()}\n[/agents_md]\n`;
+}
+
+/**
+ * The workspace's rules, beside its AGENTS.md: the same sections, caps and notes as
+ * change_directory returns for a directory it enters (see `formatRules`).
+ */
+function rulesBlock(rules: readonly RuleFile[] | undefined, cwd: string): string {
+  if (!rules || rules.length === 0) return "";
+  const folder = `${cwd.replace(/\/$/, "")}/${RULES_DIR.replaceAll("\\", "/")}`;
+  return `\n# Workspace rules\nThe workspace's rules (${folder}/*.md) follow between the markers, one section per file. Follow them unless the user says otherwise.\n[rules]\n${formatRules(rules)}\n[/rules]\n`;
 }
 
 /** "the system prompt lists the available skills by name and description". */
@@ -154,7 +171,9 @@ export interface BuildSystemPromptOptions {
 
 /**
  * The prompt a new session records in its `session_meta`: the template expanded with the
- * workspace, data dir, date, platform, shell and the workspace's AGENTS.md. A resumed session
+ * workspace, data dir, date, platform, shell, the workspace's AGENTS.md and its rules
+ * (`.agents/rules/*.md`, in file-name order, so the prompt is the same bytes for the same files
+ * and prompt caching keeps working). A resumed session
  * reuses the recorded text unchanged, so this runs once per session.
  */
 export async function buildSystemPrompt(options: BuildSystemPromptOptions): Promise<string> {
@@ -166,6 +185,7 @@ export async function buildSystemPrompt(options: BuildSystemPromptOptions): Prom
     platform: options.platform ?? process.platform,
     shell: options.shell ?? "bash",
     agentsMd: await readAgentsMd(options.cwd),
+    rules: await readRules(options.cwd),
     agentId: options.agentId,
     sessionId: options.sessionId,
     provider: options.provider,

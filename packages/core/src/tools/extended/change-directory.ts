@@ -3,6 +3,7 @@ import type { OmniMessage } from "@penguin/protocol";
 import {
   AGENTS_MD_FILE,
   discoverSkills,
+  formatRules,
   readAgentsMd,
   readRules,
   type ToolDefinitionConfig,
@@ -78,13 +79,7 @@ export function createChangeDirectoryTool(definition: ToolDefinitionConfig): Bui
     );
 
     const rules = await readRules(target);
-    if (rules.length > 0) {
-      const texts = rules.map(
-        (rule) =>
-          `## ${rule.name}\n${rule.text.trimEnd()}${rule.truncated ? `\n[rule truncated: read ${shownPath(rule.file)} for the rest]` : ""}`,
-      );
-      sections.push(`# Rules (.agents/rules)\n${texts.join("\n\n")}`);
-    }
+    if (rules.length > 0) sections.push(`# Rules (.agents/rules)\n${formatRules(rules)}`);
 
     if (place.skills) {
       const found = await discoverSkills(workspaceSkillsDir(target), "workspace");
