@@ -25,21 +25,75 @@ export interface ActiveHook extends HookEntry {
   origin: "config" | "workspace";
 }
 
+/**
+ * The tool names a session has, to check a hook's `tools` against: a misspelt name would make
+ * the hook silently never run, and a before-hook is often a safety check.
+ */
+export interface ToolNameCheck {
+  has(name: string): boolean;
+  /** The names there are, for a message. */
+  describe(): string;
+}
+
+/** A hook whose `tools` names tools the session does not have. */
+export interface HookWithUnknownTools {
+  /** `<name>`, or `workspace:<name>` for a workspace's hook. */
+  label: string;
+  phase: HookPhase;
+  unknown: string[];
+}
+
 /** What reading a directory's `.agents/hooks.yaml` did. */
 export type WorkspaceHooksLoad =
   | { status: "none" }
   | { status: "ignored"; file: string }
-  | { status: "loaded"; file: string; labels: string[] }
+  /** `rejected`: hooks left out because their `tools` name a tool the session does not have. */
+  | { status: "loaded"; file: string; labels: string[]; rejected: HookWithUnknownTools[] }
   | { status: "invalid"; file: string; message: string };
+
+type HookLists = Pick<HooksSection, "before_tool" | "after_tool">;
+
+/** The hooks of `lists` that name a tool `tools` does not have, with those names. */
+export function hooksWithUnknownTools(
+  lists: HookLists,
+  tools: ToolNameCheck,
+  labelPrefix = "",
+): HookWithUnknownTools[] {
+  const found: HookWithUnknownTools[] = [];
+  for (const phase of ["before_tool", "after_tool"] as const) {
+    for (const hook of lists[phase]) {
+      const unknown = (hook.tools ?? []).filter((name) => !tools.has(name));
+      if (unknown.length > 0) found.push({ label: `${labelPrefix}${hook.name}`, phase, unknown });
+    }
+  }
+  return found;
+}
+
+/** One line per hook: which names are unknown (the caller adds the list of tools there are). */
+export function describeUnknownHookTools(hooks: readonly HookWithUnknownTools[]): string {
+  return hooks
+    .map(
+      (hook) =>
+        `hook "${hook.label}" (${hook.phase}) lists ${hook.unknown.map((name) => `"${name}"`).join(", ")} in tools, which no tool has`,
+    )
+    .join("; ");
+}
 
 export class HookSet {
   private readonly lists: Record<HookPhase, ActiveHook[]> = { before_tool: [], after_tool: [] };
 
-  constructor(readonly allowWorkspaceHooks: boolean) {}
+  /** `tools`: the session's tool names; a workspace hook that names another is not loaded. */
+  constructor(
+    readonly allowWorkspaceHooks: boolean,
+    private readonly tools?: ToolNameCheck,
+  ) {}
 
-  /** The agent's own hooks, run in the workspace. */
-  static fromConfig(section: HooksSection, workspaceDir: string): HookSet {
-    const set = new HookSet(section.allow_workspace_hooks);
+  /**
+   * The agent's own hooks, run in the workspace. Their tool names are checked when the agent is
+   * loaded (an unknown name is a configuration error there), not here.
+   */
+  static fromConfig(section: HooksSection, workspaceDir: string, tools?: ToolNameCheck): HookSet {
+    const set = new HookSet(section.allow_workspace_hooks, tools);
     for (const phase of ["before_tool", "after_tool"] as const) {
       for (const hook of section[phase]) {
         set.lists[phase].push({ ...hook, label: hook.name, cwd: workspaceDir, origin: "config" });
@@ -61,12 +115,16 @@ export class HookSet {
     return this.lists[phase];
   }
 
-  /** Adds a directory's hooks; a label already present (the same file read twice) is kept once. */
-  addWorkspaceHooks(file: WorkspaceHooksFile, dir: string): string[] {
+  /**
+   * Adds a directory's hooks; a label already present (the same file read twice) is kept once,
+   * and a hook in `skip` (by label) is left out.
+   */
+  addWorkspaceHooks(file: WorkspaceHooksFile, dir: string, skip: ReadonlySet<string> = new Set()): string[] {
     const added: string[] = [];
     for (const phase of ["before_tool", "after_tool"] as const) {
       for (const hook of file[phase]) {
         const label = `${WORKSPACE_HOOK_PREFIX}${hook.name}`;
+        if (skip.has(`${phase}\u0000${label}`)) continue;
         const list = this.lists[phase];
         if (list.some((h) => h.label === label && h.cwd === dir)) continue;
         list.push({ ...hook, label, cwd: dir, origin: "workspace" });
@@ -83,6 +141,17 @@ export class HookSet {
     const file = `${dir.replace(/\/$/, "")}/${WORKSPACE_HOOKS_FILE}`;
     if (!this.allowWorkspaceHooks) return { status: "ignored", file };
     if (!loaded.ok) return { status: "invalid", file, message: formatConfigErrors(loaded.errors) };
-    return { status: "loaded", file, labels: this.addWorkspaceHooks(loaded.config, dir) };
+    // A directory's hooks must not break the session: one naming an unknown tool is left out and
+    // reported; the others load.
+    const rejected = this.tools
+      ? hooksWithUnknownTools(loaded.config, this.tools, WORKSPACE_HOOK_PREFIX)
+      : [];
+    const skip = new Set(rejected.map((hook) => `${hook.phase}\u0000${hook.label}`));
+    return { status: "loaded", file, labels: this.addWorkspaceHooks(loaded.config, dir, skip), rejected };
+  }
+
+  /** The session's tool names, for a message about a hook that names another. */
+  describeTools(): string | undefined {
+    return this.tools?.describe();
   }
 }

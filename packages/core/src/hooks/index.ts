@@ -2,8 +2,12 @@
 
 export {
   type ActiveHook,
+  describeUnknownHookTools,
   type HookPhase,
   HookSet,
+  type HookWithUnknownTools,
+  hooksWithUnknownTools,
+  type ToolNameCheck,
   WORKSPACE_HOOK_PREFIX,
   type WorkspaceHooksLoad,
 } from "./hook-set.js";

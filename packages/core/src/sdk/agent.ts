@@ -59,6 +59,8 @@ import { createBuiltinTools, selectToolsForModel } from "../tools/registry.js";
 import { SUBAGENT_TOOL_NAMES, type SubagentManager, subagentToolFactories } from "../tools/subagent/index.js";
 import { checkAllowedTools } from "./allowed-tools.js";
 import { type CustomToolRegistration, customTools } from "./custom-tools.js";
+import { checkHookTools } from "./hook-tools.js";
+import { knownTools } from "./known-tools.js";
 import { type ResolvedModel, resolveModel } from "./model-choice.js";
 import { Session } from "./session.js";
 import { newSessionId } from "./session-id.js";
@@ -325,6 +327,10 @@ export class Agent {
       agentId: this.id,
       dataRoot: this.dataRoot,
       config: this.config,
+      tools: knownTools(
+        this.config,
+        this.extraTools.map((tool) => tool.name),
+      ),
       workspaceDir,
       records,
       warn: (line) => this.logger.warn(line),
@@ -560,11 +566,10 @@ export async function createAgent(options: CreateAgentOptions = {}): Promise<Age
   // Custom tool definitions are checked now, so a bad registration fails here and not mid-session.
   const registered = customTools(options.tools ?? [], []);
   // "a name that no tool has is a configuration error with a clear message".
-  checkAllowedTools(
-    agentId,
-    config,
-    registered.map((tool) => tool.name),
-  );
+  const customNames = registered.map((tool) => tool.name);
+  checkAllowedTools(agentId, config, customNames);
+  // A hook whose tools list has a typo would never run: an error too, naming the hook.
+  checkHookTools(agentId, config, knownTools(config, customNames));
   return new Agent(agentId, dataRoot, config, project.config, options.tools ?? [], logger);
 }
 

@@ -2,8 +2,9 @@ import { stat } from "node:fs/promises";
 import type { OmniMessage } from "@penguin/protocol";
 import { discoverSkills, type SystemConfig, workspaceSkillsDir } from "@penguin/state";
 import { CurrentDirectory } from "../environment/current-directory.js";
-import { HookSet } from "../hooks/hook-set.js";
+import { HookSet, type ToolNameCheck } from "../hooks/hook-set.js";
 import { loadSessionSkills, type SkillCatalog } from "../skills/catalog.js";
+import { unknownHookToolsMessage } from "./hook-tools.js";
 import { SetupError } from "./setup-error.js";
 
 // What a session starts with besides its tools: the agent's current directory, the skills it
@@ -24,6 +25,8 @@ export interface SurroundingsOptions {
   agentId: string;
   dataRoot: string;
   config: SystemConfig;
+  /** The session's tool names: a workspace hook that names another is not loaded. */
+  tools: ToolNameCheck;
   workspaceDir: string;
   /** A resumed session's records: the directories change_directory moved it to. */
   records?: readonly OmniMessage[];
@@ -40,11 +43,22 @@ export async function prepareSurroundings(options: SurroundingsOptions): Promise
     skills = loaded.catalog;
     for (const problem of loaded.problems) warn(`${prefix}: skill skipped: ${problem}`);
   }
-  const hooks = HookSet.fromConfig(config.hooks, workspaceDir);
+  const hooks = HookSet.fromConfig(config.hooks, workspaceDir, options.tools);
   const workspaceHooks = await hooks.loadFrom(workspaceDir);
   if (workspaceHooks.status === "invalid") {
     throw new SetupError(
       `the workspace's hooks file is invalid (workspace hooks are on for agent "${options.agentId}"):\n${workspaceHooks.message}`,
+      "config",
+    );
+  }
+  // At the start, as for an invalid file: the user opted in to these hooks and fixes them first.
+  if (workspaceHooks.status === "loaded" && workspaceHooks.rejected.length > 0) {
+    throw new SetupError(
+      unknownHookToolsMessage(
+        `the workspace's hooks file ${workspaceHooks.file} (workspace hooks are on for agent "${options.agentId}")`,
+        workspaceHooks.rejected,
+        options.tools,
+      ),
       "config",
     );
   }
@@ -62,6 +76,11 @@ export async function prepareSurroundings(options: SurroundingsOptions): Promise
     if (skills) skills.add((await discoverSkills(workspaceSkillsDir(dir), "workspace")).skills);
     const loaded = await hooks.loadFrom(dir);
     if (loaded.status === "invalid") warn(`${prefix}: hooks of ${dir} not loaded: ${loaded.message}`);
+    if (loaded.status === "loaded" && loaded.rejected.length > 0) {
+      warn(
+        `${prefix}: ${unknownHookToolsMessage(`hooks of ${dir} not loaded`, loaded.rejected, options.tools)}`,
+      );
+    }
   }
   return { directory, skills, hooks };
 }

@@ -10,6 +10,7 @@ import {
   workspaceSkillsDir,
 } from "@penguin/state";
 import type { BuiltinTool, ToolExecutionContext, ToolResult } from "../../environment/types.js";
+import { describeUnknownHookTools } from "../../hooks/hook-set.js";
 import { answer, describeFsError, fail, pathArgument, shownPath } from "../file-tool-support.js";
 
 // "change_directory (moves the agent's current directory, which becomes the default for command
@@ -98,8 +99,18 @@ export function createChangeDirectoryTool(definition: ToolDefinitionConfig): Bui
       if (lines.length > 0) sections.push(`# Skills here (load one with use_skill)\n${lines.join("\n")}`);
     }
 
-    if (hooks.status === "loaded" && hooks.labels.length > 0) {
-      sections.push(`# Hooks\nThese hooks now run around your tool calls: ${hooks.labels.join(", ")}.`);
+    if (hooks.status === "loaded" && (hooks.labels.length > 0 || hooks.rejected.length > 0)) {
+      const lines: string[] = [];
+      if (hooks.labels.length > 0)
+        lines.push(`These hooks now run around your tool calls: ${hooks.labels.join(", ")}.`);
+      // A directory's hooks cannot break the session: one that names an unknown tool (it would
+      // never run) is left out, with a warning the model can pass on.
+      if (hooks.rejected.length > 0) {
+        lines.push(
+          `Warning: not loaded from ${shownPath(hooks.file)}: ${describeUnknownHookTools(hooks.rejected)}. The session's tools are: ${place.hooks?.describeTools() ?? "unknown"}.`,
+        );
+      }
+      sections.push(`# Hooks\n${lines.join("\n")}`);
     } else if (hooks.status === "ignored") {
       sections.push(
         `# Hooks\n${shownPath(hooks.file)} is not used: workspace hooks run only when the user sets hooks.allow_workspace_hooks.`,

@@ -1,0 +1,26 @@
+import { resolveToolset, type SystemConfig } from "@penguin/state";
+import type { ToolNameCheck } from "../hooks/hook-set.js";
+import { mcpToolPrefix } from "../mcp/tool-names.js";
+
+// The tool names configuration may refer to (`allowed_tools`, a hook's `tools`): what the agent
+// can have whatever the model, the tools registered in code, and the tools of its MCP servers.
+// MCP servers connect lazily, when a session's first task starts, so their tools are known only by
+// the `mcp__<server>__` prefix.
+
+/** Checks tool names against an agent's tools; `describe` lists them for an error message. */
+export function knownTools(config: SystemConfig, customToolNames: readonly string[]): ToolNameCheck {
+  const names = [...new Set([...resolveToolset(config).map((tool) => tool.name), ...customToolNames])];
+  const known = new Set(names);
+  const mcpPrefixes = config.tools.mcpServers.map((server) => mcpToolPrefix(server.name));
+  return {
+    has: (name) =>
+      known.has(name) || mcpPrefixes.some((prefix) => name.startsWith(prefix) && name.length > prefix.length),
+    describe: () => {
+      const mcpNote =
+        mcpPrefixes.length > 0
+          ? `, or an MCP tool named ${mcpPrefixes.map((p) => `${p}<tool>`).join(" / ")}`
+          : "";
+      return `${names.join(", ")}${mcpNote}`;
+    },
+  };
+}
