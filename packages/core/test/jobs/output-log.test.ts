@@ -116,6 +116,39 @@ describe("the output log of a job", () => {
     expect(window.lines).toEqual(lines.slice(-window.lines.length));
   });
 
+  it("holds any script exactly, switching from one to two bytes a character midway", () => {
+    // ASCII first (stored one byte a character), then Latin-1, BMP and astral characters
+    // (stored two bytes a character from the first one above U+00FF), across wraps and drops.
+    let seed = 11;
+    const next = () => {
+      seed = (seed * 1103515245 + 12345) % 2147483648;
+      return seed;
+    };
+    const log = new OutputLog(3_000);
+    let all = "";
+    const alphabets = ["ab\n", "ab\né\t", "x€\n😀é"];
+    for (let i = 0; i < 1_500; i++) {
+      const alphabet = Array.from(alphabets[Math.min(2, Math.floor(i / 500))] as string);
+      const size = [1, 5, 60, 2_000][next() % 4] as number;
+      const text = Array.from({ length: size }, () => alphabet[next() % alphabet.length]).join("");
+      log.append(text, /^[\x00-\x7f]*$/.test(text));
+      all += text;
+      if (i % 50 === 0 || i === 1_499) {
+        expect(log.readFrom(log.start)).toBe(all.slice(all.length - log.size));
+        expect(log.end).toBe(all.length);
+        expect(log.size).toBeLessThanOrEqual(3_000);
+        // Never starts with the second half of a surrogate pair.
+        const first = log.readFrom(log.start).charCodeAt(0);
+        expect(first >= 0xdc00 && first <= 0xdfff).toBe(false);
+      }
+    }
+    const lines = all.split("\n");
+    if (lines[lines.length - 1] === "") lines.pop();
+    const window = log.lineWindow({ limit: 3 });
+    expect(window.totalLines).toBe(lines.length);
+    expect(window.lines).toEqual(lines.slice(-window.lines.length));
+  });
+
   it("never splits a surrogate pair when it drops", () => {
     const log = new OutputLog(3);
     log.append("a😀bc");

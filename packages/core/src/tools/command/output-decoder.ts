@@ -24,20 +24,24 @@ export class OutputDecoder {
   private readonly decoder = new TextDecoder("utf-8", { fatal: false });
   /** Whether the decoder may hold the first bytes of a character that the chunk boundary cut. */
   private holdsPartial = false;
+  /** Whether the text of the last `write` was plain ASCII (no replacement characters either). */
+  lastWriteAscii = false;
 
   /** Text for the next chunk; an incomplete trailing character waits for the next chunk. */
   write(chunk: Uint8Array): string {
+    this.lastWriteAscii = false;
     if (chunk.length === 0) return "";
-    let text: string;
     if (!this.holdsPartial && isAscii(chunk)) {
       // Most output is ASCII, and for it a byte-for-byte copy is the decoding, several times
       // faster than the UTF-8 decoder (this is the hot path of a command printing gigabytes).
-      text = asBuffer(chunk).toString("latin1");
-    } else {
-      text = this.decoder.decode(chunk, { stream: true });
-      // An ASCII last byte ends (or completes) every sequence: nothing is left pending.
-      this.holdsPartial = (chunk[chunk.length - 1] as number) >= 0x80;
+      const text = asBuffer(chunk).toString("latin1");
+      const safe = replaceControlCharacters(text);
+      this.lastWriteAscii = safe === text;
+      return safe;
     }
+    const text = this.decoder.decode(chunk, { stream: true });
+    // An ASCII last byte ends (or completes) every sequence: nothing is left pending.
+    this.holdsPartial = (chunk[chunk.length - 1] as number) >= 0x80;
     return replaceControlCharacters(text);
   }
 

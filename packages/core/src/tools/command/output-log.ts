@@ -52,7 +52,8 @@ export class OutputLog {
     return this.ring.size;
   }
 
-  append(text: string): void {
+  /** `knownOneByte`: every character is at most U+00FF (the log then need not scan for it). */
+  append(text: string, knownOneByte = false): void {
     if (text.length === 0) return;
     let kept = text;
     const beyondCap = kept.length - this.capChars;
@@ -68,7 +69,7 @@ export class OutputLog {
     } else if (kept.length > this.ring.room) {
       this.dropHeld(kept.length - this.ring.room);
     }
-    this.ring.write(kept);
+    this.ring.write(kept, knownOneByte);
     this.addSegment(kept.length, countNewlines(kept));
   }
 

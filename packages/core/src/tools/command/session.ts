@@ -330,7 +330,8 @@ export class CommandSession {
   private pipeOutput(stream: NodeJS.ReadableStream): void {
     const decoder = new OutputDecoder();
     stream.on("data", (chunk: Buffer) => {
-      this.append(decoder.write(chunk));
+      const text = decoder.write(chunk);
+      this.append(text, decoder.lastWriteAscii);
     });
     let closed = false;
     const onClose = () => {
@@ -345,9 +346,9 @@ export class CommandSession {
     stream.on("error", onClose);
   }
 
-  private append(text: string): void {
+  private append(text: string, knownOneByte = false): void {
     if (text.length === 0) return;
-    this.log.append(text);
+    this.log.append(text, knownOneByte);
     this.notify();
   }
 

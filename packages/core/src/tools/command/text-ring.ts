@@ -1,3 +1,6 @@
+/** A character beyond Latin-1: text with one needs two bytes per UTF-16 code unit. */
+const BEYOND_LATIN1 = /[^\u0000-\u00ff]/;
+
 /**
  * A bounded run of text kept as UTF-16 code units in one Buffer used as a ring, addressed by
  * absolute position (unit `n` is the n-th unit ever written).
@@ -9,11 +12,15 @@
  * fast command runs. Text copied into a Buffer lives outside the JavaScript heap: the chunk
  * strings die at once and the young generation stays small.
  *
- * The Buffer starts small and doubles as text arrives, up to the capacity, so a session that
- * prints a few lines costs a few KB, not the whole cap.
+ * Storage is one byte per unit (Latin-1) while every unit written fits in one, as most command
+ * output does, and two bytes (UTF-16LE) from the first one that does not: the held text is
+ * re-encoded once. The Buffer starts small and doubles as text arrives, up to the capacity, so a
+ * session that prints a few lines costs a few KB, not the whole cap.
  */
 export class TextRing {
   private units: Buffer;
+  /** Whether units take two bytes (some unit above U+00FF was written). */
+  private wide = false;
   /** Absolute position of the oldest unit held. */
   private first = 0;
   /** Absolute position after the newest unit. */
@@ -23,7 +30,7 @@ export class TextRing {
     readonly capacityUnits: number,
     initialUnits = 4096,
   ) {
-    this.units = Buffer.allocUnsafeSlow(2 * Math.min(capacityUnits, initialUnits));
+    this.units = Buffer.allocUnsafeSlow(Math.min(capacityUnits, initialUnits));
   }
 
   get start(): number {
@@ -43,17 +50,23 @@ export class TextRing {
     return this.capacityUnits - this.size;
   }
 
-  /** Writes `text` after the newest unit; the caller has made room (`dropFront`) first. */
-  write(text: string): void {
+  /**
+   * Writes `text` after the newest unit; the caller has made room (`dropFront`) first.
+   * `knownOneByte`: the caller knows every unit is at most U+00FF (saves a scan of the text).
+   */
+  write(text: string, knownOneByte = false): void {
     if (text.length > this.room) throw new RangeError("text ring overflow: drop old text first");
+    if (!this.wide && !knownOneByte && BEYOND_LATIN1.test(text)) this.widen();
     this.reserve(this.size + text.length);
-    const slots = this.units.length / 2;
+    const slots = this.slots;
+    const width = this.width;
+    const encoding = this.encoding;
     let written = 0;
     while (written < text.length) {
       const at = (this.next + written) % slots;
       const count = Math.min(text.length - written, slots - at);
       const part = written === 0 && count === text.length ? text : text.slice(written, written + count);
-      this.units.write(part, at * 2, count * 2, "utf16le");
+      this.units.write(part, at * width, count * width, encoding);
       written += count;
     }
     this.next += text.length;
@@ -76,8 +89,8 @@ export class TextRing {
 
   /** The code unit at absolute position `position` (which must be held). */
   unitAt(position: number): number {
-    const slots = this.units.length / 2;
-    return this.units.readUInt16LE((position % slots) * 2);
+    const slot = position % this.slots;
+    return this.wide ? this.units.readUInt16LE(slot * 2) : (this.units[slot] as number);
   }
 
   /** The text between two absolute positions, both within what is held. */
@@ -85,27 +98,52 @@ export class TextRing {
     if (from < this.first || to > this.next || from > to) {
       throw new RangeError(`text ring read ${from}..${to} outside ${this.first}..${this.next}`);
     }
-    const slots = this.units.length / 2;
+    const slots = this.slots;
+    const width = this.width;
     let result = "";
     for (let at = from; at < to; ) {
       const slot = at % slots;
       const count = Math.min(to - at, slots - slot);
-      result += this.units.toString("utf16le", slot * 2, (slot + count) * 2);
+      result += this.units.toString(this.encoding, slot * width, (slot + count) * width);
       at += count;
     }
     return result;
   }
 
+  private get width(): 1 | 2 {
+    return this.wide ? 2 : 1;
+  }
+
+  private get encoding(): "latin1" | "utf16le" {
+    return this.wide ? "utf16le" : "latin1";
+  }
+
+  /** Units the Buffer has room for now. */
+  private get slots(): number {
+    return this.units.length / this.width;
+  }
+
+  /** Switches to two bytes per unit, keeping what is held. */
+  private widen(): void {
+    const held = this.text(this.first);
+    const slots = this.slots;
+    this.wide = true;
+    this.relayout(held, slots);
+  }
+
   /** Grows the Buffer (doubling, up to the capacity) so that `units` fit; keeps what is held. */
   private reserve(units: number): void {
-    const slots = this.units.length / 2;
+    const slots = this.slots;
     if (units <= slots) return;
     let grown = slots;
     while (grown < units) grown *= 2;
-    grown = Math.min(grown, this.capacityUnits);
-    const held = this.text(this.first);
-    this.units = Buffer.allocUnsafeSlow(grown * 2);
+    this.relayout(this.text(this.first), Math.min(grown, this.capacityUnits));
+  }
+
+  /** A new Buffer of `slots` units at the current width, holding `held` at its positions. */
+  private relayout(held: string, slots: number): void {
+    this.units = Buffer.allocUnsafeSlow(slots * this.width);
     this.next = this.first;
-    this.write(held);
+    this.write(held, !this.wide);
   }
 }
