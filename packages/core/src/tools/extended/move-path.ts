@@ -1,5 +1,5 @@
 import type { Stats } from "node:fs";
-import { cp, lstat, mkdir, rename, rm } from "node:fs/promises";
+import { lstat, mkdir } from "node:fs/promises";
 import { dirname } from "node:path";
 import type { OmniMessage } from "@penguin/protocol";
 import type { ToolDefinitionConfig } from "@penguin/state";
@@ -14,6 +14,7 @@ import {
   shownPath,
 } from "../file-tool-support.js";
 import { missingPathHint } from "../path-hint.js";
+import { type MoveOutcome, moveWithoutOverwrite } from "./move-no-overwrite.js";
 import { checkPathChange } from "./path-guard.js";
 
 // "move_path (never overwrites, creates missing parents)".
@@ -25,6 +26,10 @@ async function lstatOrUndefined(path: string): Promise<Stats | undefined> {
     if (fsErrorCode(error) === "ENOENT") return undefined;
     throw error;
   }
+}
+
+function alreadyExists(to: string): string {
+  return `${shownPath(to)} already exists; move_path never overwrites. Remove it first, or pick another destination.`;
 }
 
 export function createMovePathTool(definition: ToolDefinitionConfig): BuiltinTool {
@@ -50,12 +55,7 @@ export function createMovePathTool(definition: ToolDefinitionConfig): BuiltinToo
     } catch (error) {
       return yield* fail(ctx, describeFsError("check", from, error));
     }
-    if (existing) {
-      return yield* fail(
-        ctx,
-        `${shownPath(to)} already exists; move_path never overwrites. Remove it first, or pick another destination.`,
-      );
-    }
+    if (existing) return yield* fail(ctx, alreadyExists(to));
     if (info.isDirectory() && to.startsWith(`${from}/`)) {
       return yield* fail(ctx, `Cannot move the directory ${shownPath(from)} into itself (${shownPath(to)}).`);
     }
@@ -67,24 +67,22 @@ export function createMovePathTool(definition: ToolDefinitionConfig): BuiltinToo
     if (verdict === "aborted") return { stopReason: "aborted" };
     if (!verdict.ok) return yield* fail(ctx, verdict.message);
 
+    let outcome: MoveOutcome;
     try {
       await mkdir(dirname(to), { recursive: true });
-      try {
-        await rename(from, to);
-      } catch (error) {
-        if (fsErrorCode(error) !== "EXDEV") throw error;
-        // Another file system: copy (links as links), then remove the source.
-        await cp(from, to, {
-          recursive: true,
-          errorOnExist: true,
-          force: false,
-          verbatimSymlinks: true,
-          preserveTimestamps: true,
-        });
-        await rm(from, { recursive: true });
-      }
+      // The check above gives the usual answer early; this one holds even against a destination
+      // created since (by another process): the move itself never replaces anything.
+      outcome = await moveWithoutOverwrite(from, to, info.isDirectory());
     } catch (error) {
       return yield* fail(ctx, `${describeFsError("move", from, error)} Nothing was moved.`);
+    }
+    if (!outcome.ok) {
+      return yield* fail(
+        ctx,
+        outcome.reason === "exists"
+          ? alreadyExists(to)
+          : `${shownPath(to)} was created by someone else while the directory was being moved there; move_path never overwrites, so nothing was moved.`,
+      );
     }
     ctx.fileReads?.moved(from, to);
     const kind = info.isDirectory() ? "directory" : info.isSymbolicLink() ? "symlink" : "file";
