@@ -598,11 +598,17 @@ async function existingFolder(path: string): Promise<string> {
   return absolute;
 }
 
-/** Session rules a human granted, as recorded on their approval_decision events. */
+/**
+ * Session rules a human granted, as recorded on their approval_decision events. Only an allow
+ * grants a rule (the gate records none with a deny), so a rule on any other decision is not
+ * taken: a resumed session never allows more than was granted. `SessionRules.add` then refuses
+ * a prefix that is not one plain command.
+ */
 function grantedRules(records: readonly OmniMessage[]): SessionRule[] {
   const rules: SessionRule[] = [];
   for (const record of records) {
     if (record.type !== "event_msg" || record.payload.type !== "approval_decision") continue;
+    if (record.payload.decision !== "allow") continue;
     const rule = (record.payload as { session_rule?: unknown }).session_rule;
     if (rule && typeof rule === "object") {
       const r = rule as Partial<Record<"tool" | "commandPrefix", unknown>>;
