@@ -85,4 +85,39 @@ describe("browser safety", () => {
     );
     expect(sandbox.result).toEqual({ parsed: true, bad: false, text: "héllo 😀", noProcess: "undefined" });
   });
+
+  test("the stream entry bundles without zod, small, and follows a stream on its own", async () => {
+    const result = await build({
+      entryPoints: [join(srcDir, "stream.ts")],
+      bundle: true,
+      minify: true,
+      platform: "browser",
+      format: "iife",
+      globalName: "penguinStream",
+      write: false,
+      logLevel: "silent",
+    });
+    const code = result.outputFiles[0].text;
+    // The point of the entry: a page that follows streams does not download the schemas.
+    expect(code).not.toMatch(/zod|ZodObject/i);
+    expect(code.length).toBeLessThan(20_000);
+    const sandbox: Record<string, unknown> = {};
+    runInNewContext(
+      `${code}\nthis.result = (() => {
+      const agg = new penguinStream.PartialAggregator();
+      const partial = (event_type, output) => ({ type: "model_msg", payload: { type: "partial_tool_call_output", event_type, tool_call_id: "c1", output } });
+      agg.push(partial("start", ""));
+      agg.push(partial("delta", "par"));
+      agg.push(partial("delta", "tial"));
+      const open = agg.snapshot().map((s) => s.content);
+      const description = penguinStream.readStreamingArgument('{"description": "Run the te', "description");
+      return { open, description };
+    })();`,
+      sandbox,
+    );
+    expect(sandbox.result).toEqual({
+      open: ["partial"],
+      description: { value: "Run the te", complete: false },
+    });
+  });
 });

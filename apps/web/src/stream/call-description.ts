@@ -1,4 +1,4 @@
-import { CALL_DESCRIPTION_KEYS, readStreamingArgument } from "@penguin/protocol";
+import { CALL_DESCRIPTION_KEYS, readStreamingArgument } from "@penguin/protocol/stream";
 
 /**
  * The `description` (or `purpose`) argument of a tool call, read from its arguments JSON while it

@@ -1,9 +1,6 @@
-import {
-  type OmniMessage,
-  type OpenPartialStream,
-  PartialAggregator,
-  type StopReason,
-} from "@penguin/protocol";
+import type { OmniMessage, OpenPartialStream, StopReason } from "@penguin/protocol";
+// The light entry: the aggregator without the zod schemas, which the page never needs.
+import { PartialAggregator } from "@penguin/protocol/stream";
 import type { MessagesResponse, PendingApproval, ServerEvent, TaskState } from "../api/types.js";
 import { callDescription } from "./call-description.js";
 

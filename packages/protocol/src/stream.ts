@@ -1,0 +1,17 @@
+// @penguin/protocol/stream: what a front end runs to follow a live stream (the partial-stream
+// aggregator and the reader of half-streamed arguments) without the zod schemas of the main
+// entry, so a browser bundle that needs only these stays small. Types come from the main entry.
+
+export {
+  matchesComplete,
+  type OpenPartialStream,
+  PartialAggregator,
+  type PartialKind,
+  type StreamedPayload,
+  streamKeyOf,
+} from "./aggregate.js";
+export {
+  CALL_DESCRIPTION_KEYS,
+  readStreamingArgument,
+  type StreamingString,
+} from "./streaming-arguments.js";
