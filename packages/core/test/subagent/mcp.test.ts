@@ -90,16 +90,15 @@ describe.runIf(process.platform === "linux")("a subagent's MCP tools", () => {
     const messages = await collect(session.run("Delegate the lookup.", { approve: allowAll }));
 
     // The child was offered the server's tools and its call ran against the server.
-    const childTools = (env.llm2.requests[0]?.body as { tools: { function: { name: string } }[] }).tools.map(
-      (tool) => tool.function.name,
-    );
+    const childBody = env.llm2.requests[0]?.body as { tools?: { function: { name: string } }[] } | undefined;
+    const childTools = (childBody?.tools ?? []).map((tool) => tool.function.name);
     expect(childTools).toContain("mcp__notes__lookup");
     expect(outputOf(messages, "sub1").output).toContain("k1 is value of k1");
 
     // Traced under the child: its own trace holds the call and its output, and the parent's
     // stream carries them with the child's id as origin.
     const pointer = messages.find((m) => kind(m) === "subagent");
-    const childId = (pointer?.payload as { session_id: string }).session_id;
+    const childId = (pointer?.payload as { session_id?: string } | undefined)?.session_id ?? "";
     const childRecords = sessionRecords(env.location, childId);
     const [meta] = childRecords;
     expect(meta.type === "session_meta" && meta.payload.parent_session_id).toBe(session.id);
