@@ -1,8 +1,6 @@
+import { countNewlines } from "./count-newlines.js";
 import { TextRing } from "./text-ring.js";
 import { DEFAULT_UNREAD_BUFFER_CHARS, droppedOutputMarker } from "./unread-buffer.js";
-
-/** Segments shorter than this are joined with the next append (see `addSegment`). */
-const COALESCE_CHARS = 8 * 1024;
 
 /**
  * The output of one command session, kept once and read two ways:
@@ -23,8 +21,6 @@ const COALESCE_CHARS = 8 * 1024;
  */
 export class OutputLog {
   private readonly ring: TextRing;
-  /** The held text in append-sized pieces, oldest first, with their newline counts. */
-  private readonly segments: Segment[] = [];
   /** Newlines in the dropped text: lines that were dropped whole. */
   private droppedNewlines = 0;
   /** Whether the last dropped character was a newline (else the first held line lost its start). */
@@ -70,7 +66,6 @@ export class OutputLog {
       this.dropHeld(kept.length - this.ring.room);
     }
     this.ring.write(kept, knownOneByte);
-    this.addSegment(kept.length, countNewlines(kept));
   }
 
   /**
@@ -126,42 +121,18 @@ export class OutputLog {
     return { lines, firstLine: this.droppedNewlines + 2, dropped: this.droppedNewlines + 1 };
   }
 
-  private addSegment(chars: number, newlines: number): void {
-    // A command that writes a character at a time must not leave a million tiny records behind:
-    // small appends join the newest segment until it reaches a useful size.
-    const last = this.segments[this.segments.length - 1];
-    if (last && last.chars < COALESCE_CHARS) {
-      last.chars += chars;
-      last.newlines += newlines;
-    } else {
-      this.segments.push({ chars, newlines });
-    }
-  }
-
-  /** Drops the oldest `count` held characters (one more if that would split a surrogate pair). */
+  /**
+   * Drops the oldest `count` held characters (one more if that would split a surrogate pair).
+   * Newlines are counted here, when text goes, not when it comes: most text of a long stream is
+   * dropped once and counted once, and the newest text (still held) is never counted at all.
+   */
   private dropHeld(count: number): void {
-    let left = count;
-    while (left > 0) {
-      const oldest = this.segments[0];
-      if (!oldest) break;
-      const start = this.ring.start;
-      if (oldest.chars <= left) {
-        this.droppedNewlines += oldest.newlines;
-        this.lastDroppedNewline = this.ring.unitAt(start + oldest.chars - 1) === NEWLINE;
-        this.ring.dropFront(oldest.chars);
-        this.segments.shift();
-        left -= oldest.chars;
-        continue;
-      }
-      // Part of a segment: its newlines are counted only when it has any.
-      const newlines = oldest.newlines === 0 ? 0 : countNewlines(this.ring.text(start, start + left));
-      this.droppedNewlines += newlines;
-      this.lastDroppedNewline = this.ring.unitAt(start + left - 1) === NEWLINE;
-      oldest.newlines -= newlines;
-      oldest.chars -= left;
-      this.ring.dropFront(left);
-      left = 0;
-    }
+    const from = this.start;
+    const to = Math.min(this.end, from + count);
+    if (to <= from) return;
+    this.droppedNewlines += this.ring.countNewlines(from, to);
+    this.lastDroppedNewline = this.ring.unitAt(to - 1) === NEWLINE;
+    this.ring.dropFront(to - from);
     if (this.size > 0 && isLowSurrogate(this.ring.unitAt(this.start))) this.dropHeld(1);
   }
 }
@@ -177,22 +148,10 @@ export interface LineWindow {
   droppedLines: number;
 }
 
-/** One append (or several small ones joined): its length and how many newlines it holds. */
-interface Segment {
-  chars: number;
-  newlines: number;
-}
-
 const NEWLINE = 0x0a;
 
 function isLowSurrogate(code: number): boolean {
   return code >= 0xdc00 && code <= 0xdfff;
-}
-
-function countNewlines(text: string): number {
-  let count = 0;
-  for (let i = text.indexOf("\n"); i !== -1; i = text.indexOf("\n", i + 1)) count += 1;
-  return count;
 }
 
 /** `index`, moved forward by one if it would split a surrogate pair. */

@@ -1,3 +1,5 @@
+import { countNewlineBytes, countNewlines } from "./count-newlines.js";
+
 /** A character beyond Latin-1: text with one needs two bytes per UTF-16 code unit. */
 const BEYOND_LATIN1 = /[^\u0000-\u00ff]/;
 
@@ -93,11 +95,24 @@ export class TextRing {
     return this.wide ? this.units.readUInt16LE(slot * 2) : (this.units[slot] as number);
   }
 
+  /** Newlines between two absolute positions, both within what is held. */
+  countNewlines(from: number, to: number): number {
+    this.checkRange(from, to);
+    if (this.wide) return countNewlines(this.text(from, to));
+    const slots = this.slots;
+    let count = 0;
+    for (let at = from; at < to; ) {
+      const slot = at % slots;
+      const end = Math.min(to - at, slots - slot) + slot;
+      count += countNewlineBytes(this.units.subarray(slot, end));
+      at += end - slot;
+    }
+    return count;
+  }
+
   /** The text between two absolute positions, both within what is held. */
   text(from: number, to: number = this.next): string {
-    if (from < this.first || to > this.next || from > to) {
-      throw new RangeError(`text ring read ${from}..${to} outside ${this.first}..${this.next}`);
-    }
+    this.checkRange(from, to);
     const slots = this.slots;
     const width = this.width;
     let result = "";
@@ -108,6 +123,12 @@ export class TextRing {
       at += count;
     }
     return result;
+  }
+
+  private checkRange(from: number, to: number): void {
+    if (from < this.first || to > this.next || from > to) {
+      throw new RangeError(`text ring read ${from}..${to} outside ${this.first}..${this.next}`);
+    }
   }
 
   private get width(): 1 | 2 {
