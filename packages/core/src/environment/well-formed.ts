@@ -3,12 +3,19 @@
 // some providers reject the whole request, so the Environment makes every string well-formed
 // before anything else sees it.
 
-const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
-const REPLACEMENT_CHARACTER = "\uFFFD";
+/**
+ * ES2024's String.prototype.isWellFormed / toWellFormed, which Node 20's V8 has (native, and
+ * several times faster than a look-around regular expression on the hot path of a tool that
+ * streams megabytes); the ES2022 library the packages compile against does not declare them.
+ */
+const wellFormedMethods = String.prototype as unknown as {
+  isWellFormed(this: string): boolean;
+  toWellFormed(this: string): string;
+};
 
 /** `text` with every unpaired surrogate replaced by U+FFFD. */
 export function toWellFormed(text: string): string {
-  return text.replace(LONE_SURROGATE, REPLACEMENT_CHARACTER);
+  return wellFormedMethods.isWellFormed.call(text) ? text : wellFormedMethods.toWellFormed.call(text);
 }
 
 function endsWithHighSurrogate(text: string): boolean {
