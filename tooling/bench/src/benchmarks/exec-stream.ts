@@ -21,6 +21,10 @@ const RSS_ABOVE_IDLE_TARGET_MIB = 64;
 const YIELD_MS = 600_000;
 
 const printCommand = (bytes: number) => `head -c ${bytes} /dev/zero | tr '\\0' a`;
+/** The other shape of huge output: a newline every second character (`yes`). */
+const printLinesCommand = (bytes: number) => `yes | head -c ${bytes}`;
+const LINES_FULL_BYTES = 256 * MiB;
+const LINES_QUICK_BYTES = 16 * MiB;
 
 /**
  * The raw Node baseline runs in a Node process of its own, which times itself: a reader that
@@ -45,10 +49,14 @@ async function rawNodeReaderMs(cmd: string, env: NodeJS.ProcessEnv): Promise<num
   return ms;
 }
 
-async function streamThroughEnvironment(environment: Environment, bytes: number): Promise<void> {
+async function streamThroughEnvironment(
+  environment: Environment,
+  bytes: number,
+  command: (bytes: number) => string = printCommand,
+): Promise<void> {
   const output = await callTool(environment, "exec_command", {
     description: "print a huge output",
-    cmd: printCommand(bytes),
+    cmd: command(bytes),
     yield_time_ms: YIELD_MS,
   });
   expectExitZero(output, `exec_command printing ${bytes} bytes`);
@@ -88,6 +96,19 @@ export const execStream: Benchmark = {
         );
         nodePipe.push(await rawNodeReaderMs(printCommand(bytes), env));
       }
+      // Dense lines cost the harness more per byte (line bookkeeping) than one endless line.
+      const linesBytes = quick ? LINES_QUICK_BYTES : LINES_FULL_BYTES;
+      const linesHarness: number[] = [];
+      const linesNodePipe: number[] = [];
+      for (let i = 0; i < runs; i++) {
+        linesHarness.push(
+          await timeMs(() => streamThroughEnvironment(environment, linesBytes, printLinesCommand)),
+        );
+        linesNodePipe.push(await rawNodeReaderMs(printLinesCommand(linesBytes), env));
+      }
+      const linesRate = linesBytes / 1e6 / (median(linesHarness) / 1000);
+      const linesRawRate = linesBytes / 1e6 / (median(linesNodePipe) / 1000);
+
       const mbPerSecond = (ms: number) => bytes / 1e6 / (ms / 1000);
       const harnessRate = mbPerSecond(median(harness));
       const devNullRate = mbPerSecond(median(devNull));
@@ -132,6 +153,18 @@ export const execStream: Benchmark = {
           signed: true,
         },
         { benchmark: this.name, metric: "idle session RSS", value: idleRss / MiB, unit: "MiB" },
+        {
+          benchmark: this.name,
+          metric: `exec_command of ${linesBytes / MiB} MiB of 2-char lines (yes)`,
+          value: linesRate,
+          unit: "MB/s",
+        },
+        {
+          benchmark: this.name,
+          metric: "2-char lines: exec_command / raw piped into Node",
+          value: linesRate / linesRawRate,
+          unit: "ratio",
+        },
       ];
     } finally {
       await environment.dispose();
