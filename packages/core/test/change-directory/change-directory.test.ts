@@ -1,23 +1,16 @@
 import { existsSync, mkdirSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { allowAll } from "../../src/approval/policies.js";
-import { chatMessages, collect, type Stack, stack, toolMessage } from "../hooks/support.js";
+import { chatMessages, collect, stack, toolMessage } from "../hooks/support.js";
 import { RETRY_FAST } from "../sdk/fixtures.js";
+import { cleanedUpAfterEach } from "../support/cleaned-up.js";
 
 // change_directory end to end: what it loads from the target (AGENTS.md, rules, skills, hooks),
 // where later relative paths and commands resolve, the rule that it is alone in its round, and a
 // resumed session that goes back where it was.
 
-const stacks: Stack[] = [];
-async function start(...args: Parameters<typeof stack>) {
-  const env = await stack(...args);
-  stacks.push(env);
-  return env;
-}
-afterEach(async () => {
-  await Promise.all(stacks.splice(0).map((env) => env.cleanup()));
-});
+const start = cleanedUpAfterEach(stack);
 
 const EXTENDED = { tools: { preset: "extended" as const, writeGuard: false } };
 const cd = (path: string, id = "cd1") => ({ id, name: "change_directory", arguments: { path } });

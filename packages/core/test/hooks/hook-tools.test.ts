@@ -1,26 +1,19 @@
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { SystemConfigInput } from "@penguin/state";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { allowAll } from "../../src/approval/policies.js";
 import { createAgent } from "../../src/sdk/agent.js";
 import { SetupError } from "../../src/sdk/setup-error.js";
 import { stdioServer } from "../mcp/support.js";
-import { collect, payloadsOf, type Stack, stack, toolMessage, traceRecords } from "./support.js";
+import { cleanedUpAfterEach } from "../support/cleaned-up.js";
+import { collect, payloadsOf, stack, toolMessage, traceRecords } from "./support.js";
 
 // A hook's `tools` names the tools it applies to. A misspelt name would make the hook never run
 // (for a before-hook, a safety check that silently does nothing), so names are checked like
 // allowed_tools: against the built-in, custom and `mcp__<server>__` tool names of the agent.
 
-const stacks: Stack[] = [];
-async function start(...args: Parameters<typeof stack>) {
-  const env = await stack(...args);
-  stacks.push(env);
-  return env;
-}
-afterEach(async () => {
-  await Promise.all(stacks.splice(0).map((env) => env.cleanup()));
-});
+const start = cleanedUpAfterEach(stack);
 
 const exec = (cmd: string, id: string) => ({
   id,

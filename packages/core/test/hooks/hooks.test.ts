@@ -1,22 +1,15 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { allowAll } from "../../src/approval/policies.js";
 import { SetupError } from "../../src/sdk/setup-error.js";
-import { collect, payloadsOf, type Stack, stack, toolMessage, traceRecords } from "./support.js";
+import { cleanedUpAfterEach } from "../support/cleaned-up.js";
+import { collect, payloadsOf, stack, toolMessage, traceRecords } from "./support.js";
 
 // Hooks around tool calls, end to end: an agent configured in code, fake-llm over HTTP, real hook
 // processes. What the model reads is taken from the request fake-llm received after the call.
 
-const stacks: Stack[] = [];
-async function start(...args: Parameters<typeof stack>) {
-  const env = await stack(...args);
-  stacks.push(env);
-  return env;
-}
-afterEach(async () => {
-  await Promise.all(stacks.splice(0).map((env) => env.cleanup()));
-});
+const start = cleanedUpAfterEach(stack);
 
 const exec = (cmd: string, id: string) => ({
   id,

@@ -1,24 +1,17 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { systemConfigFile } from "@penguin/state";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { allowAll } from "../../src/approval/policies.js";
 import { createAgent } from "../../src/sdk/agent.js";
 import { SetupError } from "../../src/sdk/setup-error.js";
 import { collect, payloadsOf, type Stack, stack, toolMessage, traceRecords } from "../hooks/support.js";
+import { cleanedUpAfterEach } from "../support/cleaned-up.js";
 
 // "`allowed-tools`: a per-agent (and per-child-agent) list that limits which tools the model is
 // offered; a name that no tool has is a configuration error with a clear message."
 
-const stacks: Stack[] = [];
-async function start(...args: Parameters<typeof stack>) {
-  const env = await stack(...args);
-  stacks.push(env);
-  return env;
-}
-afterEach(async () => {
-  await Promise.all(stacks.splice(0).map((env) => env.cleanup()));
-});
+const start = cleanedUpAfterEach(stack);
 
 const toolNamesOf = (env: Stack, n: number) =>
   ((env.llm.requests[n]?.body as { tools?: { function: { name: string } }[] } | undefined)?.tools ?? []).map(

@@ -1,23 +1,16 @@
 import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { RULE_FILE_MAX_CHARS } from "@penguin/state";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { allowAll } from "../../src/approval/policies.js";
 import { chatMessages, collect, type Stack, stack, toolMessage, traceRecords } from "../hooks/support.js";
+import { cleanedUpAfterEach } from "../support/cleaned-up.js";
 import { RETRY_FAST } from "./fixtures.js";
 
 // The workspace's rules (`.agents/rules/*.md`) reach the model from the first request of a
 // session, in the system prompt beside AGENTS.md, not only after a change_directory.
 
-const stacks: Stack[] = [];
-async function start(...args: Parameters<typeof stack>) {
-  const env = await stack(...args);
-  stacks.push(env);
-  return env;
-}
-afterEach(async () => {
-  await Promise.all(stacks.splice(0).map((env) => env.cleanup()));
-});
+const start = cleanedUpAfterEach(stack);
 
 function writeRule(workspaceDir: string, name: string, text: string) {
   const dir = join(workspaceDir, ".agents", "rules");

@@ -1,22 +1,15 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { agentSkillsDir, parseSkillFile, workspaceSkillsDir } from "@penguin/state";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { allowAll } from "../../src/approval/policies.js";
 import { chatMessages, collect, type Stack, stack, toolMessage } from "../hooks/support.js";
+import { cleanedUpAfterEach } from "../support/cleaned-up.js";
 
 // Skills: SKILL.md folders of the agent (`<dataRoot>/agents/<id>/skills/`) and of the workspace
 // (`<workspace>/.agents/skills/`), listed in the system prompt and loaded by use_skill.
 
-const stacks: Stack[] = [];
-async function start(...args: Parameters<typeof stack>) {
-  const env = await stack(...args);
-  stacks.push(env);
-  return env;
-}
-afterEach(async () => {
-  await Promise.all(stacks.splice(0).map((env) => env.cleanup()));
-});
+const start = cleanedUpAfterEach(stack);
 
 function skill(skillsDir: string, folder: string, text: string): string {
   mkdirSync(join(skillsDir, folder), { recursive: true });
