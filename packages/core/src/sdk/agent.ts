@@ -389,6 +389,8 @@ export class Agent {
   }): Session {
     const { id, resolved, options, trace } = input;
     const thinkingLevel = options.thinkingLevel ?? this.config.model.thinking_level;
+    // The level of the task now running (a run may override the session's), for children it spawns.
+    const taskThinking = { level: thinkingLevel };
     const secrets = this.secretsOf(options);
     const adapter = resolved.adapter;
     const scratchpad = scratchpadDir(this.dataRoot, id);
@@ -411,7 +413,7 @@ export class Agent {
           sessionId: id,
           resolved,
           workspaceDir: input.workspaceDir,
-          thinkingLevel,
+          thinkingLevel: () => taskThinking.level,
           subagentBudget: this.config.subagent_budget,
           retry: options.retry,
           secrets: options.secrets,
@@ -515,6 +517,7 @@ export class Agent {
       toolSpecs,
       systemPrompt: input.systemPrompt,
       thinkingLevel,
+      taskThinking,
       workspaceDir: input.workspaceDir,
       scratchpadDir: scratchpad,
       trace,

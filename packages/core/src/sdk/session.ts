@@ -47,6 +47,8 @@ export interface SessionParts {
   toolSpecs: ToolSpec[];
   systemPrompt: string;
   thinkingLevel: ThinkingLevel;
+  /** The level of the task now running, which the subagent tools give the children they start. */
+  taskThinking: { level: ThinkingLevel };
   workspaceDir: string;
   scratchpadDir: string;
   trace: TraceWriter;
@@ -207,6 +209,8 @@ export class Session {
     try {
       for (const record of parts.header.splice(0)) yield record;
       if (parts.mcp?.pending) yield* this.connectMcp(parts.mcp, controller.signal);
+      const thinkingLevel = options.thinkingLevel ?? parts.thinkingLevel;
+      parts.taskThinking.level = thinkingLevel;
       // A new user message starts a task: what the write guard knows was read is from before it.
       parts.environment.startTask();
       const messages = await inputMessages(input, {
@@ -221,7 +225,7 @@ export class Session {
           tools: parts.environment,
           toolSpecs: parts.toolSpecs,
           systemPrompt: parts.systemPrompt,
-          thinkingLevel: options.thinkingLevel ?? parts.thinkingLevel,
+          thinkingLevel,
           state: parts.state,
           approve: options.approve,
           gate: {

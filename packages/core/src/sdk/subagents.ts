@@ -28,7 +28,11 @@ export interface SubagentParent {
   sessionId: string;
   resolved: ResolvedModel;
   workspaceDir: string;
-  thinkingLevel: ThinkingLevel;
+  /**
+   * The thinking level of the parent's task now running ("the child Session follows the parent
+   * Session — its model, thinking level, and Workspace"): a run may override the session's.
+   */
+  thinkingLevel: () => ThinkingLevel;
   /** The parent agent's `subagent_budget`. */
   subagentBudget?: Budget;
   retry?: Partial<RetryPolicy>;
@@ -55,7 +59,7 @@ export function createSubagentManager(parent: SubagentParent): SubagentManager {
   const childOptions = (): ChildSessionOptions => {
     const options: ChildSessionOptions = {
       workspaceDir: parent.workspaceDir,
-      thinkingLevel: parent.thinkingLevel,
+      thinkingLevel: parent.thinkingLevel(),
     };
     if (parent.subagentBudget) options.budget = sessionBudget(parent.subagentBudget);
     if (parent.retry) options.retry = parent.retry;

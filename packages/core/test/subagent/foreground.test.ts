@@ -58,6 +58,22 @@ const FOREGROUND_SCRIPT = [
 ];
 
 describe("run_subagent in the foreground (real child session against fake-llm)", () => {
+  it("a child follows the thinking level the parent's task runs at, even when the run overrides the session's", async () => {
+    const env = await start(FOREGROUND_SCRIPT);
+    const session = await env.agent.createSession({
+      workspaceDir: env.workspaceDir,
+      model: MODEL,
+      thinkingLevel: "low",
+      retry: RETRY_FAST,
+    });
+    await collect(session.run("Delegate the sum.", { approve: allowAll, thinkingLevel: "high" }));
+    const parentBody = bodyOf(env, 0);
+    const childBody = bodyOf(env, 1);
+    expect(parentBody.reasoning_effort).toBe("high");
+    expect(childBody.reasoning_effort).toBe("high");
+    await session.dispose();
+  });
+
   it("returns the child's final answer with its status and session id, linked by a pointer in the parent's trace", async () => {
     const env = await start(FOREGROUND_SCRIPT);
     const { session, yielded } = await foregroundRun(env);
