@@ -9,7 +9,7 @@ import {
   toolCallOutput,
 } from "@penguin/protocol";
 import { modelVisiblePath, TRUNCATED_OUTPUT_DIR } from "@penguin/state";
-import type { HookRunner } from "../hooks/runner.js";
+import type { AfterHooksResult, HookRunner } from "../hooks/runner.js";
 import type { SkillCatalog } from "../skills/catalog.js";
 import type { ProcessManager } from "../tools/command/process-manager.js";
 import { FileReadRegistry } from "../tools/extended/file-reads.js";
@@ -229,7 +229,14 @@ export class Environment {
     if (ran && this.options.hooks) {
       // "after it (see the result)": the complete output, before the call is closed, so that a
       // hook with show_output adds its block inside the same output.
-      const after = await this.options.hooks.after(call, out.output, stopReason, opts.signal);
+      // The runner reports a failed hook as a result; should it throw all the same (a bug), the
+      // model sees that the after-hooks could not run, and the call still closes.
+      let after: AfterHooksResult;
+      try {
+        after = await this.options.hooks.after(call, out.output, stopReason, opts.signal);
+      } catch (error) {
+        after = { events: [], shown: [`[after-hooks] could not run: ${errorMessage(error)}`] };
+      }
       afterEvents.push(...after.events);
       for (const block of after.shown) yield* this.deltas(id, out.appendBlock(this.redactor.redact(block)));
     }

@@ -56,7 +56,11 @@ export function runHookProcess(options: HookProcessOptions): Promise<HookProcess
     let settled = false;
     let timedOut = false;
     let interrupted = false;
+    // Declared before anything can call `finish`: a spawn that throws synchronously (a NUL byte
+    // in the command or the environment) reaches `finish` before the timer and listener exist.
     let killTimer: NodeJS.Timeout | undefined;
+    let timer: NodeJS.Timeout | undefined;
+    let onAbort: (() => void) | undefined;
     const finish = (
       result: Omit<HookProcessResult, "stdout" | "stderr" | "droppedChars" | "durationMs" | "interrupted">,
     ) => {
@@ -64,7 +68,7 @@ export function runHookProcess(options: HookProcessOptions): Promise<HookProcess
       settled = true;
       clearTimeout(timer);
       clearTimeout(killTimer);
-      options.signal?.removeEventListener("abort", onAbort);
+      if (onAbort) options.signal?.removeEventListener("abort", onAbort);
       resolve({
         ...result,
         stdout: streams.stdout,
@@ -100,11 +104,11 @@ export function runHookProcess(options: HookProcessOptions): Promise<HookProcess
       killGroup("SIGTERM");
       killTimer = setTimeout(() => killGroup("SIGKILL"), HOOK_KILL_GRACE_MS);
     };
-    const timer = setTimeout(() => {
+    timer = setTimeout(() => {
       timedOut = true;
       stop();
     }, options.timeoutMs);
-    const onAbort = () => {
+    onAbort = () => {
       interrupted = true;
       stop();
     };
