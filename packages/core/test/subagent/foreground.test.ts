@@ -1,5 +1,5 @@
 import { isPayload, type OmniMessage } from "@penguin/protocol";
-import { DEFAULT_TOOL_DEFINITIONS } from "@penguin/state";
+import { createAgent as createAgentConfig, DEFAULT_TOOL_DEFINITIONS } from "@penguin/state";
 import { describe, expect, it } from "vitest";
 import { allowAll } from "../../src/approval/policies.js";
 import type { ToolExecutionContext } from "../../src/environment/types.js";
@@ -58,6 +58,44 @@ const FOREGROUND_SCRIPT = [
 ];
 
 describe("run_subagent in the foreground (real child session against fake-llm)", () => {
+  it("agent_id runs the child as another agent of the data root: its system prompt and tools, the parent's model", async () => {
+    const env = await start([
+      { tool_calls: [runSubagent("call_run", { prompt: "Review it.", agent_id: "reviewer" })] },
+      { text: "Reviewed." },
+      { text: "The review is in." },
+      { tool_calls: [runSubagent("call_unknown", { prompt: "Review it.", agent_id: "nobody" })] },
+      { text: "Done." },
+    ]);
+    const created = await createAgentConfig(env.dataRoot, "reviewer", {
+      system_prompt: "You are the reviewer agent; you only read files.",
+      tools: { builtin: DEFAULT_TOOL_DEFINITIONS.filter((d) => d.name === "read_file") },
+    });
+    expect(created.ok).toBe(true);
+    const session = await env.agent.createSession({
+      workspaceDir: env.workspaceDir,
+      model: MODEL,
+      retry: RETRY_FAST,
+    });
+    const first = await collect(session.run("Get a review.", { approve: allowAll }));
+    expect(outputOf(first, "call_run").output.startsWith("Reviewed.")).toBe(true);
+    const childId = pointerOf(traceRecords(session.tracePath))?.session_id as string;
+    expect(sessionRecords(env.location, childId)[0].payload).toMatchObject({
+      agent_id: "reviewer",
+      provider: "fake",
+      model_id: "fake-model",
+    });
+    const childBody = bodyOf(env, 1);
+    expect(JSON.stringify(childBody.messages[0])).toContain("You are the reviewer agent");
+    expect(toolNames(childBody)).toEqual(["read_file"]);
+
+    // An agent that does not exist: the call fails with a message the model can act on.
+    const second = await collect(session.run("Again, with nobody.", { approve: allowAll }));
+    const unknown = outputOf(second, "call_unknown");
+    expect(unknown.stop_reason).toBe("failed");
+    expect(unknown.output).toContain('the subagent could not be started: cannot load agent "nobody"');
+    await session.dispose();
+  });
+
   it("a child follows the thinking level the parent's task runs at, even when the run overrides the session's", async () => {
     const env = await start(FOREGROUND_SCRIPT);
     const session = await env.agent.createSession({
