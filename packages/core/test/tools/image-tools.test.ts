@@ -112,6 +112,16 @@ describe("read_image", () => {
     );
   });
 
+  it("reads an absolute path outside the workspace, like an attachment saved in the scratchpad", async () => {
+    // On purpose (docs/models.md): attachments of text-only sessions live outside the workspace.
+    await mkdir(dirs.scratchpadDir, { recursive: true });
+    const outside = join(dirs.scratchpadDir, "attachment.png");
+    await writeFile(outside, PNG);
+    const out = await readImage(outside);
+    expect(out.stop_reason).toBe("completed");
+    expect(out.images).toEqual([`data:image/png;base64,${PNG.toString("base64")}`]);
+  });
+
   it("accepts exactly 5 MB and refuses one byte more", async () => {
     const path = join(dirs.workspaceDir, "big.gif");
     await writeFile(path, GIF);
