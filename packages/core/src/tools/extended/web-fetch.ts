@@ -2,10 +2,12 @@ import type { OmniMessage } from "@penguin/protocol";
 import { defaultToolLimits, type ToolDefinitionConfig, type ToolLimits } from "@penguin/state";
 import type { BuiltinTool, ToolExecutionContext, ToolResult } from "../../environment/types.js";
 import { answer, fail, stringArgument } from "../file-tool-support.js";
+import { sniffImageType } from "../image-source.js";
 
 // "web_fetch: an http(s) URL through the worker's network; HTML returned as readable text;
 // images, PDFs and other binary content refused; 4xx and 5xx are results, not errors; size and
-// time limits."
+// time limits." What a body is comes from its first bytes as well as its declared type: a PDF
+// served as text/plain is still a PDF.
 
 type FetchLimits = ToolLimits["web_fetch"];
 
@@ -28,6 +30,10 @@ const TEXT_TYPES = new Set([
 const HTML_TYPES = new Set(["text/html", "application/xhtml+xml"]);
 /** Bytes looked at to tell text from binary when the server names no type. */
 const SNIFF_BYTES = 8 * 1024;
+/** A PDF starts with these bytes ("%PDF-1.7 ..."). */
+const PDF_MAGIC = [0x25, 0x50, 0x44, 0x46, 0x2d];
+/** From this status on, a response is a result that reports its status, whatever its body. */
+const FIRST_ERROR_STATUS = 400;
 
 type Kind = "html" | "text" | "binary" | "unknown";
 
@@ -103,6 +109,33 @@ function looksBinary(bytes: Uint8Array): boolean {
   return bytes.subarray(0, SNIFF_BYTES).includes(0);
 }
 
+/** What the first bytes say a body is when they are a PDF's or an image's signature, whatever the declared type. */
+function sniffedBinary(bytes: Uint8Array): string | undefined {
+  if (PDF_MAGIC.every((byte, index) => bytes[index] === byte)) return "a PDF";
+  const image = sniffImageType(bytes);
+  return image ? `an image (${image})` : undefined;
+}
+
+/** "refuses images, PDFs and other binary content": the same words for a declared and a sniffed type. */
+function binaryRefusal(url: string, what: string, status: number): string {
+  return `${url} answered with ${what} (HTTP ${status}), which is not text; web_fetch refuses images, PDFs and other binary content. Download it with exec_command (e.g. curl -o) if you need the file.`;
+}
+
+function mediaTypeOf(response: Response): string {
+  return (response.headers.get("content-type") ?? "").split(";")[0]!.trim().toLowerCase();
+}
+
+/**
+ * Why a body that was read is binary, in words for the model, or undefined for text: a PDF or an
+ * image by its first bytes under any declared type, else NULs when the server named no type.
+ */
+function binaryBodyOf(bytes: Uint8Array, untyped: boolean, declared: string): string | undefined {
+  const sniffed = sniffedBinary(bytes);
+  if (sniffed) return `content that is ${sniffed} (declared: ${declared})`;
+  if (untyped && looksBinary(bytes)) return "content without a type that looks binary";
+  return undefined;
+}
+
 /** A network failure in words: the cause's code when there is one (`ECONNREFUSED`, `ENOTFOUND`, …). */
 function networkError(error: unknown): string {
   const cause = (error as { cause?: { code?: unknown; message?: unknown } }).cause;
@@ -140,23 +173,19 @@ export function createWebFetchTool(
     const timeout = AbortSignal.timeout(limits.timeoutMs);
     const signal = ctx.signal ? AbortSignal.any([ctx.signal, timeout]) : timeout;
     let response: Response;
-    let body: { bytes: Uint8Array; cut: boolean };
+    let body: { bytes: Uint8Array; cut: boolean } | undefined;
     try {
       response = await fetch(url, {
         signal,
         redirect: "follow",
         headers: { accept: "text/html, text/plain, application/json, text/*;q=0.9, */*;q=0.1" },
       });
-      const contentType = response.headers.get("content-type") ?? "";
-      const kind = kindOf(contentType.split(";")[0]!.trim().toLowerCase());
-      if (kind === "binary") {
+      if (kindOf(mediaTypeOf(response)) === "binary") {
+        // A declared binary type is not read at all.
         await response.body?.cancel().catch(() => {});
-        return yield* fail(
-          ctx,
-          `${response.url} answered with ${contentType} (HTTP ${response.status}), which is not text; web_fetch refuses images, PDFs and other binary content. Download it with exec_command (e.g. curl -o) if you need the file.`,
-        );
+      } else {
+        body = await readCapped(response, limits.maxBytes);
       }
-      body = await readCapped(response, limits.maxBytes);
     } catch (error) {
       if (ctx.signal?.aborted) return { stopReason: "aborted" };
       if (timeout.aborted) {
@@ -166,15 +195,22 @@ export function createWebFetchTool(
     }
 
     const contentType = response.headers.get("content-type") ?? "";
-    const mediaType = contentType.split(";")[0]!.trim().toLowerCase();
-    let kind = kindOf(mediaType);
+    const status = `HTTP ${response.status}${response.statusText ? ` ${response.statusText}` : ""}`;
+    const header = [`${status} ${response.url}`, `content-type: ${contentType || "(none)"}`];
+    if (response.redirected) header.push(`(redirected from ${url.href})`);
+    if (body?.cut) header.push(`(body cut at ${limits.maxBytes} bytes)`);
+
+    // "4xx and 5xx are results, not errors": with a binary body, the status is the answer and the
+    // body is not shown; below 400 a binary body is refused.
+    const binaryOutcome = (what: string) =>
+      response.status >= FIRST_ERROR_STATUS
+        ? answer(ctx, `${header.join("\n")}\n\n(the body is binary: ${what}; not shown)`)
+        : fail(ctx, binaryRefusal(response.url, what, response.status));
+    if (!body) return yield* binaryOutcome(contentType);
+    let kind = kindOf(mediaTypeOf(response));
+    const binary = binaryBodyOf(body.bytes, kind === "unknown", contentType || "no content-type");
+    if (binary !== undefined) return yield* binaryOutcome(binary);
     if (kind === "unknown") {
-      if (looksBinary(body.bytes)) {
-        return yield* fail(
-          ctx,
-          `${response.url} sent content without a type that looks binary; web_fetch returns text only.`,
-        );
-      }
       kind = /^\s*<(!doctype html|html)[\s>]/i.test(decode(body.bytes.subarray(0, 512), "utf-8"))
         ? "html"
         : "text";
@@ -191,10 +227,6 @@ export function createWebFetchTool(
         );
       }
     }
-    const status = `HTTP ${response.status}${response.statusText ? ` ${response.statusText}` : ""}`;
-    const header = [`${status} ${response.url}`, `content-type: ${contentType || "(none)"}`];
-    if (response.redirected) header.push(`(redirected from ${url.href})`);
-    if (body.cut) header.push(`(body cut at ${limits.maxBytes} bytes)`);
     return yield* answer(ctx, `${header.join("\n")}\n\n${content === "" ? "(empty body)" : content}`);
   }
 
