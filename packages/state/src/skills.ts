@@ -1,4 +1,5 @@
-import { open, readdir } from "node:fs/promises";
+import type { Dirent } from "node:fs";
+import { open, readdir, stat } from "node:fs/promises";
 import { join } from "node:path";
 import { parse as parseYaml } from "yaml";
 import { agentDir } from "./paths.js";
@@ -127,22 +128,51 @@ export interface SkillDiscovery {
 }
 
 /**
- * The skills in `<skillsDir>/<folder>/SKILL.md`, in folder-name order. A missing `skillsDir` has
- * none; a folder without SKILL.md is skipped silently; a broken SKILL.md (or a name used twice in
- * the same directory) is reported and left out.
+ * The folders in `skillsDir`, in name order: directories, and symbolic links to directories (a
+ * shared skill linked in, e.g. `.agents/skills/foo -> ../shared/foo`). A link whose target is
+ * missing or unreadable is reported; a link to a file, like a file, is not a skill folder.
+ */
+async function skillFolders(skillsDir: string, problems: string[]): Promise<string[] | undefined> {
+  let entries: Dirent[];
+  try {
+    entries = await readdir(skillsDir, { withFileTypes: true });
+  } catch {
+    return undefined;
+  }
+  const folders: string[] = [];
+  for (const entry of entries) {
+    if (entry.isDirectory()) {
+      folders.push(entry.name);
+    } else if (entry.isSymbolicLink()) {
+      const link = join(skillsDir, entry.name);
+      try {
+        if ((await stat(link)).isDirectory()) folders.push(entry.name);
+      } catch (error) {
+        const code = (error as NodeJS.ErrnoException).code;
+        const why =
+          code === "ENOENT"
+            ? "its target does not exist"
+            : code === "ELOOP"
+              ? "it is part of a loop of links"
+              : `its target cannot be read (${code ?? String(error)})`;
+        problems.push(`${link}: a symbolic link, not loaded as a skill: ${why}`);
+      }
+    }
+  }
+  return folders.sort();
+}
+
+/**
+ * The skills in `<skillsDir>/<folder>/SKILL.md`, in folder-name order (a folder may be a symbolic
+ * link to a directory). A missing `skillsDir` has none; a folder without SKILL.md is skipped
+ * silently; a broken SKILL.md or link (or a name used twice in the same directory) is reported and
+ * left out, and so are the folders beyond `MAX_SKILL_FOLDERS`.
  */
 export async function discoverSkills(skillsDir: string, source: SkillSource): Promise<SkillDiscovery> {
   const result: SkillDiscovery = { skills: [], problems: [] };
-  let entries: string[];
-  try {
-    entries = (await readdir(skillsDir, { withFileTypes: true }))
-      .filter((entry) => entry.isDirectory())
-      .map((entry) => entry.name)
-      .sort();
-  } catch {
-    return result;
-  }
-  for (const folder of entries.slice(0, MAX_SKILL_FOLDERS)) {
+  const folders = await skillFolders(skillsDir, result.problems);
+  if (!folders) return result;
+  for (const folder of folders.slice(0, MAX_SKILL_FOLDERS)) {
     const dir = join(skillsDir, folder);
     const file = join(dir, SKILL_FILE);
     const read = await readSkillFile(file);
@@ -164,9 +194,10 @@ export async function discoverSkills(skillsDir: string, source: SkillSource): Pr
     }
     result.skills.push({ name, description, file, dir, source });
   }
-  if (entries.length > MAX_SKILL_FOLDERS) {
+  if (folders.length > MAX_SKILL_FOLDERS) {
+    const left = folders.length - MAX_SKILL_FOLDERS;
     result.problems.push(
-      `${skillsDir}: only the first ${MAX_SKILL_FOLDERS} of ${entries.length} folders were looked at`,
+      `${skillsDir}: ${left} of its ${folders.length} folders were left out (from ${JSON.stringify(folders[MAX_SKILL_FOLDERS])} on, in name order): at most ${MAX_SKILL_FOLDERS} skill folders are looked at per directory`,
     );
   }
   return result;
