@@ -33,6 +33,11 @@ export const DEFAULT_SEARCH_TEXT_MAX_FILE_BYTES = 10 * 1024 * 1024;
 export const DEFAULT_SEARCH_TEXT_MAX_FILES = 20_000;
 /** search_text: a matching line longer than this many characters is cut in the result. */
 export const DEFAULT_SEARCH_TEXT_MAX_LINE_CHARS = 400;
+/**
+ * search_text: how long a regular expression may run on one file (it runs in a worker thread);
+ * past it the search stops and says so, since a pattern like `(a+)+$` can backtrack for hours.
+ */
+export const DEFAULT_SEARCH_TEXT_REGEX_TIMEOUT_MS = 10_000;
 /** apply_patch: files larger than this are not updated (a patch is for text files). */
 export const DEFAULT_APPLY_PATCH_MAX_FILE_BYTES = 10 * 1024 * 1024;
 /** web_fetch: response bytes read at most; the rest of a larger body is cut. */
@@ -59,12 +64,14 @@ export const ToolLimitsSchema = z.strictObject({
       maxFileBytes: positiveInt.default(DEFAULT_SEARCH_TEXT_MAX_FILE_BYTES),
       maxFiles: positiveInt.default(DEFAULT_SEARCH_TEXT_MAX_FILES),
       maxLineChars: positiveInt.default(DEFAULT_SEARCH_TEXT_MAX_LINE_CHARS),
+      regexTimeoutMs: positiveInt.default(DEFAULT_SEARCH_TEXT_REGEX_TIMEOUT_MS),
     })
     .default(() => ({
       maxMatches: DEFAULT_SEARCH_TEXT_MAX_MATCHES,
       maxFileBytes: DEFAULT_SEARCH_TEXT_MAX_FILE_BYTES,
       maxFiles: DEFAULT_SEARCH_TEXT_MAX_FILES,
       maxLineChars: DEFAULT_SEARCH_TEXT_MAX_LINE_CHARS,
+      regexTimeoutMs: DEFAULT_SEARCH_TEXT_REGEX_TIMEOUT_MS,
     })),
   apply_patch: z
     .strictObject({ maxFileBytes: positiveInt.default(DEFAULT_APPLY_PATCH_MAX_FILE_BYTES) })

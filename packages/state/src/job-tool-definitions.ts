@@ -26,6 +26,11 @@ export const DEFAULT_RUN_COMMAND_TIMEOUT_MS = 30_000;
 export const DEFAULT_WAIT_JOB_TIMEOUT_MS = 30_000;
 /** wait_job: a line longer than this is matched by its last this-many characters only. */
 export const DEFAULT_WAIT_JOB_MAX_LINE_CHARS = 64 * 1024;
+/**
+ * wait_job: how long `pattern` may run on one line of output (it runs in a worker thread); past
+ * it the wait ends and says so, and the job keeps running.
+ */
+export const DEFAULT_WAIT_JOB_REGEX_TIMEOUT_MS = 10_000;
 /** read_job_output: the lines a window shows when the call names no limit. */
 export const DEFAULT_READ_JOB_OUTPUT_LINES = 100;
 /** read_job_output: the most lines one window shows, whatever the call asks for. */
@@ -56,10 +61,12 @@ export const JobToolLimitsShape = {
     .strictObject({
       defaultTimeoutMs: positiveInt.default(DEFAULT_WAIT_JOB_TIMEOUT_MS),
       maxLineChars: positiveInt.default(DEFAULT_WAIT_JOB_MAX_LINE_CHARS),
+      regexTimeoutMs: positiveInt.default(DEFAULT_WAIT_JOB_REGEX_TIMEOUT_MS),
     })
     .default(() => ({
       defaultTimeoutMs: DEFAULT_WAIT_JOB_TIMEOUT_MS,
       maxLineChars: DEFAULT_WAIT_JOB_MAX_LINE_CHARS,
+      regexTimeoutMs: DEFAULT_WAIT_JOB_REGEX_TIMEOUT_MS,
     })),
   read_job_output: z
     .strictObject({

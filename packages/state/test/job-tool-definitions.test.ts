@@ -54,7 +54,11 @@ describe("the job tools' limits", () => {
     expect(DEFAULT_JOBS_MAX_JOBS).toBe(64);
     expect(DEFAULT_JOBS_BUFFER_CHARS).toBe(1_048_576);
     expect(limits.run_command.defaultTimeoutMs).toBe(30_000);
-    expect(limits.wait_job).toEqual({ defaultTimeoutMs: 30_000, maxLineChars: 65_536 });
+    expect(limits.wait_job).toEqual({
+      defaultTimeoutMs: 30_000,
+      maxLineChars: 65_536,
+      regexTimeoutMs: 10_000,
+    });
     expect(limits.read_job_output).toEqual({ defaultLines: 100, maxLines: 2_000, maxLineChars: 2_000 });
     expect(limits.list_jobs).toEqual({ tailLines: 3, maxLineChars: 200 });
     expect(limits.signal_job).toEqual({ graceMs: 1_000 });

@@ -1,3 +1,5 @@
+import { posix } from "node:path";
+
 // "include globs matched against base names": `*` (any run of characters), `?` (one character),
 // `[abc]`/`[a-z]`/`[!abc]` (one of, or none of), `{ts,tsx}` (alternatives). Everything else is
 // literal. A base name has no `/`, so there is no `**`.
@@ -43,4 +45,22 @@ export function baseNameMatcher(globs: readonly string[]): (name: string) => boo
   if (globs.length === 0) return () => true;
   const pattern = new RegExp(`^(?:${globs.map(globSource).join("|")})$`, "s");
   return (name) => pattern.test(name);
+}
+
+/**
+ * Why `globs` cannot be base-name globs, when one has a `/` (`src/**\/*.ts` would silently match
+ * nothing, and "no matches" would read as "not in the code"); undefined when all are fine. The
+ * advice names the path (under the call's `searchPath`) and include that search what it meant.
+ */
+export function pathGlobProblem(globs: readonly string[], searchPath = "."): string | undefined {
+  const glob = globs.find((g) => g.includes("/"));
+  if (glob === undefined) return undefined;
+  const cut = glob.lastIndexOf("/");
+  const base = glob.slice(cut + 1) || "*";
+  // The directory part up to its first wildcard segment: `src/**` and `src/*/x` both start at src.
+  const segments = glob.slice(0, cut).split("/");
+  const wild = segments.findIndex((segment) => /[*?[{]/.test(segment));
+  const plain = (wild === -1 ? segments : segments.slice(0, wild)).join("/");
+  const dir = glob.startsWith("/") ? plain || "/" : posix.join(searchPath, plain);
+  return `include matches file base names only, and ${JSON.stringify(glob)} has a "/": pass path: ${JSON.stringify(dir)} and include: [${JSON.stringify(base)}].`;
 }
