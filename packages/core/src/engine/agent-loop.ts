@@ -118,8 +118,10 @@ export async function* runTask(
     if (maxTurns > 0 && turnsThisTask >= maxTurns) return yield* limit(maxTurnsHit(maxTurns));
     const spent = budgetHit(options.budget, usedSoFar(state, wallMs()));
     if (spent) return yield* limit(spent);
-    for (const text of options.steering.takeAll())
-      yield* addToContext(userText(steeringText(text), { sender: "user" }));
+    const steering = options.steering.takeAll();
+    for (const text of steering) yield* addToContext(userText(steeringText(text), { sender: "user" }));
+    // Delivered now, not when queued: a steering message is a user message from here on.
+    if (steering.length > 0) options.tools.userMessageDelivered?.();
 
     const estimate = estimateRequestTokens(options.systemPrompt, state.messages, options.toolSpecs);
     const window = options.contextWindow;

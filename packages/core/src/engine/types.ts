@@ -19,6 +19,12 @@ export interface ToolHost {
     options: { signal?: AbortSignal; approve?: ApproveFn; round?: () => Promise<readonly RoundCall[]> },
   ): AsyncGenerator<OmniMessage, unknown, undefined>;
   deniedOutput(call: ToolCallMessage, reason?: "user" | "policy"): ToolOutputMessage;
+  /**
+   * A user message entered the conversation in the middle of a task (steering, once delivered):
+   * what the write guard knows was read is from before it ("a read … earlier in the same task
+   * (since the last user message)").
+   */
+  userMessageDelivered?(): void;
 }
 
 /**

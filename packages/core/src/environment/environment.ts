@@ -139,6 +139,11 @@ export class Environment {
     this.fileReads?.clear();
   }
 
+  /** Steering delivered into the conversation counts as a user message for the write guard too. */
+  userMessageDelivered(): void {
+    this.fileReads?.clear();
+  }
+
   /**
    * Adds tools after construction (an MCP server's tools are known once it has connected), after
    * the ones already there. The first tool of a name wins; a duplicate cannot shadow it.
