@@ -14,7 +14,13 @@ const MIN_WAIT_MS = 0;
 /** The matched line is quoted in the note up to this many characters. */
 const QUOTED_LINE_CHARS = 200;
 
-type WaitOutcome = "finished" | "matched" | "window-elapsed" | "aborted";
+type WaitOutcome =
+  | "finished"
+  | "matched"
+  | "window-elapsed"
+  | "aborted"
+  | "pattern-too-slow"
+  | "pattern-crashed";
 
 /**
  * `wait_job`: "Blocks until a job exits or the wait ends, and returns its state, exit code, and new
@@ -58,11 +64,24 @@ export function createWaitJobTool(
       const outcome = yield* follow(job, {
         windowMs,
         matcher,
+        regexTimeoutMs: limits.regexTimeoutMs,
         toolCallId: ctx.toolCallId,
         signal: ctx.signal,
       });
       const pattern = source.value;
       const state = job.exit ? exitNote(job.exit) : `[job ${job.id} is still running]`;
+      if (outcome === "pattern-too-slow") {
+        return {
+          stopReason: "failed",
+          note: `[pattern /${pattern}/ took longer than ${limits.regexTimeoutMs / 1000} s on one line of output (catastrophic backtracking?), so the wait ended: simplify it (avoid nested quantifiers like (a+)+), or wait without a pattern] ${state}`,
+        };
+      }
+      if (outcome === "pattern-crashed") {
+        return {
+          stopReason: "failed",
+          note: `[pattern /${pattern}/ could not be run, so the wait ended: simplify it, or wait without a pattern] ${state}`,
+        };
+      }
       if (outcome === "matched") {
         const line = JSON.stringify(cutLine(matcher?.match ?? "", QUOTED_LINE_CHARS));
         return { stopReason: "completed", note: `[pattern /${pattern}/ matched the line ${line}] ${state}` };
@@ -83,6 +102,7 @@ export function createWaitJobTool(
       }
       return { stopReason: "completed", note: state };
     } finally {
+      matcher?.dispose();
       job.activeCalls -= 1;
       job.touch();
     }
@@ -97,7 +117,13 @@ export function createWaitJobTool(
  */
 async function* follow(
   job: CommandSession,
-  options: { windowMs: number; matcher?: LineMatcher; toolCallId: string; signal?: AbortSignal },
+  options: {
+    windowMs: number;
+    matcher?: LineMatcher;
+    regexTimeoutMs: number;
+    toolCallId: string;
+    signal?: AbortSignal;
+  },
 ): AsyncGenerator<OmniMessage, WaitOutcome> {
   const deadline = Date.now() + options.windowMs;
   for (;;) {
@@ -106,7 +132,16 @@ async function* follow(
     const text = job.takeUnread();
     if (text.length > 0) {
       yield partialToolCallOutput("delta", options.toolCallId, text);
-      if (options.matcher?.feed(text)) return "matched";
+      if (options.matcher) {
+        // The pattern is tested off this thread; a line it hangs on ends the wait, not the process.
+        const fed = await options.matcher.feed(text, {
+          budgetMs: options.regexTimeoutMs,
+          signal: options.signal,
+        });
+        if (fed === "matched" || fed === "aborted") return fed;
+        if (fed === "too-slow") return "pattern-too-slow";
+        if (fed === "crashed") return "pattern-crashed";
+      }
     }
     if (finished) return "finished";
     if (options.signal?.aborted) return "aborted";
