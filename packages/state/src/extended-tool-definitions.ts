@@ -280,10 +280,11 @@ export const HASH_GUARDED_TOOLS: readonly string[] = ["write_file", "remove_path
 const WRITE_GUARD_NOTES: Readonly<Record<string, string>> = {
   read_file: " Its last line gives the sha256 of the whole file.",
   list_files: "",
-  edit_file: " The file must have been read with read_file earlier in this task.",
+  edit_file: " The file must have been read with read_file (or listed by list_files) earlier in this task.",
   write_file:
     " To replace an existing file, read it with read_file earlier in this task and pass the sha256 it reported as expected_sha256; a new file needs neither.",
-  apply_patch: " Files it updates, moves or deletes must have been read with read_file earlier in this task.",
+  apply_patch:
+    " Files it updates, moves or deletes must have been read with read_file (or listed by list_files) earlier in this task.",
   move_path: " A file must have been read (or listed) earlier in this task.",
   remove_path:
     " A file must have been read with read_file earlier in this task, and its sha256 passed as expected_sha256; a directory must have been listed.",

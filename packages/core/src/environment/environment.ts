@@ -348,6 +348,7 @@ export class Environment {
           modelHasVision: this.options.modelHasVision ?? false,
           describeImage: this.options.describeImage,
           fileReads: this.fileReads,
+          offersTool: (name) => this.tools.has(name),
         };
         iterator = tool.execute(args, ctx);
         for (;;) {

@@ -52,6 +52,11 @@ export interface ToolExecutionContext {
    * an engine turn): change_directory must be alone in its round.
    */
   roundCalls?: () => Promise<readonly RoundCall[]>;
+  /**
+   * Whether the session offers a tool of this name (after `allowed_tools`), so that a tool's
+   * advice names only tools the model can call. Absent outside an Environment.
+   */
+  offersTool?: (name: string) => boolean;
 }
 
 /** A tool's own report of how it ended. */

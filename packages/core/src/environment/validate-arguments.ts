@@ -1,4 +1,5 @@
 import { Ajv2020, type ErrorObject, type ValidateFunction } from "ajv/dist/2020.js";
+import { MCP_TOOL_PREFIX } from "../mcp/limits.js";
 
 // "Bad input (malformed tool arguments, unknown tool …) becomes a clear message that the model
 // … can read and act on." Each message names the argument and what was expected, so the model
@@ -31,9 +32,13 @@ export class ArgumentsValidator {
     if (!parsed.ok)
       return { ok: false, message: `Invalid arguments for ${this.toolName}: ${parsed.message}` };
     if (this.compileError !== undefined) {
+      // An MCP tool's schema is the server's, not something the agent's configuration can fix.
+      const origin = this.toolName.startsWith(MCP_TOOL_PREFIX)
+        ? "the parameters schema its MCP server gave for it is invalid"
+        : "its parameters schema in the agent's configuration is invalid";
       return {
         ok: false,
-        message: `The ${this.toolName} tool cannot run: its parameters schema in the agent's configuration is invalid (${this.compileError}).`,
+        message: `The ${this.toolName} tool cannot run: ${origin} (${this.compileError}).`,
       };
     }
     if (this.validate!(parsed.args)) return parsed;

@@ -55,6 +55,13 @@ const CORE_BINARY_ADVICE =
 const RICH_BINARY_ADVICE =
   "it is not a PDF or a png, jpeg, gif or webp image, the binary files read_file can show. Inspect it with exec_command (e.g. file, xxd | head, strings), or convert it to one of those first.";
 
+/** How to see what a directory holds, with the tools this session offers. */
+function directoryAdvice(ctx: ToolExecutionContext): string {
+  if (ctx.offersTool?.("list_files")) return "List it with list_files.";
+  if (ctx.offersTool === undefined) return "List it with list_files, or ls.";
+  return "List it with exec_command (e.g. ls -la).";
+}
+
 export function createReadFileTool(
   definition: ToolDefinitionConfig,
   options: ReadFileOptions = {},
@@ -83,10 +90,7 @@ export function createReadFileTool(
     try {
       const info = await stat(path.value);
       if (info.isDirectory()) {
-        return yield* fail(
-          ctx,
-          `${shown} is a directory, not a file. List it with exec_command (e.g. ls -la).`,
-        );
+        return yield* fail(ctx, `${shown} is a directory, not a file. ${directoryAdvice(ctx)}`);
       }
       size = info.size;
       mtimeMs = info.mtimeMs;

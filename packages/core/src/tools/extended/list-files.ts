@@ -80,6 +80,10 @@ function formatEntries(entries: Entry[]): string[] {
   });
 }
 
+/** Said when max_depth comes without recursive, which lists one level only. */
+export const MAX_DEPTH_WITHOUT_RECURSIVE_NOTE =
+  "(max_depth applies only with recursive: true; this lists one level. Add recursive: true to go deeper.)";
+
 export function createListFilesTool(
   definition: ToolDefinitionConfig,
   limits: ListLimits = defaultToolLimits().list_files,
@@ -164,6 +168,10 @@ export function createListFilesTool(
 
     entries.sort(compareTreeOrder);
     const lines = [recursive.value ? `${shown} (recursive, depth ${maxDepth}):` : `${shown}:`];
+    // A max_depth without recursive would otherwise be ignored without a word.
+    if (!recursive.value && args.max_depth !== undefined && args.max_depth !== null) {
+      lines.push(MAX_DEPTH_WITHOUT_RECURSIVE_NOTE);
+    }
     if (entries.length === 0) lines.push("(empty directory)");
     lines.push(...formatEntries(entries), ...problems);
     const count = `${entries.length} ${entries.length === 1 ? "entry" : "entries"}`;
