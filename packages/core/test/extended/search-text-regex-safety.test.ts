@@ -1,6 +1,7 @@
 import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { baseNameMatcher } from "../../src/tools/extended/glob.js";
 import { liveRegexWorkers } from "../../src/tools/extended/regex-matcher.js";
 import { waitUntil } from "../jobs/support.js";
 import { extendedEnvironment, runCall, type TempDirs, workspace } from "./support.js";
@@ -152,5 +153,25 @@ describe("search_text include globs", () => {
     expect(footer(out.output)).toBe(
       '[0 matches in 0 files (0 searched); include ["*.rs"] matched none of the 3 files here (it matches base names): widen it or drop it]',
     );
+  });
+
+  it("match by hand, so a glob that would backtrack as a RegExp cannot hang the walk", async () => {
+    // As the RegExp ^.*a.*a…b$ this is C(200, 12) steps against the long name; by hand, 200 × 25.
+    await writeFile(join(ws, "a".repeat(200)), "TODO\n");
+    const glob = `${"*a".repeat(12)}b`;
+    const out = (await runCall(environment(10_000), "search_text", { pattern: "TODO", include: [glob] }))
+      .complete;
+    expect(footer(out.output)).toBe(
+      `[0 matches in 0 files (0 searched); include ${JSON.stringify([glob])} matched none of the 4 files here (it matches base names): widen it or drop it]`,
+    );
+    expect(baseNameMatcher([`${"*a".repeat(12)}*`])("a".repeat(200))).toBe(true);
+  });
+
+  it("report a backwards range and a brace explosion as broken globs", async () => {
+    expect(() => baseNameMatcher(["[z-a].ts"])).toThrow('range "z-a" is backwards in glob "[z-a].ts"');
+    expect(() => baseNameMatcher(["{a,b}".repeat(11)])).toThrow(/has more than 1024 alternatives/);
+    const out = (await runCall(environment(10_000), "search_text", { pattern: "x", include: ["{a,b"] }))
+      .complete;
+    expect(out.output).toBe('Invalid include glob: unclosed "{" in glob "{a,b".');
   });
 });
