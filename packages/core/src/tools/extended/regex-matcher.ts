@@ -71,13 +71,15 @@ export function liveRegexWorkers(): number {
 
 /**
  * One compiled regular expression, tested in a worker thread of its own, one line at a time (never
- * across a newline). The worker starts
+ * across a newline), one batch at a time. The worker starts
  * at the first batch and is ended by `dispose()`, an abort, a text over budget or a crash; the
  * next batch after an ending starts a new one.
  */
 export class RegexMatcher {
   private worker: Worker | undefined;
   private progress: Int32Array | undefined;
+  /** One batch at a time: the progress slot and the message listeners belong to it. */
+  private busy = false;
 
   private constructor(
     private readonly source: string,
@@ -164,6 +166,8 @@ export class RegexMatcher {
   ): Promise<{ ok: true; hits: number[] | number[][] } | MatchFailure> {
     if (options.signal?.aborted) return Promise.resolve({ ok: false, reason: "aborted" });
     if (texts.length === 0) return Promise.resolve({ ok: true, hits: [] });
+    if (this.busy) throw new Error("RegexMatcher answers one batch at a time; await the previous one");
+    this.busy = true;
     const { worker, progress } = this.start();
     Atomics.store(progress, 0, NOT_STARTED);
     worker.ref();
@@ -195,6 +199,7 @@ export class RegexMatcher {
       const settle = (answer: { ok: true; hits: number[] | number[][] } | MatchFailure, end: boolean) => {
         if (done) return;
         done = true;
+        this.busy = false;
         clearInterval(check);
         options.signal?.removeEventListener("abort", onAbort);
         worker.off("message", onMessage);
