@@ -174,6 +174,28 @@ describe("EventHub over streamSSE", () => {
     }
   });
 
+  it("after a channel was closed and opened again, an id from before the close gets resync_required", async () => {
+    const hub = new EventHub({ epoch: "e1" });
+    const served = await serveHub(hub);
+    publishNumbers(hub, "s", 1, 3);
+    hub.closeChannel("s");
+    const reopened = publishNumbers(hub, "s", 101, 105);
+    // The new lifetime continues the numbering, so no id of it repeats one of the earlier lifetime.
+    expect(reopened.map((event) => event.id)).toEqual(["e1-4", "e1-5", "e1-6", "e1-7", "e1-8"]);
+
+    const stale = await connect(served, "s", "e1-2");
+    const [resync] = await stale.waitForEvents(1);
+    expect(resync.event).toBe(SERVER_EVENT);
+    expect(JSON.parse(resync.data)).toEqual({ type: RESYNC_REQUIRED, reason: "gap_too_old" });
+    expect(resync.id).toBe("e1-8");
+    expect(numbers(stale)).toEqual([]);
+
+    // A client that had seen the whole earlier lifetime misses nothing: it gets all of the new one.
+    const current = await connect(served, "s", "e1-3");
+    await current.waitForEvents(5);
+    expect(numbers(current)).toEqual([101, 102, 103, 104, 105]);
+  });
+
   it("sends heartbeat comments while idle", async () => {
     const hub = new EventHub();
     const served = await serveHub(hub, 20);
@@ -228,6 +250,21 @@ describe("EventHub buffer", () => {
     expect(JSON.parse(((await iterator.next()).value as HubEvent).data)).toEqual({ n: 11 });
     subscription.close();
     expect((await iterator.next()).done).toBe(true);
+  });
+
+  it("a closed channel opened again continues its numbering; a forgotten one starts above every forgotten id", async () => {
+    const hub = new EventHub({ epoch: "e1", closedChannelsRemembered: 1 });
+    publishNumbers(hub, "a", 1, 3);
+    publishNumbers(hub, "b", 1, 2);
+    hub.closeChannel("a");
+    hub.closeChannel("b"); // only b is remembered now
+    expect(hub.publish("b", { data: "{}" }).id).toBe("e1-3");
+    // a was forgotten: it restarts above its old ids rather than at 1.
+    expect(hub.publish("a", { data: "{}" }).id).toBe("e1-4");
+    const subscription = hub.subscribe("a", "e1-2");
+    const first = (await subscription[Symbol.asyncIterator]().next()).value as HubEvent;
+    expect(JSON.parse(first.data)).toEqual({ type: RESYNC_REQUIRED, reason: "gap_too_old" });
+    subscription.close();
   });
 
   it("rejects an epoch that could not be told apart from the sequence", () => {

@@ -119,6 +119,38 @@ describe("session lifecycle", () => {
     expect(trace.records.filter((r) => (r as { type: string }).type === "session_meta")).toHaveLength(1);
   });
 
+  it("a client back with an id from before an idle release gets resync_required, not the next task from its middle", async () => {
+    const s = await sessionServer(
+      [{ text: "First answer." }, { text: "A second answer, streamed in many small pieces.", chunk_size: 2 }],
+      { idleReleaseMs: 200 },
+    );
+    const id = await s.createSession();
+    const channel = `session:${id}`;
+    const first = await s.stream(id);
+    await s.call(`/api/sessions/${id}/tasks`, { json: { input: "One" } });
+    await waitForEnvelope(first, "task_end");
+    const midway = first.events.filter((e) => e.id !== undefined)[1].id;
+    await first.close();
+    await eventually(() => s.server.hub.stats(channel).subscribers === 0, "the stream to be gone");
+    await eventually(() => s.server.sessions.runtime(id) === undefined, "the runtime to be released");
+    expect(s.server.hub.lastEventId(channel)).toBeUndefined();
+
+    // Nobody watches the second task: it runs on a channel opened again after the release.
+    expect((await s.call(`/api/sessions/${id}/tasks`, { json: { input: "Two" } })).status).toBe(202);
+    await eventually(async () => {
+      const body = await readJson<{ task_state: { state: string } }>(
+        await s.call(`/api/sessions/${id}/messages`),
+      );
+      return body.task_state.state === "idle";
+    }, "the second task to end");
+
+    const back = await s.stream(id, midway);
+    await waitForServerEvent(back, "resync_required");
+    expect(back.events[0].event).toBe("server_event");
+    expect(JSON.parse(back.events[0].data)).toEqual({ type: "resync_required", reason: "gap_too_old" });
+    expect(back.events[0].id).toBe(s.server.hub.lastEventId(channel));
+  });
+
   it("stopping the server ends running tasks and their processes", async () => {
     const s = await sessionServer([
       execTurn("sleep 60", undefined, 250),

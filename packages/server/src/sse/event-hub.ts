@@ -16,7 +16,10 @@ export type ResyncReason = "gap_too_old" | "unknown_epoch" | "invalid_id";
 export interface HubEvent {
   /** `<epoch>-<seq>`: the SSE `id:` line, echoed back by the client as `Last-Event-ID`. */
   readonly id: string;
-  /** Position in its channel, from 1; 0 only on a resync event of a channel with no events yet. */
+  /**
+   * Position in its channel, from 1 (continuing across the closes of the channel); 0 only on a
+   * resync event of a channel that never had an event.
+   */
   readonly seq: number;
   /** SSE `event:` name; absent for unnamed events (the session envelopes). */
   readonly event?: string;
@@ -29,9 +32,20 @@ export interface PublishInput {
   data: string;
 }
 
+/**
+ * How many closed channels' newest sequence numbers the hub remembers, so a channel opened again
+ * (an idle session's runtime was released, then a new task started) goes on counting where it
+ * stopped and an id from its earlier lifetime never names an event of the new one. Past this
+ * many, a forgotten channel starts above every sequence number forgotten so far, which keeps
+ * ids unambiguous at the cost of a resync.
+ */
+export const CLOSED_CHANNELS_REMEMBERED = 10_000;
+
 export interface EventHubOptions {
   maxEvents?: number;
   maxBytes?: number;
+  /** Closed channels whose newest seq is remembered; default {@link CLOSED_CHANNELS_REMEMBERED}. */
+  closedChannelsRemembered?: number;
   /** The id prefix of this process; default: the start time in base 36 plus 16 random bits. */
   epoch?: string;
 }
@@ -52,12 +66,16 @@ class Channel {
   #stored: Stored[] = [];
   #head = 0;
   #bytes = 0;
-  #lastSeq = 0;
+  #lastSeq: number;
 
+  /** `startSeq`: the newest seq an earlier lifetime of this channel issued (0 for a new one). */
   constructor(
     private readonly maxEvents: number,
     private readonly maxBytes: number,
-  ) {}
+    startSeq: number,
+  ) {
+    this.#lastSeq = startSeq;
+  }
 
   get lastSeq(): number {
     return this.#lastSeq;
@@ -201,12 +219,22 @@ export class Subscription implements AsyncIterable<HubEvent> {
  * a bounded buffer (10,000 events / 8 MB by default). A subscriber that reconnects with
  * `Last-Event-ID` gets every event after that id when the buffer still holds them — nothing is
  * lost — and otherwise a `resync_required` server event first, then the live events.
+ *
+ * A closed channel that is opened again continues its sequence numbers instead of starting over,
+ * so within one epoch an id always names the same event: a client back with an id from before the
+ * close gets `resync_required` (its events are gone), never the new lifetime's events from the
+ * middle.
  */
 export class EventHub {
   readonly epoch: string;
   readonly #channels = new Map<string, Channel>();
   readonly #maxEvents: number;
   readonly #maxBytes: number;
+  readonly #maxRemembered: number;
+  /** The newest seq of each closed channel, oldest close first. */
+  readonly #closedLastSeq = new Map<string, number>();
+  /** The highest seq among closed channels no longer remembered: where a forgotten one restarts. */
+  #forgottenFloor = 0;
 
   constructor(options: EventHubOptions = {}) {
     this.epoch = options.epoch ?? defaultEpoch();
@@ -214,15 +242,29 @@ export class EventHub {
       throw new TypeError("the epoch must be lower-case letters and digits");
     this.#maxEvents = Math.max(1, options.maxEvents ?? SSE_MAX_BUFFERED_EVENTS);
     this.#maxBytes = Math.max(1, options.maxBytes ?? SSE_MAX_BUFFERED_BYTES);
+    this.#maxRemembered = Math.max(0, options.closedChannelsRemembered ?? CLOSED_CHANNELS_REMEMBERED);
   }
 
   #channel(channelId: string): Channel {
     let channel = this.#channels.get(channelId);
     if (!channel) {
-      channel = new Channel(this.#maxEvents, this.#maxBytes);
+      const startSeq = this.#closedLastSeq.get(channelId) ?? this.#forgottenFloor;
+      this.#closedLastSeq.delete(channelId);
+      channel = new Channel(this.#maxEvents, this.#maxBytes, startSeq);
       this.#channels.set(channelId, channel);
     }
     return channel;
+  }
+
+  #remember(channelId: string, lastSeq: number): void {
+    if (lastSeq === 0) return;
+    this.#closedLastSeq.delete(channelId);
+    this.#closedLastSeq.set(channelId, lastSeq);
+    for (const [oldest, seq] of this.#closedLastSeq) {
+      if (this.#closedLastSeq.size <= this.#maxRemembered) break;
+      this.#closedLastSeq.delete(oldest);
+      this.#forgottenFloor = Math.max(this.#forgottenFloor, seq);
+    }
   }
 
   /** Appends an event to a channel's buffer and wakes its subscribers. */
@@ -269,12 +311,16 @@ export class EventHub {
       : { events: 0, bytes: 0, subscribers: 0 };
   }
 
-  /** Ends a channel's subscribers and forgets its buffer (the session was deleted). */
+  /**
+   * Ends a channel's subscribers and forgets its buffer (the session was deleted or released);
+   * only its newest seq is kept, for a later lifetime to continue from.
+   */
   closeChannel(channelId: string): void {
     const channel = this.#channels.get(channelId);
     if (!channel) return;
     for (const subscriber of [...channel.subscribers]) subscriber.close();
     this.#channels.delete(channelId);
+    this.#remember(channelId, channel.lastSeq);
   }
 
   /** Ends every subscriber of every channel (the server is stopping). */
