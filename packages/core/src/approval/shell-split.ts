@@ -208,10 +208,11 @@ class Parser {
     const close = findClosingParen(src, this.i);
     const end = close < 0 ? src.length : close + 1;
     if (close < 0) this.complete = false;
-    if (!arithmetic) {
-      // A subshell's commands are parts of their own; the current part stays as it was.
-      this.nestedBody(src.slice(this.i + 1, close < 0 ? src.length : close));
-    }
+    const body = src.slice(this.i + 1, close < 0 ? src.length : close);
+    // A subshell's commands are parts of their own; the current part stays as it was. An
+    // arithmetic command `(( … ))` runs only the substitutions in its expression.
+    if (arithmetic) this.nestedInExpansion(body);
+    else this.nestedBody(body);
     this.mark(this.i, end);
     this.i = end;
   }
@@ -324,11 +325,7 @@ class Parser {
       } else if (c === "$" && src[this.i + 1] === "(") {
         value += this.readDollarParen();
       } else if (c === "$" && src[this.i + 1] === "{") {
-        const close = findClosing(src, this.i + 1, "{", "}");
-        const end = close < 0 ? src.length : close + 1;
-        if (close < 0) this.complete = false;
-        value += src.slice(this.i, end);
-        this.i = end;
+        value += this.readBraceExpansion();
       } else if (c === "`") {
         value += this.readBackticks();
       } else {
@@ -337,6 +334,58 @@ class Parser {
       }
     }
     return { raw: src.slice(start, this.i), value, quoted };
+  }
+
+  /**
+   * `${…}`: a parameter expansion, kept as written. Its word (`${X:-word}`, `${X:=word}`, `${X/a/b}` …)
+   * can hold substitutions that bash runs, so they become parts of their own.
+   */
+  private readBraceExpansion(): string {
+    const { src } = this;
+    const close = findClosing(src, this.i + 1, "{", "}");
+    const end = close < 0 ? src.length : close + 1;
+    if (close < 0) this.complete = false;
+    this.nestedInExpansion(src.slice(this.i + 2, close < 0 ? src.length : close));
+    const raw = src.slice(this.i, end);
+    this.i = end;
+    return raw;
+  }
+
+  /**
+   * Finds the commands inside the body of a `${…}` or an arithmetic `$((…))`: `$(…)`, backticks
+   * and `<(…)`/`>(…)`, at any depth of further `${…}` or `$((…))`. Quotes are not honoured here
+   * (bash's rules inside an expansion differ between quoted and unquoted contexts), so a
+   * substitution is found wherever it could run: more parts only ever make a decision stricter.
+   */
+  private nestedInExpansion(body: string): void {
+    let j = 0;
+    while (j < body.length) {
+      const c = body[j];
+      const next = body[j + 1];
+      if (c === "\\") {
+        j += 2;
+      } else if (c === "$" && next === "(" && body[j + 2] !== "(") {
+        j = this.nestedUntilParen(body, j + 1);
+      } else if ((c === "<" || c === ">") && next === "(") {
+        j = this.nestedUntilParen(body, j + 1);
+      } else if (c === "`") {
+        const close = closingBacktick(body, j);
+        if (close < 0) this.complete = false;
+        this.nested(unescapeBackticks(body.slice(j + 1, close < 0 ? body.length : close)));
+        j = close < 0 ? body.length : close + 1;
+      } else {
+        // `${`, `$((` and everything else: their insides are scanned as the loop goes on.
+        j++;
+      }
+    }
+  }
+
+  /** Parses the command in `text` from the `(` at `open` to its `)`; returns the index after it. */
+  private nestedUntilParen(text: string, open: number): number {
+    const close = findClosingParen(text, open);
+    if (close < 0) this.complete = false;
+    this.nested(text.slice(open + 1, close < 0 ? text.length : close));
+    return close < 0 ? text.length : close + 1;
   }
 
   /** `"…"`: `\` escapes only `$`, `` ` ``, `"`, `\` and newline; substitutions still run. */
@@ -363,6 +412,8 @@ class Parser {
         }
       } else if (c === "$" && src[this.i + 1] === "(") {
         value += this.readDollarParen();
+      } else if (c === "$" && src[this.i + 1] === "{") {
+        value += this.readBraceExpansion();
       } else if (c === "`") {
         value += this.readBackticks();
       } else {
@@ -414,14 +465,19 @@ class Parser {
     return value;
   }
 
-  /** `$( … )` runs a command of its own; `$(( … ))` is arithmetic. Returns the text as written. */
+  /**
+   * `$( … )` runs a command of its own; `$(( … ))` is arithmetic, whose expression can still hold
+   * substitutions that run. Returns the text as written.
+   */
   private readDollarParen(): string {
     const { src } = this;
     const open = this.i + 1;
     const close = findClosingParen(src, open);
     const end = close < 0 ? src.length : close + 1;
     if (close < 0) this.complete = false;
-    if (src[open + 1] !== "(") this.nested(src.slice(open + 1, close < 0 ? src.length : close));
+    const body = src.slice(open + 1, close < 0 ? src.length : close);
+    if (src[open + 1] === "(") this.nestedInExpansion(body);
+    else this.nested(body);
     const raw = src.slice(this.i, end);
     this.i = end;
     return raw;
@@ -430,23 +486,26 @@ class Parser {
   /** `` `…` ``: an old-style command substitution (`\`` escapes a backtick inside). */
   private readBackticks(): string {
     const { src } = this;
-    let j = this.i + 1;
-    let body = "";
-    while (j < src.length && src[j] !== "`") {
-      if (src[j] === "\\" && j + 1 < src.length) {
-        body += "$`\\".includes(src[j + 1]) ? src[j + 1] : src[j] + src[j + 1];
-        j += 2;
-      } else {
-        body += src[j];
-        j++;
-      }
-    }
-    if (j >= src.length) this.complete = false;
-    this.nested(body);
-    const raw = src.slice(this.i, Math.min(j + 1, src.length));
-    this.i = Math.min(j + 1, src.length);
+    const close = closingBacktick(src, this.i);
+    if (close < 0) this.complete = false;
+    const end = close < 0 ? src.length : close + 1;
+    this.nested(unescapeBackticks(src.slice(this.i + 1, close < 0 ? src.length : close)));
+    const raw = src.slice(this.i, end);
+    this.i = end;
     return raw;
   }
+}
+
+/** The index of the backtick that closes the one at `open` (skipping `\`` escapes); -1 if none. */
+function closingBacktick(text: string, open: number): number {
+  let j = open + 1;
+  while (j < text.length && text[j] !== "`") j += text[j] === "\\" ? 2 : 1;
+  return j < text.length ? j : -1;
+}
+
+/** The command inside backticks: `\$`, `` \` `` and `\\` lose their backslash, other escapes stay. */
+function unescapeBackticks(body: string): string {
+  return body.replace(/\\([$`\\])/g, "$1");
 }
 
 /** The script of `sh [options] -c script`: the first operand after an option cluster holding `c`. */

@@ -31,6 +31,19 @@ describe("session rules", () => {
     expect(rules.match(exec(`ls "unterminated`))).toBeUndefined();
   });
 
+  it("does not cover a command hidden in ${…} or $(( … )) behind an allowed prefix", () => {
+    const rules = new SessionRules();
+    rules.add({ commandPrefix: "echo" });
+    expect(rules.match(exec("echo ${X:=$(rm -rf y)}"))).toBeUndefined();
+    expect(rules.match(exec('echo "${X:-`touch p`}"'))).toBeUndefined();
+    expect(rules.match(exec("echo $(( $(touch p) ))"))).toBeUndefined();
+    expect(rules.match(exec("echo ${X:-${Y:-$(touch p)}}"))).toBeUndefined();
+    expect(rules.match(exec("echo $(( 1 + 2 )) ${#HOME} ${PATH%%:*}"))).toBe('command prefix "echo"');
+    // The nested command is a part of its own: allowed when a rule covers it too.
+    rules.add({ commandPrefix: "date" });
+    expect(rules.match(exec("echo ${X:-$(date)}"))).toBe('command prefix "date", "echo"');
+  });
+
   it("a prefix does not cover a command that writes a file by redirection", () => {
     const rules = new SessionRules();
     rules.add({ commandPrefix: "ls" });

@@ -76,6 +76,39 @@ describe("splitShellCommand", () => {
     expect(splitShellCommand("echo 'it''s' fine").complete).toBe(true);
   });
 
+  it("reports the commands inside ${…} words, quoted or not, at any depth", () => {
+    expect(partsOf("echo ${X:=$(rm -rf y)}")).toContainEqual(["rm", "-rf", "y"]);
+    expect(partsOf("echo ${X:-$(rm -rf /)}")).toContainEqual(["rm", "-rf", "/"]);
+    expect(partsOf("echo ${X:-\\$(not run)}")).toEqual([["echo", "${X:-\\$(not run)}"]]);
+    expect(partsOf('echo "${X:-`id -u`}"')).toContainEqual(["id", "-u"]);
+    expect(partsOf("echo ${X:-${Y:-$(touch deep)}}")).toContainEqual(["touch", "deep"]);
+    expect(partsOf("cat ${F:-<(ls secrets)}")).toContainEqual(["ls", "secrets"]);
+    expect(partsOf(`echo "\${X:-"$(whoami)"}"`)).toContainEqual(["whoami"]);
+  });
+
+  it("reports the commands inside $(( … )) and (( … )) arithmetic", () => {
+    expect(partsOf("echo $(( $(touch p) ))")).toContainEqual(["touch", "p"]);
+    expect(partsOf("echo $(( 1 + $(wc -l < f) ))")).toContainEqual(["wc", "-l"]);
+    expect(partsOf("echo $(( 2 * $(( 1 + `id -u` )) ))")).toContainEqual(["id", "-u"]);
+    expect(partsOf("(( n = $(rm x) ))")).toContainEqual(["rm", "x"]);
+  });
+
+  it("keeps arithmetic and parameter expansions without a substitution in one command", () => {
+    expect(splitShellCommand("echo $(( (1 + 2) * 3 ))")).toMatchObject({
+      parts: [{ words: [{ value: "echo" }, { value: "$(( (1 + 2) * 3 ))" }] }],
+      complete: true,
+    });
+    expect(partsOf("echo ${#var} ${var%%pat} ${var/#a/b} ${arr[@]:1:2}")).toEqual([
+      ["echo", "${#var}", "${var%%pat}", "${var/#a/b}", "${arr[@]:1:2}"],
+    ]);
+    expect(partsOf('echo "${HOME}/x"')).toEqual([["echo", "${HOME}/x"]]);
+  });
+
+  it("marks a substitution left open inside ${…} or $(( … )) as incomplete", () => {
+    expect(splitShellCommand("echo ${X:-$(ls}").complete).toBe(false);
+    expect(splitShellCommand("echo $(( 1 + `id ))").complete).toBe(false);
+  });
+
   it("never loops or throws on hostile input", () => {
     for (const text of [
       "",
