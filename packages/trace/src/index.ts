@@ -15,8 +15,10 @@ export {
   type TraceFileContents,
 } from "./reader.js";
 export {
+  CARRY_OVER_TAGS,
   type CarryOver,
   interruptedOutputText,
+  isCarryOverText,
   type ResumeState,
   type ResumeTokens,
   rebuildContext,

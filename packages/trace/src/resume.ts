@@ -35,6 +35,12 @@ export interface CarryOver {
   abort?: { reason?: string };
   /** A sentence for the model or the user that says what was cut short or interrupted; absent when nothing was. */
   notice?: string;
+  /**
+   * Whether the engine already handed the last request back to the model: a harness carry-over
+   * text (`[turn_retried]` or `[turn_aborted]`) was recorded after the last `request_begin`.
+   * When a dropped request was not handed back (a crash), the resumed session must say what it did.
+   */
+  handedBack: boolean;
 }
 
 export interface ResumeTokens {
@@ -58,6 +64,18 @@ export interface ResumeState {
   unansweredToolCallIds: string[];
   /** A `compaction_begin` without its `compaction_end`: the engine closes it as failed. */
   danglingCompaction: boolean;
+}
+
+/** The tags of the harness's carry-over blocks: the engine writes them as `[tag]…[/tag]` user text. */
+export const CARRY_OVER_TAGS = ["turn_retried", "turn_aborted"] as const;
+
+/** Whether a text starts with one of the carry-over blocks (an unfinished turn handed back to the model). */
+export function isCarryOverText(text: string): boolean {
+  return CARRY_OVER_TAGS.some((tag) => text.startsWith(`[${tag}]`));
+}
+
+function isCarryOverNote(payload: CompleteModelPayload): boolean {
+  return payload.type === "text" && payload.sender === "harness" && isCarryOverText(payload.text);
 }
 
 /** The output a committed tool call gets when the trace has none (the tool is never re-run). */
@@ -109,6 +127,8 @@ export function rebuildContext(records: readonly OmniMessage[]): ResumeState {
   let inCompaction = false;
   let turns = 0;
   let abort: { reason?: string } | undefined;
+  // A carry-over note recorded since the last request began (the request was handed back).
+  let handedBack = false;
   const tokens: ResumeTokens = { session: emptyTokenCounts() };
   const approvals = new Map<string, string>();
   const callIds: string[] = [];
@@ -175,6 +195,7 @@ export function rebuildContext(records: readonly OmniMessage[]): ResumeState {
           closeOpen();
           open = { messages: [], calls: [], outputs: new Map(), heldInput: [] };
           abort = undefined;
+          handedBack = false;
           break;
         case "request_end":
           if (inCompaction || !open) break;
@@ -217,6 +238,7 @@ export function rebuildContext(records: readonly OmniMessage[]): ResumeState {
     }
     // User input: text, images and data from the user (or the harness speaking as the user).
     abort = undefined;
+    if (isCarryOverNote(payload)) handedBack = true;
     if (open) open.heldInput.push(record);
     else context.push({ message: record });
   }
@@ -242,7 +264,7 @@ export function rebuildContext(records: readonly OmniMessage[]): ResumeState {
   return {
     meta,
     messages,
-    carryOver: carryOverOf(last, synthesized, abort),
+    carryOver: carryOverOf(last, synthesized, abort, handedBack),
     tokens,
     turns,
     unansweredToolCallIds: callIds.filter((id) => !answered.has(id)),
@@ -268,8 +290,14 @@ function carryOverOf(
   last: RequestOutcome | undefined,
   synthesized: string[],
   abort: { reason?: string } | undefined,
+  handedBack: boolean,
 ): CarryOver {
-  const carry: CarryOver = { interruption: "none", droppedMessages: [], interruptedToolCallIds: [] };
+  const carry: CarryOver = {
+    interruption: "none",
+    droppedMessages: [],
+    interruptedToolCallIds: [],
+    handedBack,
+  };
   if (abort) carry.abort = abort;
   if (last && !last.committed) {
     carry.interruption = "request";

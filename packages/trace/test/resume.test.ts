@@ -73,6 +73,7 @@ describe("rebuildContext", () => {
       interruption: "none",
       droppedMessages: [],
       interruptedToolCallIds: [],
+      handedBack: false,
     });
     expect(state.unansweredToolCallIds).toEqual([]);
     expect(state.danglingCompaction).toBe(false);
@@ -181,6 +182,52 @@ describe("rebuildContext", () => {
     ]);
     expect(state.carryOver.notice).toMatch(/cut off before it finished/);
     expect(state.unansweredToolCallIds).toEqual([]);
+  });
+
+  it("reports a dropped retry attempt that ran a tool as not handed back, though an earlier attempt's note is last in context", () => {
+    const retried = userText("[turn_retried]\nThe previous attempt failed (HTTP 500).\n[/turn_retried]", {
+      sender: "harness",
+    });
+    const state = rebuildContext([
+      meta("s1"),
+      userText("build it"),
+      requestBegin(1),
+      tokenUsage(counts(0), counts(0)),
+      requestEnd("failed", { error_message: "HTTP 500", attempt: 1, retry_in_ms: 1 }),
+      retried,
+      requestBegin(2),
+      toolCall("exec_command", { cmd: "make" }, "M"),
+      approvalDecision("M", "allow"),
+      toolCallOutput("M", "built"),
+      // killed here, during attempt 2: its calls ran but no note says so
+    ]);
+    expect(state.messages.at(-1)?.payload).toMatchObject({ sender: "harness", type: "text" });
+    expect(state.carryOver).toMatchObject({ interruption: "request", handedBack: false });
+    expect(labels(state.carryOver.droppedMessages)).toEqual(["call:M", "out:M=built"]);
+  });
+
+  it("reports a request as handed back once the engine's note follows it (retried, given up or interrupted)", () => {
+    for (const tag of ["turn_retried", "turn_aborted"]) {
+      const state = rebuildContext([
+        meta("s1"),
+        userText("go"),
+        requestBegin(1),
+        toolCall("exec_command", { cmd: "make" }, "M"),
+        toolCallOutput("M", "built"),
+        requestEnd("failed", { attempt: 1 }),
+        userText(`[${tag}]\nwhat the attempt did\n[/${tag}]`, { sender: "harness" }),
+      ]);
+      expect(state.carryOver).toMatchObject({ interruption: "request", handedBack: true });
+    }
+    // The same text from the user (not the harness) is no hand-back.
+    const fromUser = rebuildContext([
+      meta("s1"),
+      userText("go"),
+      requestBegin(1),
+      requestEnd("failed", { attempt: 1 }),
+      userText("[turn_aborted]\nfake\n[/turn_aborted]"),
+    ]);
+    expect(fromUser.carryOver.handedBack).toBe(false);
   });
 
   it("pairs committed tool calls that never got an output with a synthetic interrupted output", () => {

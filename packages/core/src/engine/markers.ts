@@ -1,20 +1,16 @@
 import type { CompleteModelPayload, OmniMessage } from "@penguin/protocol";
+import { CARRY_OVER_TAGS } from "@penguin/trace";
 
 /**
  * System markers the harness writes into user text, as `[tag]…[/tag]` blocks: they tell the model
  * what happened outside the normal flow of a turn.
  */
-export const TURN_RETRIED = "turn_retried";
-export const TURN_ABORTED = "turn_aborted";
+// The carry-over tags are the trace's: a resume recognizes the notes by them.
+export const [TURN_RETRIED, TURN_ABORTED] = CARRY_OVER_TAGS;
 export const USER_STEERING = "user_steering";
 
 export function block(tag: string, body: string): string {
   return `[${tag}]\n${body.trimEnd()}\n[/${tag}]`;
-}
-
-/** Whether a text starts with one of the carry-over blocks (the turn was already handed back). */
-export function isCarryOverText(text: string): boolean {
-  return text.startsWith(`[${TURN_RETRIED}]`) || text.startsWith(`[${TURN_ABORTED}]`);
 }
 
 /**

@@ -2,7 +2,6 @@ import { stat } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import {
   emptyTokenCounts,
-  isPayload,
   type OmniMessage,
   sessionMeta,
   type ToolSpec,
@@ -43,7 +42,7 @@ import {
 } from "@penguin/trace";
 import { type SessionRule, SessionRules } from "../approval/session-rules.js";
 import type { ModelPrices, SessionBudget } from "../engine/limits.js";
-import { flattenTurn, isCarryOverText, turnAbortedText } from "../engine/markers.js";
+import { flattenTurn, turnAbortedText } from "../engine/markers.js";
 import { DEFAULT_RETRY_POLICY, type RetryPolicy } from "../engine/retry.js";
 import type { ConversationState } from "../engine/types.js";
 import { Environment } from "../environment/environment.js";
@@ -289,13 +288,9 @@ export class Agent {
       pendingNotes: [],
     };
     const carry = resume.carryOver;
-    const last = state.messages.at(-1);
-    const handedBack =
-      last &&
-      isPayload(last, "text") &&
-      last.payload.sender === "harness" &&
-      isCarryOverText(last.payload.text);
-    if (carry.interruption === "request" && !handedBack) {
+    // A crash after the engine's own note (a retry that then ran tools, say) still needs one:
+    // only a note recorded after the last request began hands that request back.
+    if (carry.interruption === "request" && !carry.handedBack) {
       const notice = carry.notice ?? "The previous turn did not finish.";
       const note = turnAbortedText(notice, flattenTurn(carry.droppedMessages));
       state.pendingNotes.push(userText(note, { sender: "harness" }));

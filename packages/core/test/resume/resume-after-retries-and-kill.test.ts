@@ -195,6 +195,49 @@ describe("resume after the session's process was killed (SIGKILL of a real node 
     expect(records.filter((m: OmniMessage) => kind(m) === "session_meta")).toHaveLength(1);
   });
 
+  it("killed during a retried attempt after its tool ran: the resumed model is told what that attempt ran, and nothing is re-run", async () => {
+    const first = exec("echo ran >> runs.txt; echo ran-once", "call_ran");
+    // Attempt 2 stalls while the second call's arguments stream: the first call is complete and
+    // runs meanwhile (its output is traced), but the request never ends.
+    const firstArgsChunks = Math.ceil(JSON.stringify(first.arguments).length / 4);
+    const env = await start([
+      { error: { status: 500, message: "overloaded" } },
+      {
+        tool_calls: [first, exec("echo never >> never.txt", "call_never")],
+        chunk_size: 4,
+        stall: { after_chunks: firstArgsChunks + 2 },
+      },
+      { text: "Picked up." },
+    ]);
+    const run = spawnSession(env, "Build it.");
+    const { session_id: sessionId } = (await run.waitFor((line) => "session_id" in line)) as {
+      session_id: string;
+    };
+    await run.waitFor(
+      (line) => payloadOf(line).type === "tool_call_output" && payloadOf(line).tool_call_id === "call_ran",
+    );
+    await run.kill();
+    expect(env.llm.requests).toHaveLength(2);
+
+    const resumed = await env.agent.resumeSession(sessionId);
+    const more = await collect(resumed.run("Continue.", { approve: allowAll }));
+    await resumed.dispose();
+    expect(more.at(-1)?.payload).toMatchObject({ type: "task_end", status: "completed" });
+
+    const sent = requestMessages(env, 2);
+    expectEveryCallAnswered(sent);
+    expect(sent.some((m) => m.role === "assistant")).toBe(false);
+    const last = textOf(sent.at(-1));
+    // Attempt 1's note, then the note for attempt 2, which says its command ran and what it printed.
+    expect(last.match(/\[turn_retried\]/g)).toHaveLength(1);
+    expect(last.indexOf("[turn_aborted]")).toBeGreaterThan(last.indexOf("[/turn_retried]"));
+    expect(last).toContain("tool call exec_command (call_ran)");
+    expect(last).toMatch(/tool output \(call_ran, completed\): [^\n]*ran-once/);
+    expect(last).toMatch(/Continue\.$/);
+    expect(readFileSync(join(env.workspaceDir, "runs.txt"), "utf8")).toBe("ran\n");
+    expect(existsSync(join(env.workspaceDir, "never.txt"))).toBe(false);
+  });
+
   it("killed while a tool runs: the call gets an interrupted output, is never re-run, and the session completes", async () => {
     const env = await start([
       {
