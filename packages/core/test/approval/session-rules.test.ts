@@ -1,3 +1,4 @@
+// biome-ignore-all lint/suspicious/noTemplateCurlyInString: these strings are shell text, where ${…} is a parameter expansion
 import { toolCall } from "@penguin/protocol";
 import { describe, expect, it } from "vitest";
 import { SessionRules } from "../../src/approval/session-rules.js";

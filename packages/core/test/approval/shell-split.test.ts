@@ -1,3 +1,4 @@
+// biome-ignore-all lint/suspicious/noTemplateCurlyInString: these strings are shell text, where ${…} is a parameter expansion
 import { describe, expect, it } from "vitest";
 import { normalizedText, splitShellCommand } from "../../src/approval/shell-split.js";
 
