@@ -94,16 +94,24 @@ export async function* runTask(
     state.messages.push(message);
     yield* emit(message);
   }
+  function* holdOverSteering(): Generator<OmniMessage, void, undefined> {
+    // Steering that no request took (the task ended first) is not dropped: it joins the context
+    // now, so the next run's first request delivers it, and the trace has it for a resume.
+    for (const text of options.steering.takeAll()) yield* addToContext(steeringMessage(text));
+  }
   function* end(outcome: TaskOutcome): Generator<OmniMessage, TaskOutcome, undefined> {
+    yield* holdOverSteering();
     state.activeMs += now() - started;
     yield* emit(taskEnd(outcome.status, outcome.message));
     return outcome;
   }
   function* limit(hit: LimitHit): Generator<OmniMessage, TaskOutcome, undefined> {
+    yield* holdOverSteering();
     yield* emit(eventMsg({ type: "limit_reached", ...hit }));
     return yield* end({ status: "aborted", message: hit.message });
   }
   function* interrupted(): Generator<OmniMessage, TaskOutcome, undefined> {
+    yield* holdOverSteering();
     yield* emit(abortEvent(abortReason(signal)));
     return yield* end({ status: "aborted", message: "interrupted by the user" });
   }
@@ -119,7 +127,7 @@ export async function* runTask(
     const spent = budgetHit(options.budget, usedSoFar(state, wallMs()));
     if (spent) return yield* limit(spent);
     const steering = options.steering.takeAll();
-    for (const text of steering) yield* addToContext(userText(steeringText(text), { sender: "user" }));
+    for (const text of steering) yield* addToContext(steeringMessage(text));
     // Delivered now, not when queued: a steering message is a user message from here on.
     if (steering.length > 0) options.tools.userMessageDelivered?.();
 
@@ -181,6 +189,11 @@ export async function* runTask(
     if (signal.aborted) return yield* interrupted();
     if (turn.calls.length === 0 && !options.steering.pending) return yield* end({ status: "completed" });
   }
+}
+
+/** Input given through `session.steer`, as the context has it. */
+export function steeringMessage(text: string): ModelMessage {
+  return userText(steeringText(text), { sender: "user" }) as ModelMessage;
 }
 
 /** What an unfinished attempt produced: its complete messages, then its calls' outputs in call order. */

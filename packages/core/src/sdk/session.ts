@@ -9,7 +9,7 @@ import type { GuardrailRule } from "@penguin/state";
 import type { TraceWriter } from "@penguin/trace";
 import type { ApprovalPolicy } from "../approval/policies.js";
 import type { SessionRules } from "../approval/session-rules.js";
-import { runTask, SteeringQueue } from "../engine/agent-loop.js";
+import { runTask, SteeringQueue, steeringMessage } from "../engine/agent-loop.js";
 import type { ModelPrices, SessionBudget } from "../engine/limits.js";
 import type { RetryPolicy } from "../engine/retry.js";
 import type { ConversationState } from "../engine/types.js";
@@ -61,7 +61,10 @@ export interface SessionParts {
   prices?: ModelPrices;
   budget?: SessionBudget;
   retry?: RetryPolicy;
-  /** Records already in the trace that the first run yields first (a new session's header). */
+  /**
+   * Records already in the trace that the next run yields first: a new session's header, and
+   * steering that arrived after the last task's end was yielded.
+   */
   header: OmniMessage[];
   /** The subagent sessions of a top-level session (a subagent has none: depth is capped at 1). */
   subagents?: SubagentManager;
@@ -134,6 +137,16 @@ export class Session {
   }
 
   /**
+   * Interrupts every subagent's running task and ends every command the subagents run, and
+   * resolves once both are done. The subagents stay kept, so a follow-up prompt can continue one.
+   * Aborting a task stops only its foreground children: a front end's "stop everything" calls
+   * this too, since background children outlive the parent's task.
+   */
+  async stopSubagents(reason = "the subagents were stopped"): Promise<void> {
+    await this.parts.subagents?.stopAll(reason);
+  }
+
+  /**
    * Runs one task. Yields every message as it happens: what the trace gets (complete messages
    * and events, each written as it is yielded) plus streaming partials. Ends with `task_end`.
    * Stopping the iteration early interrupts the task.
@@ -150,7 +163,9 @@ export class Session {
 
   /**
    * Queues input for the running task, delivered with its next model request as a
-   * `[user_steering]` text. Returns false when no task is running.
+   * `[user_steering]` text. Returns false when no task is running. Input the task's requests did
+   * not take (it ended first: a limit, a failure, an interrupt) is kept in the conversation and
+   * reaches the model with the next run's first request.
    */
   steer(text: string): boolean {
     if (!this.running || text.trim() === "") return false;
@@ -195,6 +210,21 @@ export class Session {
     const ready = toolListReady(parts.toolSpecs);
     parts.trace.append(ready);
     yield ready;
+  }
+
+  /**
+   * Steering that came after the task's end was yielded (while the caller handled `task_end`)
+   * was accepted, so it is kept: it joins the context and the trace now (the next request
+   * delivers it, and a resume sees it), and the next run yields it first.
+   */
+  private holdOverLateSteering(): void {
+    const { parts } = this;
+    for (const text of this.steering.takeAll()) {
+      const message = steeringMessage(text);
+      parts.state.messages.push(message);
+      if (!parts.trace.closed) parts.trace.append(message);
+      parts.header.push(message);
+    }
   }
 
   private async *execute(
@@ -252,7 +282,7 @@ export class Session {
       // Leaving early (a `break` in the caller's loop) interrupts whatever still runs.
       if (!controller.signal.aborted) controller.abort(new Error("the caller stopped reading the task"));
       options.signal?.removeEventListener("abort", onAbort);
-      this.steering.takeAll();
+      this.holdOverLateSteering();
       this.running = undefined;
       if (this.disposed && !parts.trace.closed) parts.trace.close();
     }
