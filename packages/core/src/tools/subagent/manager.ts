@@ -149,6 +149,11 @@ export class SubagentManager {
     return `unknown subagent_id "${id}" (use the id run_subagent returned). ${known}`;
   }
 
+  /** Stops every kept child (its task and its commands); they stay kept, ready for a follow-up. */
+  async stopAll(reason: string): Promise<void> {
+    await Promise.all([...this.subagents.values()].map((subagent) => subagent.stop(reason)));
+  }
+
   /** Ends every child (its task, processes and trace), and refuses new ones. */
   async disposeAll(): Promise<void> {
     this.disposed = true;

@@ -154,6 +154,17 @@ export class Subagent {
     if (this.state === "running") this.controller?.abort(new Error(reason));
   }
 
+  /**
+   * Stops the child without disposing it: interrupts its running task, waits for the task to end,
+   * then ends every command the child still runs. A follow-up prompt can continue it afterwards.
+   */
+  async stop(reason: string): Promise<void> {
+    this.interrupt(reason);
+    await this.done;
+    const processes = this.session?.processes;
+    if (processes) await Promise.all(processes.liveIds().map((id) => processes.kill(id)));
+  }
+
   /** Resolves once the running task (if any) has ended, or after `ms`. */
   async settled(ms: number): Promise<void> {
     let timer: NodeJS.Timeout | undefined;

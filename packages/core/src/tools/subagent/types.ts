@@ -17,6 +17,11 @@ export interface ChildSession {
   run(input: string, options: ChildRunOptions): AsyncIterable<OmniMessage>;
   /** Interrupts a running task, ends the child's processes and closes its trace. */
   dispose(): Promise<void>;
+  /**
+   * The child's command sessions (the SDK's `Session` has them), so stopping a child can end the
+   * commands it runs without disposing it.
+   */
+  readonly processes?: { liveIds(): string[]; kill(id: string): Promise<boolean> };
 }
 
 /** What run_subagent asks for: another agent's configuration and/or another model. */
