@@ -138,18 +138,20 @@ export class SessionRuntime {
   }
 
   /**
-   * Interrupts the running task: every waiting call is denied, the task ends (`task_end`
-   * aborted), then every command the session started is ended. False when no task was running.
+   * Interrupts the running task and every running subagent, background ones included: every
+   * waiting call is denied, the tasks end (`task_end` aborted), then every command the session
+   * and its subagents started is ended. False when neither the session nor a subagent was running.
    */
   async abort(): Promise<boolean> {
+    const reason = "the task was aborted through the API";
     const task = this.#task;
-    if (task) {
-      task.controller.abort(new Error("the task was aborted through the API"));
-      this.approvals.denyAll("the task was aborted");
-      await task.done;
-    }
+    const childrenRunning = this.#runningChildren();
+    task?.controller.abort(new Error(reason));
+    this.approvals.denyAll("the task was aborted");
+    // A background child (its run_subagent window elapsed) is not stopped by the parent's abort.
+    await Promise.all([task?.done, this.#session?.stopSubagents(reason)]);
     await this.#endProcesses();
-    return task !== undefined;
+    return task !== undefined || childrenRunning > 0;
   }
 
   /** Ends everything: the task, waiting approvals, every process, the SDK session. */
@@ -251,13 +253,22 @@ export class SessionRuntime {
     this.#idleTimer = undefined;
   }
 
-  /** Idle means no task and no running command; a session with a live command stays open. */
+  /** Subagents whose task runs, in the foreground of a call or in the background. */
+  #runningChildren(): number {
+    return this.#session?.subagents.filter((child) => child.status === "running").length ?? 0;
+  }
+
+  /**
+   * Idle means no task, no running subagent and no running command; a session with a working
+   * child or a live command stays open (releasing it would end them).
+   */
   #scheduleRelease(): void {
     this.#clearIdleTimer();
     if (this.#disposed) return;
     this.#idleTimer = setTimeout(() => {
       this.#idleTimer = undefined;
-      if (this.busy || (this.#session?.processes.liveIds().length ?? 0) > 0) return this.#scheduleRelease();
+      const working = this.#runningChildren() > 0 || (this.#session?.processes.liveIds().length ?? 0) > 0;
+      if (this.busy || working) return this.#scheduleRelease();
       this.deps.onIdle();
     }, this.deps.idleReleaseMs);
     this.#idleTimer.unref();

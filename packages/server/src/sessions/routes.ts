@@ -225,7 +225,7 @@ export function sessionRoutes(options: SessionRoutesOptions): AnyRouteSpec[] {
     method: "post",
     path: "/api/sessions/:id/abort",
     summary:
-      "Abort the running task: waiting approvals are denied, the task ends aborted, every process ends",
+      "Abort the running task and every running subagent (background ones too): waiting approvals are denied, the tasks end aborted, every process ends",
     tag: "tasks",
     access: "user",
     params: IdParams,
