@@ -149,7 +149,8 @@ export class Session {
   /**
    * Runs one task. Yields every message as it happens: what the trace gets (complete messages
    * and events, each written as it is yielded) plus streaming partials. Ends with `task_end`.
-   * Stopping the iteration early interrupts the task.
+   * Stopping the iteration early interrupts the task as `signal` would: the trace records the
+   * abort and the task's end, and the next run continues from there.
    */
   run(input: RunInput, options: RunOptions = {}): AsyncIterable<OmniMessage> {
     if (this.disposed) throw new Error(`session ${this.id} is disposed`);
@@ -213,6 +214,36 @@ export class Session {
   }
 
   /**
+   * Yields the task's messages. A caller that stops reading early (a `break` in its loop)
+   * interrupts the task, exactly as an abort through the signal does: the task is read on to its
+   * end without yielding, so the turn is committed (or handed back), and the trace gets the
+   * `abort` and `task_end` that a resume and the next run on this object both start from.
+   */
+  private async *readUnlessAbandoned(
+    task: AsyncGenerator<OmniMessage, unknown, undefined>,
+    controller: AbortController,
+  ): AsyncGenerator<OmniMessage, void, undefined> {
+    let finished = false;
+    try {
+      while (true) {
+        const step = await task.next();
+        if (step.done) {
+          finished = true;
+          return;
+        }
+        yield step.value;
+      }
+    } finally {
+      if (!finished) {
+        if (!controller.signal.aborted) controller.abort(new Error("the caller stopped reading the task"));
+        while (!(await task.next()).done) {
+          // Recorded by the task as it goes; nobody reads the stream any more.
+        }
+      }
+    }
+  }
+
+  /**
    * Steering that came after the task's end was yielded (while the caller handled `task_end`)
    * was accepted, so it is kept: it joins the context and the trace now (the next request
    * delivers it, and a resume sees it), and the next run yields it first.
@@ -249,7 +280,7 @@ export class Session {
         vision: parts.model.info.vision,
         sender: options.sender,
       });
-      yield* runTask(
+      const task = runTask(
         {
           model: parts.model,
           tools: parts.environment,
@@ -278,8 +309,9 @@ export class Session {
         },
         messages,
       );
+      yield* this.readUnlessAbandoned(task, controller);
     } finally {
-      // Leaving early (a `break` in the caller's loop) interrupts whatever still runs.
+      // Anything still running (MCP connect, subagents) stops with the task.
       if (!controller.signal.aborted) controller.abort(new Error("the caller stopped reading the task"));
       options.signal?.removeEventListener("abort", onAbort);
       this.holdOverLateSteering();
