@@ -22,10 +22,52 @@ export const GuardrailRuleSchema = z.strictObject({
 export type GuardrailRule = z.output<typeof GuardrailRuleSchema>;
 
 /**
- * The start of a command part up to the command word: leading variable assignments and wrappers
- * such as sudo or env, so `sudo rm …` is caught while `echo rm …` or `grep mkfs` is not.
+ * Commands that run the rest of their words as a command, with the short options of each that
+ * take an argument (`sudo -u root`, `nice -n 5`, `env -C dir`, `timeout -s KILL`).
  */
-const COMMAND_START = String.raw`^\s*(?:[A-Za-z_][A-Za-z0-9_]*=\S*\s+|(?:sudo|doas|env|exec|nohup|nice|time|command)\s+(?:-\S+\s+)*)*`;
+const WRAPPER_ARG_LETTERS: Readonly<Record<string, string>> = {
+  sudo: "CDghprTtUu",
+  doas: "Cu",
+  env: "CSu",
+  nice: "n",
+  ionice: "cnp",
+  time: "fo",
+  exec: "a",
+  timeout: "ks",
+  stdbuf: "eio",
+  nohup: "",
+  command: "",
+  setsid: "",
+};
+/** Long options of those wrappers that take their argument as the next word (`sudo --user root`). */
+const ARG_LONG =
+  "user|group|chdir|host|prompt|role|type|other-user|unset|split-string|adjustment|signal|kill-after";
+
+/**
+ * One option of a wrapper whose option letters `argLetters` take an argument, read one way only (a
+ * pattern that could read `-u sudo` both as an option with its argument and as a flag followed by
+ * a wrapper would let a crafted command make it backtrack for ages): a cluster of flags that may
+ * end in an option letter with its argument (`-E`, `-u root`, `-uroot`, `-iu root`), a long
+ * option with its argument (`--user root`, `--user=root`), another long option, `--`, or
+ * timeout's duration (`10`, `2.5s`).
+ */
+function wrapperOption(argLetters: string): string {
+  const cluster = argLetters
+    ? String.raw`-[^\s\-${argLetters}]*(?:[${argLetters}](?:\S+|\s+[^-\s]\S*))?`
+    : String.raw`-[^\s\-]*`;
+  return String.raw`(?:${cluster}|--(?:${ARG_LONG})\s+[^-\s]\S*|--(?!(?:${ARG_LONG})(?:\s|$))\S+|--(?=\s)|\d+(?:\.\d+)?[smhd]?)`;
+}
+
+/** A wrapper, named bare or by its path (`/usr/bin/sudo`), with its options. */
+const WRAPPER = `(?:\\S*/)?(?:${Object.entries(WRAPPER_ARG_LETTERS)
+  .map(([name, letters]) => String.raw`${name}(?:\s+${wrapperOption(letters)})*`)
+  .join("|")})`;
+/**
+ * The start of a command part up to the command word: leading variable assignments, wrappers such
+ * as sudo or env with their options, and the command word's folder, so `sudo -u root rm …` and
+ * `/bin/rm …` are caught while `echo rm …` or `grep mkfs` is not.
+ */
+const COMMAND_START = String.raw`^\s*(?:(?:[A-Za-z_][A-Za-z0-9_]*=\S*|${WRAPPER})\s+)*(?:\S*/)?`;
 /** rm with a recursive flag (-r, -R, -rf, -fr, --recursive …) somewhere among its arguments. */
 const RM_RECURSIVE = String.raw`rm\s+(?:\S+\s+)*?(?:-[A-Za-z]*[rR][A-Za-z]*|--recursive)\s+(?:\S+\s+)*?`;
 /** `/`, `/*`, `~`, `~/`, `~/*`, `$HOME`, `${HOME}/*`, and top-level system folders such as `/usr`. */

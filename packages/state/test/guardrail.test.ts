@@ -21,6 +21,27 @@ describe("default guardrail rules", () => {
     ["sudo mkfs -t xfs /dev/vdb", "mkfs"],
     ["FOO=1 sudo -E rm -rf /", "rm-rootish"],
     ["env -i rm -r ~/*", "rm-rootish"],
+    ["/bin/rm -rf /", "rm-rootish"],
+    ["/usr/bin/rm -rf ~", "rm-rootish"],
+    ["./rm -rf /etc", "rm-rootish"],
+    ["sudo -u root rm -rf /", "rm-rootish"],
+    ["sudo -uroot -E rm -rf /", "rm-rootish"],
+    ["sudo --user root --preserve-env rm -rf /", "rm-rootish"],
+    ["sudo --user=root -- rm -rf /", "rm-rootish"],
+    ["/usr/bin/sudo -u root /bin/rm -rf /", "rm-rootish"],
+    ["sudo -E rm -rf /", "rm-rootish"],
+    ["doas -u root rm -rf /", "rm-rootish"],
+    ["env rm -rf /", "rm-rootish"],
+    ["env -u HOME A=1 B=2 rm -rf ~", "rm-rootish"],
+    ["command rm -rf /", "rm-rootish"],
+    ["nice rm -rf /", "rm-rootish"],
+    ["nice -n 5 rm -rf /", "rm-rootish"],
+    ["nohup rm -rf / &", "rm-rootish"],
+    ["time -p rm -rf /", "rm-rootish"],
+    ["exec rm -rf /", "rm-rootish"],
+    ["timeout -s KILL 10 rm -rf /", "rm-rootish"],
+    ["sudo -u root /sbin/mkfs.ext4 /dev/sdb1", "mkfs"],
+    ["sudo -u root /bin/dd if=img of=/dev/sda", "disk-write-dd"],
     [":(){ :", "fork-bomb"],
     [":(){ :|:& };:", "fork-bomb"],
   ])("denies %j (%s)", (command, rule) => {
@@ -43,7 +64,24 @@ describe("default guardrail rules", () => {
     "grep -r 'rm -rf' .",
     "ls > /dev/null",
     "npm run format",
+    "/bin/rm -rf ./build",
+    "sudo -u root rm -rf node_modules",
+    "env A=1 rm -rf dist",
+    "echo /bin/rm -rf /",
+    "sudo -u root ls /",
+    "nice -n 5 make -j4",
+    "printf '%s' sudo rm -rf /",
   ])("allows %j", (command) => {
     expect(matchGuardrail(DEFAULT_GUARDRAIL_RULES, command)).toBeUndefined();
+  });
+
+  it("reads a long run of wrappers and options in one pass (a crafted command cannot stall it)", () => {
+    // Each of these reads an option's argument as a wrapper or the other way round, so a pattern
+    // open to both readings would try exponentially many of them before failing; this one answers
+    // at once (a stall would show as this test timing out).
+    for (const unit of ["sudo -u sudo -u sudo ", "nice -n 5 -n 5 ", "env -u env A=1 ", "sudo --user sudo "]) {
+      expect(matchGuardrail(DEFAULT_GUARDRAIL_RULES, `${unit.repeat(500)}x`)).toBeUndefined();
+      expect(matchGuardrail(DEFAULT_GUARDRAIL_RULES, `${unit.repeat(500)}rm -rf /`)?.name).toBe("rm-rootish");
+    }
   });
 });
