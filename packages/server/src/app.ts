@@ -4,6 +4,8 @@ import { HTTPException } from "hono/http-exception";
 import type { Kysely } from "kysely";
 import type { Logger } from "pino";
 import { z } from "zod";
+import { trustedProxySet } from "./auth/client-address.js";
+import { PasswordHashGate, type PasswordHashGateOptions } from "./auth/hash-gate.js";
 import { LoginThrottle, type LoginThrottleOptions } from "./auth/login-throttle.js";
 import { authenticate, SESSION_COOKIE_NAME } from "./auth/middleware.js";
 import { authRoutes } from "./auth/routes.js";
@@ -30,6 +32,17 @@ export interface ServerAppOptions {
   /** Largest request body in bytes; larger ones get 413. Default 1 MiB. */
   maxBodyBytes?: number;
   loginThrottle?: LoginThrottleOptions;
+  /**
+   * Password hashes computed at once and waiting (default 2 and 16); beyond that logins get 429
+   * `server_busy`. A `PasswordHashGate` instance may be passed to share or observe it.
+   */
+  passwordHashing?: PasswordHashGateOptions | PasswordHashGate;
+  /**
+   * Addresses of reverse proxies in front of the server. Login failures are counted per client
+   * address; only a request whose socket peer is one of these has its client taken from
+   * `X-Forwarded-For` (which anyone else could forge). Default none.
+   */
+  trustedProxies?: readonly string[];
   /** Browser session lifetime; default 30 days. */
   sessionTtlMs?: number;
   /** The clock (tests move it to step over backoff delays). */
@@ -97,6 +110,11 @@ export function createServerApp(options: ServerAppOptions): ServerApp {
       db,
       logger,
       throttle: new LoginThrottle(options.loginThrottle),
+      hashGate:
+        options.passwordHashing instanceof PasswordHashGate
+          ? options.passwordHashing
+          : new PasswordHashGate(options.passwordHashing),
+      trustedProxies: trustedProxySet(options.trustedProxies),
       now,
       secureCookies: options.secureCookies ?? false,
       allowedOrigins,

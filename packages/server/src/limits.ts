@@ -21,8 +21,29 @@ export const LOGIN_FREE_ATTEMPTS = 5;
 export const LOGIN_BASE_DELAY_MS = 1000;
 /** …up to this cap; the record of a username is forgotten after this long without failures. */
 export const LOGIN_MAX_DELAY_MS = 15 * 60 * 1000;
-/** Usernames tracked at once; the oldest record is dropped first, so a flood cannot grow memory. */
+/**
+ * Usernames tracked at once, so a flood cannot grow memory. Only records whose block is over are
+ * dropped to make room (least recently failed first); a blocked one is kept whatever the flood.
+ */
 export const LOGIN_MAX_TRACKED_USERNAMES = 10_000;
+/**
+ * Failures counted per client address too, with the same backoff shape, so a flood of distinct
+ * usernames from one place is slowed as well. More are free than per username: one office behind
+ * one NAT address shares them. IPv6 addresses count per /64, the block a single host usually has.
+ */
+export const LOGIN_ADDRESS_FREE_ATTEMPTS = 20;
+/** Client addresses tracked at once (same eviction rule as usernames). */
+export const LOGIN_MAX_TRACKED_ADDRESSES = 10_000;
+/**
+ * Password hashes (login, password change, user creation) computed at once. Each scrypt holds a
+ * libuv thread and 32 MiB for tens of milliseconds; the pool has 4 threads shared with file
+ * access, so a flood of logins must not take them all.
+ */
+export const MAX_CONCURRENT_PASSWORD_HASHES = 2;
+/** Hash requests waiting for a slot; beyond this the answer is 429 with `Retry-After`. */
+export const MAX_QUEUED_PASSWORD_HASHES = 16;
+/** `Retry-After` seconds when the password hashing queue is full. */
+export const PASSWORD_HASH_BUSY_RETRY_SECONDS = 1;
 
 /** Passwords: at least 8 characters (NIST SP 800-63B), at most 1024 so hashing stays bounded. */
 export const MIN_PASSWORD_LENGTH = 8;

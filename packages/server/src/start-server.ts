@@ -31,7 +31,15 @@ export function serverLogFile(dataRoot: string): string {
 export interface StartServerOptions
   extends Pick<
     ServerAppOptions,
-    "secureCookies" | "allowedOrigins" | "maxBodyBytes" | "loginThrottle" | "sessionTtlMs" | "routes" | "now"
+    | "secureCookies"
+    | "allowedOrigins"
+    | "maxBodyBytes"
+    | "loginThrottle"
+    | "passwordHashing"
+    | "trustedProxies"
+    | "sessionTtlMs"
+    | "routes"
+    | "now"
   > {
   /** Default 127.0.0.1: reachable from this machine only. */
   host?: string;

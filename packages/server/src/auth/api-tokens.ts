@@ -57,6 +57,12 @@ export async function deleteApiToken(
   return result.numDeletedRows > 0n;
 }
 
+/** Deletes every token of `userId` (on a password change); the number deleted. */
+export async function deleteAllApiTokens(db: Kysely<ServerDatabase>, userId: string): Promise<number> {
+  const result = await db.deleteFrom("api_tokens").where("user_id", "=", userId).executeTakeFirst();
+  return Number(result.numDeletedRows);
+}
+
 /** The user a bearer token belongs to, recording (coarsely) when the token was last used. */
 export async function findApiTokenUser(
   db: Kysely<ServerDatabase>,

@@ -1,80 +1,105 @@
 import {
+  LOGIN_ADDRESS_FREE_ATTEMPTS,
   LOGIN_BASE_DELAY_MS,
   LOGIN_FREE_ATTEMPTS,
   LOGIN_MAX_DELAY_MS,
+  LOGIN_MAX_TRACKED_ADDRESSES,
   LOGIN_MAX_TRACKED_USERNAMES,
 } from "../limits.js";
+import { BackoffTable } from "./backoff-table.js";
 
 export interface LoginThrottleOptions {
+  /** Failures in a row per username before the backoff starts. */
   freeAttempts?: number;
+  /** Failures per client address before its backoff starts. */
+  addressFreeAttempts?: number;
   baseDelayMs?: number;
   maxDelayMs?: number;
   maxTrackedUsernames?: number;
+  maxTrackedAddresses?: number;
 }
 
-interface FailureRecord {
-  failures: number;
-  /** Epoch milliseconds before which no attempt for this username is checked. */
-  blockedUntil: number;
-  lastFailure: number;
+/** One password check: who it claims to be and where it comes from (see `clientAddressKey`). */
+export interface LoginAttempt {
+  username: string;
+  address: string;
 }
+
+/** Why an attempt is refused before its password is checked. */
+export type ThrottleRefusal = "username" | "address" | "full";
+
+export type AdmitResult =
+  | { admitted: true }
+  | { admitted: false; reason: ThrottleRefusal; retryAfterMs: number };
 
 /**
- * "Rate-limit login failures per username (simple in-memory backoff)": the first few failures
- * are free, then each failure blocks further attempts for a doubling delay, capped. A blocked
- * attempt is refused before the password is even checked, so guessing cannot go faster than the
- * delay. A success clears the record. In memory only: a restart forgets, which is acceptable for
- * a backoff (the attacker still pays the delays again).
+ * "Rate-limit login failures per username (simple in-memory backoff)", and per client address:
+ * the first few failures are free, then each failure blocks further attempts for a doubling
+ * delay, capped. A blocked attempt is refused before the password is even checked, so guessing
+ * cannot go faster than the delay. In memory only: a restart forgets, which is acceptable for a
+ * backoff (the attacker still pays the delays again).
  */
 export class LoginThrottle {
-  readonly #records = new Map<string, FailureRecord>();
-  readonly #freeAttempts: number;
-  readonly #baseDelayMs: number;
-  readonly #maxDelayMs: number;
-  readonly #maxTracked: number;
+  readonly #usernames: BackoffTable;
+  readonly #addresses: BackoffTable;
 
   constructor(options: LoginThrottleOptions = {}) {
-    this.#freeAttempts = options.freeAttempts ?? LOGIN_FREE_ATTEMPTS;
-    this.#baseDelayMs = options.baseDelayMs ?? LOGIN_BASE_DELAY_MS;
-    this.#maxDelayMs = options.maxDelayMs ?? LOGIN_MAX_DELAY_MS;
-    this.#maxTracked = options.maxTrackedUsernames ?? LOGIN_MAX_TRACKED_USERNAMES;
+    const baseDelayMs = options.baseDelayMs ?? LOGIN_BASE_DELAY_MS;
+    const maxDelayMs = options.maxDelayMs ?? LOGIN_MAX_DELAY_MS;
+    this.#usernames = new BackoffTable({
+      freeAttempts: options.freeAttempts ?? LOGIN_FREE_ATTEMPTS,
+      baseDelayMs,
+      maxDelayMs,
+      maxTracked: options.maxTrackedUsernames ?? LOGIN_MAX_TRACKED_USERNAMES,
+    });
+    this.#addresses = new BackoffTable({
+      freeAttempts: options.addressFreeAttempts ?? LOGIN_ADDRESS_FREE_ATTEMPTS,
+      baseDelayMs,
+      maxDelayMs,
+      maxTracked: options.maxTrackedAddresses ?? LOGIN_MAX_TRACKED_ADDRESSES,
+    });
   }
 
-  /** Milliseconds the caller must wait before trying `username` again; 0 when it may try now. */
-  retryAfterMs(username: string, now: number): number {
-    const record = this.#current(username, now);
-    return record ? Math.max(0, record.blockedUntil - now) : 0;
-  }
-
-  recordFailure(username: string, now: number): void {
-    const record = this.#current(username, now) ?? { failures: 0, blockedUntil: 0, lastFailure: now };
-    record.failures += 1;
-    record.lastFailure = now;
-    const beyond = record.failures - this.#freeAttempts;
-    if (beyond > 0) {
-      const delay = Math.min(this.#maxDelayMs, this.#baseDelayMs * 2 ** Math.min(beyond - 1, 30));
-      record.blockedUntil = now + delay;
+  /**
+   * Decides whether the password of `attempt` may be checked now. An admitted attempt is counted
+   * as a failure at once, so a burst of parallel guesses cannot all slip past the check while
+   * their hashes are computed; `succeeded` takes it back.
+   *
+   * When the username table is full of blocks still in force, a new username is not tracked:
+   * the attempt is refused and still counts against its address, so a flood of throwaway
+   * usernames ends up blocked by address instead of lifting anyone's block.
+   */
+  admit(attempt: LoginAttempt, now: number): AdmitResult {
+    const byUsername = this.#usernames.retryAfterMs(attempt.username, now);
+    if (byUsername > 0) return { admitted: false, reason: "username", retryAfterMs: byUsername };
+    const byAddress = this.#addresses.retryAfterMs(attempt.address, now);
+    if (byAddress > 0) return { admitted: false, reason: "address", retryAfterMs: byAddress };
+    if (!this.#addresses.recordFailure(attempt.address, now)) {
+      return { admitted: false, reason: "full", retryAfterMs: this.#addresses.soonestReleaseMs(now) };
     }
-    // Re-insert so the map's order is least recently failed first.
-    this.#records.delete(username);
-    this.#records.set(username, record);
-    while (this.#records.size > this.#maxTracked) {
-      const oldest = this.#records.keys().next().value;
-      if (oldest === undefined) break;
-      this.#records.delete(oldest);
+    if (!this.#usernames.recordFailure(attempt.username, now)) {
+      return { admitted: false, reason: "full", retryAfterMs: this.#usernames.soonestReleaseMs(now) };
     }
+    return { admitted: true };
   }
 
-  recordSuccess(username: string): void {
-    this.#records.delete(username);
+  /**
+   * The password was right: the username's record is cleared and the address gets back the
+   * failure counted in advance. The address's earlier failures stay: one valid account must not
+   * be a way to reset the counter of an address that guesses at others.
+   */
+  succeeded(attempt: LoginAttempt): void {
+    this.#usernames.forget(attempt.username);
+    this.#addresses.refund(attempt.address);
   }
 
-  #current(username: string, now: number): FailureRecord | undefined {
-    const record = this.#records.get(username);
-    if (record && now - record.lastFailure > this.#maxDelayMs && now >= record.blockedUntil) {
-      this.#records.delete(username);
-      return undefined;
-    }
-    return record;
+  /** Milliseconds before `username` may be tried again from anywhere; 0 when it may try now. */
+  usernameRetryAfterMs(username: string, now: number): number {
+    return this.#usernames.retryAfterMs(username, now);
+  }
+
+  /** Milliseconds before anything may be tried from `address`; 0 when it may try now. */
+  addressRetryAfterMs(address: string, now: number): number {
+    return this.#addresses.retryAfterMs(address, now);
   }
 }

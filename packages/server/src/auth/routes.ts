@@ -7,9 +7,12 @@ import { ErrorResponseSchema, jsonError, notFound } from "../http/errors.js";
 import { IdParamsSchema } from "../http/ids.js";
 import { checkOrigin } from "../http/origin.js";
 import { type AnyRouteSpec, defineRoute } from "../http/route.js";
-import { createApiToken, deleteApiToken, listApiTokens } from "./api-tokens.js";
+import { PASSWORD_HASH_BUSY_RETRY_SECONDS } from "../limits.js";
+import { createApiToken, deleteAllApiTokens, deleteApiToken, listApiTokens } from "./api-tokens.js";
 import { createAuthSession, deleteAuthSession, deleteOtherAuthSessions } from "./auth-sessions.js";
-import type { LoginThrottle } from "./login-throttle.js";
+import { clientAddressKey } from "./client-address.js";
+import type { PasswordHashGate } from "./hash-gate.js";
+import type { LoginAttempt, LoginThrottle, ThrottleRefusal } from "./login-throttle.js";
 import { SESSION_COOKIE_NAME } from "./middleware.js";
 import { verifyAgainstDummy, verifyPassword } from "./password.js";
 import {
@@ -36,6 +39,10 @@ export interface AuthRoutesOptions {
   db: Kysely<ServerDatabase>;
   logger: Logger;
   throttle: LoginThrottle;
+  /** Every password hash and check waits for a slot here. */
+  hashGate: PasswordHashGate;
+  /** Proxies whose `X-Forwarded-For` names the client (normalized, see `trustedProxySet`). */
+  trustedProxies: ReadonlySet<string>;
   now: () => Date;
   secureCookies: boolean;
   allowedOrigins: ReadonlySet<string>;
@@ -44,9 +51,25 @@ export interface AuthRoutesOptions {
 
 const errorResponse = (description: string) => ({ description, schema: ErrorResponseSchema });
 
-function tooManyAttempts(c: Context, waitMs: number): Response {
-  c.header("Retry-After", String(Math.ceil(waitMs / 1000)));
-  return jsonError(c, 429, "too_many_attempts", "too many failed attempts for this user; wait and retry");
+const REFUSAL_MESSAGES: Record<ThrottleRefusal, string> = {
+  username: "too many failed attempts for this user; wait and retry",
+  address: "too many failed attempts from this address; wait and retry",
+  full: "too many failed login attempts on this server; wait and retry",
+};
+
+function tooManyAttempts(c: Context, reason: ThrottleRefusal, waitMs: number): Response {
+  c.header("Retry-After", String(Math.max(1, Math.ceil(waitMs / 1000))));
+  return jsonError(c, 429, "too_many_attempts", REFUSAL_MESSAGES[reason]);
+}
+
+function hashingBusy(c: Context): Response {
+  c.header("Retry-After", String(PASSWORD_HASH_BUSY_RETRY_SECONDS));
+  return jsonError(
+    c,
+    429,
+    "server_busy",
+    "too many passwords are being checked right now; retry in a moment",
+  );
 }
 
 function isUniqueViolation(error: unknown): boolean {
@@ -56,7 +79,39 @@ function isUniqueViolation(error: unknown): boolean {
 
 /** Login, logout, the current user, password change, API tokens and user administration. */
 export function authRoutes(options: AuthRoutesOptions): AnyRouteSpec[] {
-  const { db, logger, throttle, now } = options;
+  const { db, logger, throttle, hashGate, now } = options;
+
+  /**
+   * Runs a password check for `attempt` through the throttle and the hashing gate: undefined with
+   * `refused` set when the attempt is refused before any hashing (429), else the check's result.
+   * The gate is entered first, so an attempt refused because the server is busy is not counted
+   * as a failure.
+   */
+  async function throttledCheck<T>(
+    c: Context,
+    attempt: LoginAttempt,
+    check: () => Promise<T>,
+  ): Promise<{ refused: Response } | { result: T }> {
+    const slot = hashGate.enter();
+    if (!slot) return { refused: hashingBusy(c) };
+    try {
+      const verdict = throttle.admit(attempt, now().getTime());
+      if (!verdict.admitted) return { refused: tooManyAttempts(c, verdict.reason, verdict.retryAfterMs) };
+      await slot.ready;
+      return { result: await check() };
+    } finally {
+      slot.release();
+    }
+  }
+
+  /** Hashing outside a login (new users, new passwords) waits for a slot too. */
+  async function gatedHash<T>(
+    c: Context,
+    work: () => Promise<T>,
+  ): Promise<{ refused: Response } | { result: T }> {
+    const running = hashGate.tryRun(work);
+    return running ? { result: await running } : { refused: hashingBusy(c) };
+  }
 
   const login = defineRoute({
     method: "post",
@@ -69,7 +124,9 @@ export function authRoutes(options: AuthRoutesOptions): AnyRouteSpec[] {
       200: { description: "Logged in; the session cookie is set", schema: UserResponseSchema },
       401: errorResponse("Wrong username or password"),
       403: errorResponse("The Origin header names another site"),
-      429: errorResponse("Too many failed attempts for this username; see Retry-After"),
+      429: errorResponse(
+        "Too many failed attempts for this username or from this address (too_many_attempts), or too many logins being checked at once (server_busy); see Retry-After",
+      ),
     },
     async handle(c, { body }) {
       // Login CSRF: a browser always sends Origin here; refuse another site's page.
@@ -77,21 +134,21 @@ export function authRoutes(options: AuthRoutesOptions): AnyRouteSpec[] {
         return jsonError(c, 403, "forbidden_origin", "the Origin header names another site");
       }
       const username = normalizeUsername(body.username);
-      const wait = throttle.retryAfterMs(username, now().getTime());
-      if (wait > 0) return tooManyAttempts(c, wait);
-
-      // Counted as a failure until proven otherwise, so a burst of parallel guesses cannot all
-      // slip past the check above while their hashes are being computed.
-      throttle.recordFailure(username, now().getTime());
-      const row = await findUserRowByUsername(db, username);
-      const ok = row
-        ? await verifyPassword(body.password, row.password_hash)
-        : await verifyAgainstDummy(body.password);
-      if (!row || !ok) {
-        logger.warn({ event: "login_failed", username }, "login failed");
+      const attempt = { username, address: clientAddressKey(c, options.trustedProxies) };
+      const checked = await throttledCheck(c, attempt, async () => {
+        const row = await findUserRowByUsername(db, username);
+        const ok = row
+          ? await verifyPassword(body.password, row.password_hash)
+          : await verifyAgainstDummy(body.password);
+        return ok ? row : undefined;
+      });
+      if ("refused" in checked) return checked.refused;
+      const row = checked.result;
+      if (!row) {
+        logger.warn({ event: "login_failed", username, address: attempt.address }, "login failed");
         return jsonError(c, 401, "unauthorized", "wrong username or password");
       }
-      throttle.recordSuccess(username);
+      throttle.succeeded(attempt);
       const session = await createAuthSession(db, row.id, now(), options.sessionTtlMs);
       setCookie(c, SESSION_COOKIE_NAME, session.token, {
         httpOnly: true,
@@ -136,7 +193,7 @@ export function authRoutes(options: AuthRoutesOptions): AnyRouteSpec[] {
   const changePassword = defineRoute({
     method: "post",
     path: "/api/auth/password",
-    summary: "Change the caller's password (ends their other browser sessions)",
+    summary: "Change the caller's password (ends their other browser sessions and revokes their API tokens)",
     tag: "auth",
     access: "user",
     allowBeforePasswordChange: true,
@@ -144,25 +201,32 @@ export function authRoutes(options: AuthRoutesOptions): AnyRouteSpec[] {
     responses: {
       204: { description: "Changed" },
       403: errorResponse("The current password is wrong"),
-      429: errorResponse("Too many failed attempts for this username; see Retry-After"),
+      429: errorResponse("Too many failed attempts, or too many passwords being checked; see Retry-After"),
     },
     async handle(c, { body, auth }) {
       const user = auth!.user;
       // The same backoff as login: a stolen session must not be a way to guess the password.
-      const wait = throttle.retryAfterMs(user.username, now().getTime());
-      if (wait > 0) return tooManyAttempts(c, wait);
-      throttle.recordFailure(user.username, now().getTime());
-      const row = await findUserRowById(db, user.id);
-      if (!row || !(await verifyPassword(body.current_password, row.password_hash))) {
-        return jsonError(c, 403, "wrong_password", "the current password is wrong");
-      }
-      throttle.recordSuccess(user.username);
+      const attempt = { username: user.username, address: clientAddressKey(c, options.trustedProxies) };
+      const checked = await throttledCheck(c, attempt, async () => {
+        const row = await findUserRowById(db, user.id);
+        return row !== undefined && (await verifyPassword(body.current_password, row.password_hash));
+      });
+      if ("refused" in checked) return checked.refused;
+      if (!checked.result) return jsonError(c, 403, "wrong_password", "the current password is wrong");
+      throttle.succeeded(attempt);
       if (body.new_password === body.current_password) {
         return jsonError(c, 400, "invalid_request", "the new password must differ from the current one");
       }
-      await setUserPassword(db, user.id, body.new_password, false);
+      const hashed = await gatedHash(c, () => setUserPassword(db, user.id, body.new_password, false));
+      if ("refused" in hashed) return hashed.refused;
+      // Whoever knew the old password may have made sessions and tokens with it: both go. The
+      // browser session making the change stays, so the user is not logged out by it.
       await deleteOtherAuthSessions(db, user.id, auth!.authSessionId);
-      logger.info({ event: "password_changed", user_id: user.id }, "password changed");
+      const revoked = await deleteAllApiTokens(db, user.id);
+      logger.info(
+        { event: "password_changed", user_id: user.id, api_tokens_revoked: revoked },
+        "password changed",
+      );
       return c.body(null, 204);
     },
   });
@@ -245,16 +309,21 @@ export function authRoutes(options: AuthRoutesOptions): AnyRouteSpec[] {
       201: { description: "Created", schema: UserResponseSchema },
       403: errorResponse("The caller is not an admin"),
       409: errorResponse("The username is taken"),
+      429: errorResponse("Too many passwords being checked at once; see Retry-After"),
     },
     async handle(c, { body, auth }) {
       try {
-        const user = await createUser(db, {
-          username: body.username,
-          password: body.password,
-          role: body.role,
-          mustChangePassword: true,
-          now: now(),
-        });
+        const created = await gatedHash(c, () =>
+          createUser(db, {
+            username: body.username,
+            password: body.password,
+            role: body.role,
+            mustChangePassword: true,
+            now: now(),
+          }),
+        );
+        if ("refused" in created) return created.refused;
+        const user = created.result;
         logger.info(
           { event: "user_created", user_id: auth!.user.id, created_user_id: user.id },
           "user created",
