@@ -12,6 +12,7 @@ import {
   waitForEnvelope,
   waitForServerEvent,
 } from "./session-fixture.js";
+import { SseClient } from "./sse-client.js";
 
 interface AuditBody {
   audit: {
@@ -127,6 +128,48 @@ describe("approvals over HTTP", () => {
       ["call_ask", "allow", { kind: "human" }],
       ["call_auto", "allow", { kind: "mode", name: "allow-all" }],
     ]);
+  });
+
+  it("publishes a mode or title change to every viewer of the session and to the owner's /api/events", async () => {
+    const s = await sessionServer([]);
+    const id = await s.createSession({ approval_mode: "always-ask" });
+    const firstTab = await s.stream(id);
+    const secondTab = await s.stream(id);
+    const events = await SseClient.connect(`${s.server.url}/api/events`, { cookie: s.cookie });
+    await eventually(() => s.server.hub.stats(`session:${id}`).subscribers === 2, "both tabs to subscribe");
+
+    const patched = await s.call(`/api/sessions/${id}`, {
+      method: "PATCH",
+      json: { approval_mode: "read-only" },
+    });
+    expect(patched.status).toBe(200);
+    for (const tab of [firstTab, secondTab]) {
+      const [update] = await waitForServerEvent(tab, "session_updated");
+      expect(update).toMatchObject({ session: { id, approval_mode: "read-only" } });
+      // A live event with an id: a tab that reconnects after it does not get it twice.
+      expect(tab.events.find((e) => e.data.includes("session_updated"))?.id).toMatch(/^[0-9a-z]+-\d+$/);
+    }
+    await s.call(`/api/sessions/${id}`, { method: "PATCH", json: { title: "Renamed" } });
+    const updates = await waitForServerEvent(secondTab, "session_updated", 2);
+    expect(updates[1]).toMatchObject({ session: { title: "Renamed", approval_mode: "read-only" } });
+    await events.until((c) => c.events.filter((e) => e.data.includes("session_updated")).length >= 2);
+    const listed = events.events.map((e) => JSON.parse(e.data)).filter((e) => e.type === "session_updated");
+    expect(listed.map((e) => [e.session.approval_mode, e.session.title])).toEqual([
+      ["read-only", ""],
+      ["read-only", "Renamed"],
+    ]);
+    await events.close();
+
+    // A refused change publishes nothing.
+    await waitForServerEvent(firstTab, "session_updated", 2);
+    const refused = await s.call(`/api/sessions/${id}`, {
+      method: "PATCH",
+      json: { approval_mode: "sometimes" },
+    });
+    expect(refused.status).toBe(400);
+    await s.call(`/api/sessions/${id}`, { method: "PATCH", json: { title: "Last" } });
+    const seen = await waitForServerEvent(firstTab, "session_updated", 3);
+    expect(seen.map((e) => (e.session as { title: string }).title)).toEqual(["", "Renamed", "Last"]);
   });
 
   it("abort denies the waiting calls, ends the task as aborted and leaves no process running", async () => {

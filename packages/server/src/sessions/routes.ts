@@ -7,7 +7,7 @@ import type { AppContext, AuthState } from "../http/context.js";
 import { ErrorResponseSchema, jsonError, notFound } from "../http/errors.js";
 import { SafeIdSchema, SessionIdSchema } from "../http/ids.js";
 import { type AnyRouteSpec, defineRoute } from "../http/route.js";
-import { sessionChannel, userChannel } from "../runtime/channels.js";
+import { publishServerEvent, sessionChannel, userChannel } from "../runtime/channels.js";
 import { type SessionManager, SessionSetupError } from "../runtime/session-manager.js";
 import type { TaskState } from "../runtime/session-runtime.js";
 import type { EventHub } from "../sse/event-hub.js";
@@ -143,7 +143,12 @@ export function sessionRoutes(options: SessionRoutesOptions): AnyRouteSpec[] {
       if (body.approval_mode !== undefined) changes.approval_mode = body.approval_mode;
       if (body.title !== undefined) changes.title = body.title;
       const updated = await store.update(row.id, changes);
-      return updated ? c.json({ session: updated }, 200) : sessionNotFound(c);
+      if (!updated) return sessionNotFound(c);
+      // Every viewer of the session (another tab, another device) and the owner's session list
+      // see the change; the mode itself is re-read by the next decision, not pushed anywhere.
+      publishServerEvent(hub, sessionChannel(row.id), "session_updated", { session: updated });
+      publishServerEvent(hub, userChannel(updated.user_id), "session_updated", { session: updated });
+      return c.json({ session: updated }, 200);
     },
   });
 
@@ -407,7 +412,7 @@ export function sessionRoutes(options: SessionRoutesOptions): AnyRouteSpec[] {
     method: "get",
     path: "/api/sessions/:id/stream",
     summary:
-      "Live stream (SSE): unnamed events carry envelopes; server_event: approval_request, task_state, resync_required",
+      "Live stream (SSE): unnamed events carry envelopes; server_event: approval_request, task_state, session_updated, resync_required",
     tag: "streams",
     access: "user",
     params: IdParams,
@@ -427,7 +432,8 @@ export function sessionRoutes(options: SessionRoutesOptions): AnyRouteSpec[] {
   const events = defineRoute({
     method: "get",
     path: "/api/events",
-    summary: "The caller's live events (SSE server_event): session_created, session_state, session_deleted",
+    summary:
+      "The caller's live events (SSE server_event): session_created, session_updated, session_state, session_deleted",
     tag: "streams",
     access: "user",
     responses: { 200: { description: "text/event-stream" } },
