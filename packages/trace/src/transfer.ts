@@ -1,5 +1,5 @@
-import { closeSync, openSync, readFileSync, renameSync, rmSync, writeSync } from "node:fs";
-import { basename, dirname, join } from "node:path";
+import { closeSync, openSync, readFileSync, rmSync } from "node:fs";
+import { join } from "node:path";
 import { isPartialMessage, type OmniMessage, parseEnvelopeLine } from "@penguin/protocol";
 import { TraceError } from "./errors.js";
 import {
@@ -12,6 +12,7 @@ import {
 import { ensurePrivateDir, PRIVATE_FILE_MODE } from "./private-fs.js";
 import { scanTraceText, type TraceDiagnostic } from "./reader.js";
 import { assertSessionId, isValidSessionId } from "./session-id.js";
+import { writeAllSync, writePrivateFileAtomically } from "./write-all.js";
 
 export interface ExportResult {
   /** Records written. */
@@ -42,22 +43,6 @@ export function exportSession(loc: TraceLocation, sessionId: string, destFile: s
   }
   writePrivateFileAtomically(destFile, lines.length > 0 ? `${lines.join("\n")}\n` : "");
   return { records: lines.length, diagnostics };
-}
-
-function writePrivateFileAtomically(destFile: string, text: string): void {
-  const dir = dirname(destFile);
-  ensurePrivateDir(dir);
-  const temp = join(dir, `.${basename(destFile)}.${process.pid}.${Date.now()}.tmp`);
-  const fd = openSync(temp, "wx", PRIVATE_FILE_MODE);
-  try {
-    writeSync(fd, text);
-  } catch (err) {
-    closeSync(fd);
-    rmSync(temp, { force: true });
-    throw err;
-  }
-  closeSync(fd);
-  renameSync(temp, destFile);
 }
 
 export interface ImportOptions {
@@ -93,7 +78,7 @@ export function importSession(loc: TraceLocation, file: string, opts: ImportOpti
       const fd = openSync(path, "wx", PRIVATE_FILE_MODE);
       created.push(path);
       try {
-        writeSync(fd, `${lines.join("\n")}\n`);
+        writeAllSync(fd, `${lines.join("\n")}\n`, path);
       } finally {
         closeSync(fd);
       }
