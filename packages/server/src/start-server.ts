@@ -16,7 +16,7 @@ import { DEFAULT_HOST, DEFAULT_IDLE_RELEASE_MS, DEFAULT_PORT } from "./limits.js
 import { SessionManager } from "./runtime/session-manager.js";
 import { sessionRoutes } from "./sessions/routes.js";
 import { SessionStore } from "./sessions/store.js";
-import { defaultWorkspaceRoots } from "./sessions/workspace.js";
+import { confineWorkspaceRoots, defaultWorkspaceRoots } from "./sessions/workspace.js";
 import { EventHub } from "./sse/event-hub.js";
 import { usageRoutes } from "./usage/routes.js";
 import { packagedWebRoot } from "./web/serve-web.js";
@@ -51,8 +51,9 @@ export interface StartServerOptions
   logger?: Logger;
   /**
    * The folders session workspaces may be picked from: a client's workspace path must resolve
-   * (symbolic links included) to an existing folder inside one of them, else 400. Default: the
-   * home folder of the user the server runs as.
+   * (symbolic links included) to an existing folder inside one of them, else 400. The data root
+   * is refused in any case (as a workspace, inside one, or inside it). Default: the home folder
+   * of the user the server runs as.
    */
   workspaceRoots?: readonly string[];
   /**
@@ -137,7 +138,8 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
         manager: sessions,
         store,
         hub,
-        workspaceRoots: options.workspaceRoots ?? defaultWorkspaceRoots(),
+        // The data root holds the database, every user's traces and the key files: never a workspace.
+        workspaceRoots: confineWorkspaceRoots(options.workspaceRoots ?? defaultWorkspaceRoots(), [dataRoot]),
       }),
       ...agentRoutes({ dataRoot }),
       ...usageRoutes({ db }),

@@ -42,7 +42,8 @@ export async function sessionServer(
   options: StartServerOptions = {},
 ): Promise<SessionServer> {
   const dataRoot = await tempDataRoot();
-  const root = join(dataRoot, "workspaces");
+  // Workspaces live outside the data root: the server refuses any inside it.
+  const root = join(await tempDataRoot(), "workspaces");
   const workspace = join(root, "project");
   await mkdir(workspace, { recursive: true });
   const llm = await startFakeLlm({ script, apiKey: "sk-test" });
