@@ -17,11 +17,12 @@ import type { ModelAdapter, ModelOutcome, ThinkingLevel } from "../models/types.
 import {
   budgetHit,
   contextWindowHit,
-  estimateRequestTokens,
+  estimateContextTokens,
+  exceedsContextWindow,
   type LimitHit,
-  MIN_REPLY_TOKENS,
   type ModelPrices,
   maxTurnsHit,
+  minReplyTokens,
   requestCostUsd,
   type SessionBudget,
 } from "./limits.js";
@@ -131,9 +132,12 @@ export async function* runTask(
     // Delivered now, not when queued: a steering message is a user message from here on.
     if (steering.length > 0) options.tools.userMessageDelivered?.();
 
-    const estimate = estimateRequestTokens(options.systemPrompt, state.messages, options.toolSpecs);
+    const estimate = estimateContextTokens(options.systemPrompt, state.messages, options.toolSpecs);
     const window = options.contextWindow;
-    if (window !== undefined && estimate >= window) return yield* limit(contextWindowHit(estimate, window));
+    // Stop before a request the provider would refuse: it asks for at least this much reply.
+    const replyTokens = minReplyTokens(options.maxOutputTokens);
+    if (window !== undefined && exceedsContextWindow(estimate, window, replyTokens))
+      return yield* limit(contextWindowHit(estimate, window, replyTokens));
 
     let attempt = 1;
     let turn: TurnResult;
@@ -227,8 +231,9 @@ function usedSoFar(state: ConversationState, wallMs: number) {
 function clampMaxTokens(configured: number | undefined, window: number | undefined, estimate: number) {
   if (configured === undefined || configured <= 0) return undefined;
   if (window === undefined) return configured;
-  // "Already clamped to what the context window leaves" (at least a minimal reply).
-  return Math.max(Math.min(MIN_REPLY_TOKENS, configured), Math.min(configured, window - estimate));
+  // "Already clamped to what the context window leaves" (at least a minimal reply, which the
+  // window check before the request made sure fits).
+  return Math.max(minReplyTokens(configured), Math.min(configured, window - estimate));
 }
 
 function giveUpMessage(outcome: ModelOutcome, attempts: number): string {

@@ -1,9 +1,12 @@
 import type { LimitReachedPayload, TokenCounts, ToolSpec } from "@penguin/protocol";
 import type { ModelPrices } from "@penguin/state";
+import { estimateRequestTokens } from "../models/usage.js";
+import type { ModelMessage } from "./types.js";
 
-/** "estimate tokens: chars/4 of the request". */
-export const CHARS_PER_TOKEN = 4;
-/** Room kept free in the context window for the reply when the request's max_tokens is unknown. */
+/**
+ * The least room a reply gets: a request's max_tokens is never clamped below it (unless the
+ * configured max_tokens is smaller), so the task stops before a request would leave less.
+ */
 export const MIN_REPLY_TOKENS = 1_024;
 
 export type { ModelPrices };
@@ -18,13 +21,28 @@ export interface SessionBudget {
   maxWallMs?: number;
 }
 
-export function estimateRequestTokens(
+/**
+ * "estimate tokens: chars/4 of the request", except that an image counts
+ * `ESTIMATED_IMAGE_TOKENS` (providers bill its pixels, not its base64).
+ */
+export function estimateContextTokens(
   systemPrompt: string,
-  messages: readonly unknown[],
+  messages: readonly ModelMessage[],
   tools: readonly ToolSpec[],
 ): number {
-  const chars = systemPrompt.length + JSON.stringify(messages).length + JSON.stringify(tools).length;
-  return Math.ceil(chars / CHARS_PER_TOKEN);
+  return estimateRequestTokens({ systemPrompt, messages: [...messages], tools: [...tools] });
+}
+
+/** The smallest reply a request asks for: `MIN_REPLY_TOKENS`, or a smaller configured max_tokens. */
+export function minReplyTokens(maxOutputTokens: number | undefined): number {
+  return maxOutputTokens !== undefined && maxOutputTokens > 0
+    ? Math.min(MIN_REPLY_TOKENS, maxOutputTokens)
+    : MIN_REPLY_TOKENS;
+}
+
+/** Whether a request of `estimate` tokens leaves the window too little room for the least reply. */
+export function exceedsContextWindow(estimate: number, window: number, replyTokens: number): boolean {
+  return estimate + replyTokens > window;
 }
 
 /** US dollars for one request; the cache buckets cost the input price unless priced on their own. */
@@ -90,11 +108,11 @@ export function maxTurnsHit(maxTurns: number): LimitHit {
   };
 }
 
-export function contextWindowHit(estimate: number, window: number): LimitHit {
+export function contextWindowHit(estimate: number, window: number, replyTokens: number): LimitHit {
   return {
     limit: "context_window",
     max: window,
     used: estimate,
-    message: `the next request (about ${estimate} tokens) would not fit the model's context window of ${window} tokens; stopping. Start a new session or shorten the conversation.`,
+    message: `the next request (about ${estimate} tokens) would not leave room for a reply of ${replyTokens} tokens in the model's context window of ${window} tokens; stopping. Start a new session or shorten the conversation.`,
   };
 }

@@ -8,14 +8,47 @@ export function estimateTokensOfText(text: string): number {
   return Math.ceil(text.length / ESTIMATED_CHARS_PER_TOKEN);
 }
 
+/**
+ * What one image costs in the context, whatever its bytes: providers scale an image down and
+ * bill it by its pixels, not its base64 text (Anthropic: width x height / 750, at most about
+ * 1,600 tokens once resized to ~1.15 megapixels; OpenAI: 85 + 170 per 512-pixel tile, about
+ * 1,100 for a large image). Counting its base64 at four characters a token would make one 1 MB
+ * PNG look like 333,000 tokens; the upper bound keeps the estimate on the safe side.
+ */
+export const ESTIMATED_IMAGE_TOKENS = 1_600;
+
+type EstimatedMessage = ModelRequest["messages"][number];
+
 /** Estimated input tokens of a request: system prompt, every message and the tool specs. */
 export function estimateRequestTokens(
   request: Pick<ModelRequest, "systemPrompt" | "messages" | "tools">,
 ): number {
   let chars = request.systemPrompt.length;
-  for (const message of request.messages) chars += JSON.stringify(message.payload).length;
+  let images = 0;
+  for (const message of request.messages) {
+    const counted = textAndImages(message);
+    chars += JSON.stringify(counted.payload).length;
+    images += counted.images;
+  }
   if (request.tools.length > 0) chars += JSON.stringify(request.tools).length;
-  return Math.ceil(chars / ESTIMATED_CHARS_PER_TOKEN);
+  return Math.ceil(chars / ESTIMATED_CHARS_PER_TOKEN) + images * ESTIMATED_IMAGE_TOKENS;
+}
+
+/** A message's payload with its image data left out, and how many images it carries. */
+function textAndImages(message: EstimatedMessage): { payload: unknown; images: number } {
+  const payload = message.payload;
+  switch (payload.type) {
+    case "image_url":
+      return { payload: { ...payload, image_url: "" }, images: 1 };
+    case "inline_data":
+      return { payload: { ...payload, data: "" }, images: 1 };
+    case "tool_call_output":
+      return payload.images?.length
+        ? { payload: { ...payload, images: [] }, images: payload.images.length }
+        : { payload, images: 0 };
+    default:
+      return { payload, images: 0 };
+  }
 }
 
 /** Input split the way Anthropic reports it: `uncached` is neither read from nor written to the cache. */

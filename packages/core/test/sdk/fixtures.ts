@@ -11,7 +11,14 @@ export const MODEL = "fake/fake-model";
 /** A real data root and workspace in a temp folder, and fake-llm serving OpenAI Chat over HTTP. */
 export async function setup(
   script: FakeLlmScript,
-  model: { context_window?: number; apiKey?: string; serverKey?: string; prices?: boolean } = {},
+  model: {
+    context_window?: number;
+    apiKey?: string;
+    serverKey?: string;
+    prices?: boolean;
+    vision?: boolean;
+    max_tokens?: number;
+  } = {},
 ) {
   const root = mkdtempSync(join(tmpdir(), "penguin-sdk-"));
   const dataRoot = join(root, "data");
@@ -30,6 +37,8 @@ export async function setup(
           api_key: model.apiKey ?? "sk-test",
           context_window: model.context_window ?? 100_000,
           ...(model.prices ? { prices: { input_per_mtok: 2, output_per_mtok: 10 } } : {}),
+          ...(model.vision ? { vision: true } : {}),
+          ...(model.max_tokens !== undefined ? { max_tokens: model.max_tokens } : {}),
         },
       ],
     }),
