@@ -13,6 +13,7 @@ import { openDatabase, serverDatabaseFile } from "./db/open-database.js";
 import type { ServerDatabase } from "./db/schema.js";
 import type { AppEnv } from "./http/context.js";
 import { DEFAULT_HOST, DEFAULT_IDLE_RELEASE_MS, DEFAULT_PORT } from "./limits.js";
+import { serverSecretValues } from "./logging/server-secrets.js";
 import { SessionManager } from "./runtime/session-manager.js";
 import { sessionRoutes } from "./sessions/routes.js";
 import { SessionStore } from "./sessions/store.js";
@@ -47,7 +48,11 @@ export interface StartServerOptions
   port?: number;
   /** Default `PENGUIN_HOME`, else `~/.penguin/data`. */
   dataRoot?: string;
-  /** Where logs go; default a JSON-lines file `<data root>/logs/server.log` (0600). */
+  /**
+   * Where logs go; default a JSON-lines file `<data root>/logs/server.log` (0600) that scrubs the
+   * project's key values, credential-looking environment values and the agents' MCP env and
+   * header values wherever they appear.
+   */
   logger?: Logger;
   /**
    * The folders session workspaces may be picked from: a client's workspace path must resolve
@@ -116,7 +121,9 @@ function formatUrl(host: string, port: number): string {
 export async function startServer(options: StartServerOptions = {}): Promise<RunningServer> {
   const host = options.host ?? DEFAULT_HOST;
   const dataRoot = options.dataRoot ?? resolveDataRoot();
-  const logger = options.logger ?? createLogger({ file: serverLogFile(dataRoot) });
+  const logger =
+    options.logger ??
+    createLogger({ file: serverLogFile(dataRoot), secrets: await serverSecretValues(dataRoot) });
   const db = await openDatabase(serverDatabaseFile(dataRoot));
   let server: ServerType | undefined;
   try {
