@@ -1,6 +1,14 @@
-import type { AgentLogger } from "@penguin/core";
+import { type AgentLogger, mcpSecretValues } from "@penguin/core";
 import type { OmniMessage } from "@penguin/protocol";
-import { createLogger, credentialEnvValues, logsDir } from "@penguin/state";
+import {
+  createLogger,
+  credentialEnvValues,
+  DEFAULT_AGENT_ID,
+  loadAgent,
+  loadProjectConfig,
+  logsDir,
+  secretValues,
+} from "@penguin/state";
 import { UsageError } from "./exit-codes.js";
 
 /** `PENGUIN_LOG=debug` turns on the log file; `--verbose` is the same as `PENGUIN_LOG=debug`. */
@@ -23,11 +31,11 @@ export interface CliLog {
  * Structured pino logs in `<data root>/logs/cli.log` (0600), never on stdout. Off unless
  * `PENGUIN_LOG` names a level or `--verbose` is given; warnings reach stderr either way.
  */
-export function openCliLog(
+export async function openCliLog(
   dataRoot: string,
   verbose: boolean | undefined,
   env: NodeJS.ProcessEnv = process.env,
-): CliLog {
+): Promise<CliLog> {
   const stderrWarn = (line: string) => process.stderr.write(`${line}\n`);
   const wanted = env[LOG_LEVEL_ENV] || (verbose ? "debug" : undefined);
   if (wanted === undefined) {
@@ -40,7 +48,7 @@ export function openCliLog(
   }
   const level = verbose && wanted !== "trace" ? "debug" : (wanted as (typeof LOG_LEVELS)[number]);
   const file = `${logsDir(dataRoot)}/${CLI_LOG_FILE_NAME}`;
-  const logger = createLogger({ file, level, secrets: credentialEnvValues(env) });
+  const logger = createLogger({ file, level, secrets: await logSecrets(dataRoot, env) });
   return {
     file,
     agentLogger: {
@@ -61,6 +69,24 @@ export function openCliLog(
       logger.debug({ ...summaryOf(payload), origin: message.origin }, payload.type);
     },
   };
+}
+
+/**
+ * The values scrubbed from the log: the same list a session redacts from tool output (the
+ * project's `api_key` values and key variables, the agent's configured `secrets`, every
+ * credential-looking variable, and the MCP servers' env and header values). A config that does
+ * not load yet gives what it can: the environment's credentials (the agent reports the error).
+ */
+async function logSecrets(dataRoot: string, env: NodeJS.ProcessEnv): Promise<string[]> {
+  const [project, agent] = await Promise.all([
+    loadProjectConfig(dataRoot),
+    loadAgent(dataRoot, DEFAULT_AGENT_ID),
+  ]);
+  const config = agent.ok ? agent.agent.config : undefined;
+  return [
+    ...(project.ok ? secretValues(project.config, env, config?.secrets ?? []) : credentialEnvValues(env)),
+    ...mcpSecretValues(config?.tools.mcpServers ?? []),
+  ];
 }
 
 /** The fields of a record worth a log line: ids, names, statuses and counts, not content. */

@@ -72,7 +72,7 @@ export {
   WORKSPACE_HOOK_PREFIX,
 } from "./hooks/index.js";
 // MCP servers: how their tools are named (front ends tell MCP tools apart) and what permission they get.
-export { MCP_TOOL_PREFIX, mcpToolName, mcpToolPermission } from "./mcp/index.js";
+export { MCP_TOOL_PREFIX, mcpSecretValues, mcpToolName, mcpToolPermission } from "./mcp/index.js";
 // Models.
 export {
   CassetteError,

@@ -224,7 +224,7 @@ export async function chatCommand(opts: ChatOptions): Promise<number> {
   parseThinking(opts.thinking);
   budgetFrom(opts);
   const dataRoot = dataRootOf(opts);
-  const log = openCliLog(dataRoot, opts.verbose);
+  const log = await openCliLog(dataRoot, opts.verbose);
   log.debug({ command: "chat", approve: opts.approve }, "command start");
   const resume =
     opts.resume === undefined || opts.resume === false

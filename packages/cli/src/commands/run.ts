@@ -77,7 +77,7 @@ export async function runCommand(opts: RunOptions): Promise<number> {
   const input = inputWith(prompt, opts.attach);
 
   const dataRoot = dataRootOf(opts);
-  const log = openCliLog(dataRoot, opts.verbose);
+  const log = await openCliLog(dataRoot, opts.verbose);
   log.debug({ command: "run", approve: opts.approve, resume: opts.resume, json: opts.json }, "command start");
   const agent = await createAgent({ dataRoot, logger: log.agentLogger });
   const session = opts.resume
