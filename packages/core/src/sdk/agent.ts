@@ -14,6 +14,7 @@ import {
   DEFAULT_AGENT_ID,
   ensureDefaultAgent,
   ensurePrivateDir,
+  findModel,
   formatConfigErrors,
   loadAgent,
   loadProjectConfig,
@@ -60,7 +61,7 @@ import { checkAllowedTools } from "./allowed-tools.js";
 import { type CustomToolRegistration, customTools } from "./custom-tools.js";
 import { checkHookTools } from "./hook-tools.js";
 import { knownTools } from "./known-tools.js";
-import { type ResolvedModel, resolveModel } from "./model-choice.js";
+import { type ModelConnectionSettings, type ResolvedModel, resolveModel } from "./model-choice.js";
 import { Session } from "./session.js";
 import { newSessionId } from "./session-id.js";
 import { SetupError } from "./setup-error.js";
@@ -133,6 +134,11 @@ export class Agent {
     private readonly logger: AgentLogger,
   ) {}
 
+  /** The agent's model settings that every adapter it makes gets (the request timeout). */
+  private get modelSettings(): ModelConnectionSettings {
+    return { timeoutMs: this.config.model.timeoutMs };
+  }
+
   private get location(): TraceLocation {
     return { tracesDir: tracesDir(this.dataRoot), scratchpadRoot: scratchpadRoot(this.dataRoot) };
   }
@@ -149,7 +155,7 @@ export class Agent {
         "model",
       );
     }
-    const resolved = this.recording(resolveModel(model, this.project), options);
+    const resolved = this.recording(resolveModel(model, this.project, this.modelSettings), options);
     return this.startSession(id, resolved, workspaceDir, options);
   }
 
@@ -226,7 +232,8 @@ export class Agent {
   ): Promise<Session> {
     const workspaceDir = await existingFolder(options.workspaceDir);
     const id = newSessionId();
-    const resolved = typeof model === "string" ? resolveModel(model, this.project) : model;
+    const resolved =
+      typeof model === "string" ? resolveModel(model, this.project, this.modelSettings) : model;
     return this.startSession(
       id,
       resolved,
@@ -278,7 +285,11 @@ export class Agent {
     const model =
       options.model ??
       (meta.provider === "replay" ? `replay:${meta.model_id}` : `${meta.provider}/${meta.model_id}`);
-    const resolved = resolveModel(model, this.project);
+    const resolved = resolveModel(model, this.project, this.modelSettings);
+    // An adapter given for the recorded model still gets that model's output cap.
+    const entry = findModel(this.project, meta.provider, meta.model_id);
+    if (resolved.maxTokens === undefined && entry?.max_tokens !== undefined)
+      resolved.maxTokens = entry.max_tokens;
     const state: ConversationState = {
       messages: resume.messages,
       sessionTokens: resume.tokens.session ?? emptyTokenCounts(),
@@ -453,7 +464,10 @@ export class Agent {
       processes,
       modelHasVision: adapter.info.vision,
       describeImage:
-        resolved.describeImage ?? (adapter.info.vision ? undefined : describeImageWith(this.project)),
+        resolved.describeImage ??
+        (adapter.info.vision
+          ? undefined
+          : describeImageWith(this.project, { timeoutMs: this.config.model.timeoutMs })),
       warn: (line) => this.logger.warn(line),
       writeGuard: writeGuardEnabled(this.config.tools),
     });
@@ -504,7 +518,8 @@ export class Agent {
     }
     const retry = { ...DEFAULT_RETRY_POLICY, ...options.retry };
     const maxTurns = options.maxTurns ?? (this.config.max_turns > 0 ? this.config.max_turns : undefined);
-    const maxTokens = this.config.model.max_tokens;
+    // A model entry's max_tokens is that model's output cap: it wins over the agent's.
+    const maxTokens = input.resolved.maxTokens ?? this.config.model.max_tokens;
     return new Session({
       id,
       model: adapter,

@@ -3,6 +3,7 @@ import { findModel, type ProjectConfig, parseModelRef } from "@penguin/state";
 import type { DescribeImageFn } from "../environment/types.js";
 import { createModelAdapter } from "../models/registry.js";
 import type { ModelAdapter } from "../models/types.js";
+import { requestTimeouts } from "./model-choice.js";
 
 // "Text-only models get describe_image: the image plus a prompt are forwarded to the Project's
 // configured vision_model, whose text answer becomes the tool output."
@@ -17,6 +18,8 @@ export interface VisionModelOptions {
   env?: NodeJS.ProcessEnv;
   /** Used instead of the project's `vision_model` (tests, programs that bring their own adapter). */
   adapter?: ModelAdapter;
+  /** The agent's `model.timeoutMs`, for the vision model's requests too. */
+  timeoutMs?: number;
 }
 
 /**
@@ -42,7 +45,11 @@ export function describeImageWith(
 
   return async (image, prompt, signal) => {
     if (adapter === undefined) {
-      const created = createModelAdapter(ref!, { project, env: options.env });
+      const created = createModelAdapter(ref!, {
+        project,
+        env: options.env,
+        ...requestTimeouts(options.timeoutMs),
+      });
       if (!created.ok)
         return { ok: false, error: `the vision model ${ref} cannot be used: ${created.error}` };
       adapter = created.adapter;
