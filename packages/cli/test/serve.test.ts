@@ -1,6 +1,7 @@
+import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { execa } from "execa";
-import { describe, expect, test } from "vitest";
+import { afterEach, describe, expect, test } from "vitest";
 import { CLI_BIN, REPO_ROOT, tempDir, withLoadLog } from "./helpers.js";
 
 const SERVER = /@penguin\/server|packages\/server\//;
@@ -50,5 +51,160 @@ describe("the server is loaded by penguin serve only", () => {
     const r = await execa(process.execPath, [CLI_BIN, "serve", "--port", "http"], { reject: false });
     expect(r.exitCode).toBe(2);
     expect(r.stderr).toMatch(/--port takes a port number/);
+  });
+});
+
+interface ServeProcess {
+  url: string;
+  password: string;
+  stop(): Promise<void>;
+}
+
+const running: ServeProcess[] = [];
+afterEach(async () => {
+  while (running.length > 0) await running.pop()!.stop();
+});
+
+/** `penguin serve` on a free port with a fresh data root and `args`; resolves once it listens. */
+async function serve(args: string[]): Promise<ServeProcess> {
+  const child = execa(
+    process.execPath,
+    [CLI_BIN, "serve", "--port", "0", "--data-dir", tempDir("data"), ...args],
+    {
+      reject: false,
+      timeout: 60_000,
+    },
+  );
+  let stderr = "";
+  const started = await new Promise<{ url: string; password: string }>((resolveStart, reject) => {
+    const timer = setTimeout(() => reject(new Error(`serve did not start: ${stderr}`)), 30_000);
+    child.stderr?.on("data", (chunk: Buffer) => {
+      stderr += chunk.toString();
+      const url = /listening on (http:\/\/\S+)/.exec(stderr)?.[1];
+      const password = /password: (\S+)/.exec(stderr)?.[1];
+      if (url && password) {
+        clearTimeout(timer);
+        resolveStart({ url, password });
+      }
+    });
+  });
+  const process_: ServeProcess = {
+    ...started,
+    async stop() {
+      child.kill("SIGTERM");
+      await child;
+    },
+  };
+  running.push(process_);
+  return process_;
+}
+
+function post(url: string, path: string, body: unknown, headers: Record<string, string> = {}) {
+  return fetch(new URL(path, url), {
+    method: "POST",
+    headers: { "content-type": "application/json", ...headers },
+    body: JSON.stringify(body),
+  });
+}
+
+/** Logs in as the first admin and chooses a password; returns the cookie header. */
+async function adminCookie(server: ServeProcess, origin = server.url): Promise<string> {
+  const login = await post(server.url, "/api/auth/login", { username: "admin", password: server.password });
+  expect(login.status).toBe(200);
+  const cookie = login.headers.getSetCookie()[0].split(";")[0];
+  const changed = await post(
+    server.url,
+    "/api/auth/password",
+    { current_password: server.password, new_password: "a long new password" },
+    { cookie, origin },
+  );
+  expect(changed.status).toBe(204);
+  return cookie;
+}
+
+describe("penguin serve security options", () => {
+  test("--secure-cookies marks the session cookie Secure; without it the cookie is not", async () => {
+    const secure = await serve(["--secure-cookies"]);
+    const login = await post(secure.url, "/api/auth/login", { username: "admin", password: secure.password });
+    expect(login.status).toBe(200);
+    expect(login.headers.getSetCookie()[0]).toMatch(/; Secure(;|$)/);
+
+    const plain = await serve([]);
+    const plainLogin = await post(plain.url, "/api/auth/login", {
+      username: "admin",
+      password: plain.password,
+    });
+    expect(plainLogin.headers.getSetCookie()[0]).not.toMatch(/Secure/);
+  });
+
+  test("--allowed-origin lets a cookie POST from that origin pass the CSRF check, and no other", async () => {
+    const server = await serve([
+      "--allowed-origin",
+      "https://proxy.example",
+      "--allowed-origin",
+      "https://other.example",
+    ]);
+    // The password change is a cookie-authenticated POST: it passes only with an accepted Origin.
+    const cookie = await adminCookie(server, "https://proxy.example");
+    const fromOther = await post(
+      server.url,
+      "/api/tokens",
+      { name: "x" },
+      { cookie, origin: "https://other.example" },
+    );
+    expect(fromOther.status).toBe(201);
+    const foreign = await post(
+      server.url,
+      "/api/tokens",
+      { name: "y" },
+      { cookie, origin: "https://evil.example" },
+    );
+    expect(foreign.status).toBe(403);
+    expect(await foreign.json()).toMatchObject({ error: "forbidden_origin" });
+  });
+
+  test("--workspace-root confines session workspaces", async () => {
+    const allowed = tempDir("roots");
+    const project = join(allowed, "project");
+    mkdirSync(project);
+    const outside = tempDir("outside");
+    const server = await serve(["--workspace-root", allowed]);
+    const cookie = await adminCookie(server);
+    const refused = await post(
+      server.url,
+      "/api/sessions",
+      { workspace: outside },
+      { cookie, origin: server.url },
+    );
+    expect(refused.status).toBe(400);
+    expect(await refused.json()).toMatchObject({
+      error: "invalid_workspace",
+      message: expect.stringMatching(/outside the folders this server allows/),
+    });
+    // Inside the root the workspace is accepted (the session may still fail for want of a model).
+    const inside = await post(
+      server.url,
+      "/api/sessions",
+      { workspace: project },
+      { cookie, origin: server.url },
+    );
+    expect(await inside.json()).not.toMatchObject({ error: "invalid_workspace" });
+  });
+
+  test("malformed security options are usage errors", async () => {
+    for (const [args, message] of [
+      [["--allowed-origin", "https://proxy.example/"], /--allowed-origin takes an origin/],
+      [["--allowed-origin", "proxy.example"], /--allowed-origin takes an origin/],
+      [
+        ["--workspace-root", join(tempDir("roots"), "missing")],
+        /--workspace-root .* is not an existing folder/,
+      ],
+      [["--trusted-proxy", "proxy.example"], /--trusted-proxy takes an IP address/],
+      [["--idle-release", "soon"], /--idle-release takes a number of minutes/],
+    ] as const) {
+      const r = await execa(process.execPath, [CLI_BIN, "serve", "--port", "0", ...args], { reject: false });
+      expect(r.exitCode, args.join(" ")).toBe(2);
+      expect(r.stderr).toMatch(message);
+    }
   });
 });

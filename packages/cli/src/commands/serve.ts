@@ -1,3 +1,7 @@
+import { statSync } from "node:fs";
+import { isIP } from "node:net";
+import { resolve } from "node:path";
+import type { StartServerOptions } from "@penguin/server";
 import { dataRootOf } from "../data-root.js";
 import { EXIT_COMPLETED, EXIT_TASK_FAILED, UsageError } from "../exit-codes.js";
 import { note } from "../output.js";
@@ -6,6 +10,72 @@ export interface ServeOptions {
   host: string;
   port: string;
   dataDir?: string;
+  /** `--workspace-root` (repeatable): the folders session workspaces may be picked from. */
+  workspaceRoot?: string[];
+  /** `--secure-cookies`: the session cookie is marked `Secure`. */
+  secureCookies?: boolean;
+  /** `--allowed-origin` (repeatable): origins the CSRF check accepts besides the server's own. */
+  allowedOrigin?: string[];
+  /** `--trusted-proxy` (repeatable): proxies whose `X-Forwarded-For` names the client. */
+  trustedProxy?: string[];
+  /** `--idle-release <minutes>`. */
+  idleRelease?: string;
+}
+
+/** `https://penguin.example.com` as given: a scheme, a host, an optional port, nothing else. */
+function checkedOrigin(origin: string): string {
+  let parsed: URL | undefined;
+  try {
+    parsed = new URL(origin);
+  } catch {
+    parsed = undefined;
+  }
+  if (!parsed || !/^https?:$/.test(parsed.protocol) || parsed.origin !== origin) {
+    throw new UsageError(
+      `--allowed-origin takes an origin like https://penguin.example.com (scheme, host, optional port; no path or trailing slash), not "${origin}"`,
+    );
+  }
+  return origin;
+}
+
+function checkedFolder(dir: string): string {
+  const path = resolve(dir);
+  let isFolder = false;
+  try {
+    isFolder = statSync(path).isDirectory();
+  } catch {
+    isFolder = false;
+  }
+  if (!isFolder) throw new UsageError(`--workspace-root ${dir} is not an existing folder`);
+  return path;
+}
+
+function checkedProxy(address: string): string {
+  if (isIP(address) === 0) {
+    throw new UsageError(`--trusted-proxy takes an IP address (no host names or ranges), not "${address}"`);
+  }
+  return address;
+}
+
+/** The server options the flags ask for; anything not given keeps the server's default. */
+export function serverOptionsOf(opts: ServeOptions): StartServerOptions {
+  const port = Number(opts.port);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) {
+    throw new UsageError(`--port takes a port number from 0 to 65535, not "${opts.port}"`);
+  }
+  const options: StartServerOptions = { host: opts.host, port, dataRoot: dataRootOf(opts) };
+  if (opts.workspaceRoot?.length) options.workspaceRoots = opts.workspaceRoot.map(checkedFolder);
+  if (opts.secureCookies) options.secureCookies = true;
+  if (opts.allowedOrigin?.length) options.allowedOrigins = opts.allowedOrigin.map(checkedOrigin);
+  if (opts.trustedProxy?.length) options.trustedProxies = opts.trustedProxy.map(checkedProxy);
+  if (opts.idleRelease !== undefined) {
+    const minutes = Number(opts.idleRelease);
+    if (!(Number.isFinite(minutes) && minutes > 0)) {
+      throw new UsageError(`--idle-release takes a number of minutes above 0, not "${opts.idleRelease}"`);
+    }
+    options.idleReleaseMs = Math.round(minutes * 60_000);
+  }
+  return options;
 }
 
 /** The package `penguin serve` loads; an optional dependency, so the CLI installs without it. */
@@ -33,12 +103,9 @@ async function loadServer(): Promise<ServerModule> {
 
 /** `penguin serve`: serves the API and web UI until Ctrl-C or SIGTERM. */
 export async function serveCommand(opts: ServeOptions): Promise<number> {
-  const port = Number(opts.port);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) {
-    throw new UsageError(`--port takes a port number from 0 to 65535, not "${opts.port}"`);
-  }
+  const options = serverOptionsOf(opts);
   const server = await loadServer();
-  const running = await server.startServer({ host: opts.host, port, dataRoot: dataRootOf(opts) });
+  const running = await server.startServer(options);
   note(`penguin server listening on ${running.url}`);
   if (running.initialAdmin) note(server.formatInitialAdminNotice(running.initialAdmin));
   await new Promise<void>((resolve) => {

@@ -1,6 +1,8 @@
 import type { Command } from "commander";
 import { type SetExitCode, withDataDir } from "./options.js";
 
+const collect = (value: string, previous: string[]) => [...previous, value];
+
 /** `penguin serve`: the HTTP server and web UI, from the optional `@penguin/server` package. */
 export function registerServeCommand(program: Command, setExitCode: SetExitCode): void {
   withDataDir(
@@ -10,6 +12,29 @@ export function registerServeCommand(program: Command, setExitCode: SetExitCode)
   )
     .option("--host <host>", "the address to listen on", "127.0.0.1")
     .option("--port <port>", "the port to listen on (0 picks a free one)", "7364")
+    .option(
+      "--workspace-root <dir>",
+      "a folder session workspaces may be picked from (repeatable; default: your home folder)",
+      collect,
+      [],
+    )
+    .option("--secure-cookies", "mark the session cookie Secure (when users reach the server over https)")
+    .option(
+      "--allowed-origin <origin>",
+      "an origin accepted by the CSRF check besides the server's own, e.g. https://penguin.example.com behind a proxy that rewrites Host (repeatable)",
+      collect,
+      [],
+    )
+    .option(
+      "--trusted-proxy <address>",
+      "the IP address of a reverse proxy whose X-Forwarded-For names the client, for the login backoff per address (repeatable)",
+      collect,
+      [],
+    )
+    .option(
+      "--idle-release <minutes>",
+      "release a session's runtime after this many idle minutes (default 10)",
+    )
     .action(async (opts) => {
       const { serveCommand } = await import("../commands/serve.js");
       setExitCode(await serveCommand(opts));
