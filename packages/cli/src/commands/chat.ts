@@ -10,6 +10,7 @@ import { formatLocalTime, tildePath } from "../render/format.js";
 import { Screen } from "../render/screen.js";
 import { colourEnabled, createStyle, type Style } from "../render/style.js";
 import { TerminalRenderer } from "../render/terminal-renderer.js";
+import { closedOutputNote, whenOutputCloses } from "../session/closed-output.js";
 import { runTask } from "../session/run-task.js";
 import {
   approvalPolicy,
@@ -271,8 +272,21 @@ async function chatOnLines(
     if (!chat.ctrlC.press()) void chat.exit(EXIT_TASK_FAILED).then(() => process.exit(code));
   };
   process.on("SIGINT", onSigint);
+  const lines = createInterface({ input: process.stdin, terminal: false });
+  // A reader that closes our output ends the chat: the running task stops, no more lines are read.
+  let outputClosed = false;
+  let interrupted = false;
+  whenOutputCloses((stream, error) => {
+    outputClosed = true;
+    if (chat.ctrlC.abort(`${stream} was closed`)) {
+      interrupted = true;
+      chat.say(style.yellow(closedOutputNote(stream, error)));
+    }
+    lines.close();
+  });
   try {
-    for await (const line of createInterface({ input: process.stdin, terminal: false })) {
+    for await (const line of lines) {
+      if (outputClosed) break;
       const slash = parseSlash(line);
       if (slash) {
         if (!(await chat.slash(slash.name, slash.arg))) break;
@@ -284,6 +298,7 @@ async function chatOnLines(
     process.off("SIGINT", onSigint);
   }
   await chat.exit(code);
+  if (interrupted) return EXIT_TASK_FAILED;
   return chat.lastStatus === "completed" ? code : EXIT_TASK_FAILED;
 }
 
@@ -379,6 +394,17 @@ async function chatOnTerminal(
     if (!current.ctrlC.press()) void current.exit(EXIT_TASK_FAILED);
   };
   process.on("SIGINT", onSigint);
+  // A reader that closes our output (`penguin chat | head`) ends the chat, as Ctrl-D does; a task
+  // it interrupts makes the exit code say so.
+  let interrupted = false;
+  whenOutputCloses((stream, error) => {
+    if (current.ctrlC.abort(`${stream} was closed`)) {
+      interrupted = true;
+      current.say(style.yellow(closedOutputNote(stream, error)));
+    }
+    closed = true;
+    wake?.();
+  });
   screen.refresh();
 
   void (async () => {
@@ -399,7 +425,7 @@ async function chatOnTerminal(
       }
       screen.refresh();
     }
-    await current.exit(EXIT_COMPLETED);
+    await current.exit(interrupted ? EXIT_TASK_FAILED : EXIT_COMPLETED);
   })().catch((error: unknown) => {
     process.stderr.write(
       `penguin: internal error: ${error instanceof Error ? error.stack : String(error)}\n`,

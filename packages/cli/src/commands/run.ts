@@ -10,6 +10,7 @@ import { readStdin } from "../prompts/stdin.js";
 import { Screen } from "../render/screen.js";
 import { colourEnabled, createStyle } from "../render/style.js";
 import { TerminalRenderer } from "../render/terminal-renderer.js";
+import { closedOutputNote, whenOutputCloses } from "../session/closed-output.js";
 import { runTask } from "../session/run-task.js";
 import {
   approvalPolicy,
@@ -114,6 +115,11 @@ export async function runCommand(opts: RunOptions): Promise<number> {
   });
   const onSigint = () => ctrlC.press();
   process.on("SIGINT", onSigint);
+  // A reader that closes the pipe ends the task (the exit code then says whether it had
+  // completed); the stream that still works says why.
+  whenOutputCloses((stream, error) => {
+    if (ctrlC.abort(`${stream} was closed`)) renderer.line(style.yellow(closedOutputNote(stream, error)));
+  });
 
   const ask = terminalAsk({
     interactive: process.stdin.isTTY === true,

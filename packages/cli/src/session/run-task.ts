@@ -24,8 +24,10 @@ export async function runTask(session: Session, input: RunInput, opts: TaskOptio
       maxTurns: opts.maxTurns,
     })) {
       opts.log.message(message);
-      if (opts.json) process.stdout.write(`${JSON.stringify(message)}\n`);
-      else opts.renderer.render(message);
+      // A reader that went away (stdout no longer writable) is not written to again.
+      if (opts.json) {
+        if (process.stdout.writable) process.stdout.write(`${JSON.stringify(message)}\n`);
+      } else opts.renderer.render(message);
       if (message.type === "event_msg" && message.payload.type === "task_end" && !message.origin?.length)
         status = message.payload.status;
     }

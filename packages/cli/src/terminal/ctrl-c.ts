@@ -32,6 +32,16 @@ export class CtrlC {
     return this.controller !== undefined;
   }
 
+  /**
+   * Stops the running task for another reason than a key (its output went away, a signal asked
+   * the program to end); returns false when no task runs. It counts as no press.
+   */
+  abort(reason: string): boolean {
+    if (!this.controller) return false;
+    this.controller.abort(new DOMException(reason, "AbortError"));
+    return true;
+  }
+
   /** Handles one press; returns false when no task runs (the caller decides what that means). */
   press(): boolean {
     if (!this.controller) return false;
