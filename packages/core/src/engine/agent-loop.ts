@@ -25,6 +25,7 @@ import {
   minReplyTokens,
   requestCostUsd,
   type SessionBudget,
+  wallTimeHit,
 } from "./limits.js";
 import { flattenTurn, steeringText, turnAbortedText, turnRetriedText } from "./markers.js";
 import { DEFAULT_RETRY_POLICY, type RetryPolicy, retryDelay } from "./retry.js";
@@ -81,6 +82,43 @@ export async function* runTask(
   options: AgentLoopOptions,
   input: readonly ModelMessage[],
 ): AsyncGenerator<OmniMessage, TaskOutcome, undefined> {
+  // The task's own signal: the caller's interrupt, or the wall-clock budget running out.
+  const controller = new AbortController();
+  const forward = () => controller.abort(options.signal.reason);
+  if (options.signal.aborted) forward();
+  else options.signal.addEventListener("abort", forward, { once: true });
+  const timer = wallBudgetTimer(options, controller);
+  try {
+    return yield* runTaskUntil({ ...options, signal: controller.signal }, input, timer.hit);
+  } finally {
+    timer.clear();
+    options.signal.removeEventListener("abort", forward);
+  }
+}
+
+/**
+ * "Crossing one ends the task": the wall-clock budget is not only checked between turns but
+ * stops a long request or tool when it runs out, by aborting the task's signal.
+ */
+function wallBudgetTimer(options: AgentLoopOptions, controller: AbortController) {
+  const max = options.budget?.maxWallMs;
+  if (max === undefined) return { hit: () => undefined, clear: () => {} };
+  let hit: LimitHit | undefined;
+  const remaining = Math.max(0, max - options.state.activeMs);
+  const timer = setTimeout(() => {
+    hit = wallTimeHit(max, max);
+    controller.abort(new Error(hit.message));
+  }, remaining);
+  // Never the reason a process stays alive: a task that ends clears it anyway.
+  timer.unref?.();
+  return { hit: () => hit, clear: () => clearTimeout(timer) };
+}
+
+async function* runTaskUntil(
+  options: AgentLoopOptions,
+  input: readonly ModelMessage[],
+  wallBudgetHit: () => LimitHit | undefined,
+): AsyncGenerator<OmniMessage, TaskOutcome, undefined> {
   const now = options.now ?? Date.now;
   const started = now();
   const { state, signal } = options;
@@ -112,6 +150,9 @@ export async function* runTask(
     return yield* end({ status: "aborted", message: hit.message });
   }
   function* interrupted(): Generator<OmniMessage, TaskOutcome, undefined> {
+    // The wall-clock budget aborts the signal too; then it is that limit, not the user's abort.
+    const budget = wallBudgetHit();
+    if (budget) return yield* limit(budget);
     yield* holdOverSteering();
     yield* emit(abortEvent(abortReason(signal)));
     return yield* end({ status: "aborted", message: "interrupted by the user" });
@@ -165,7 +206,9 @@ export async function* runTask(
       const transcript = flattenTurn(attemptMessages(turn), turn.cutOffText);
       if (signal.aborted || turn.outcome.status === "aborted") {
         // The model's reply did not commit: hand the unfinished turn back on the next run.
-        const notice = "The user interrupted the previous turn before the model's reply was complete.";
+        const notice = wallBudgetHit()
+          ? "The time budget ran out before the model's reply was complete."
+          : "The user interrupted the previous turn before the model's reply was complete.";
         yield* addToContext(userText(turnAbortedText(notice, transcript), { sender: "harness" }));
         return yield* interrupted();
       }
@@ -179,6 +222,9 @@ export async function* runTask(
       }
       yield* addToContext(userText(turnRetriedText(reason, transcript), { sender: "harness" }));
       if ((await sleepUnlessAborted(turn.retryInMs, signal)) === "aborted") return yield* interrupted();
+      // A retry spends too: the budget is checked before each attempt, not only between turns.
+      const spentOnAttempts = budgetHit(options.budget, usedSoFar(state, wallMs()));
+      if (spentOnAttempts) return yield* limit(spentOnAttempts);
       attempt++;
     }
 

@@ -89,14 +89,19 @@ export function budgetHit(
     };
   }
   if (budget.maxWallMs !== undefined && used.wallMs >= budget.maxWallMs) {
-    return {
-      limit: "wall_time",
-      max: budget.maxWallMs,
-      used: Math.round(used.wallMs),
-      message: `time budget reached: ${Math.round(used.wallMs)} ms of ${budget.maxWallMs} ms used; stopping`,
-    };
+    return wallTimeHit(budget.maxWallMs, used.wallMs);
   }
   return undefined;
+}
+
+export function wallTimeHit(maxWallMs: number, usedMs: number): LimitHit {
+  const used = Math.round(usedMs);
+  return {
+    limit: "wall_time",
+    max: maxWallMs,
+    used,
+    message: `time budget reached: ${used} ms of ${maxWallMs} ms used; stopping`,
+  };
 }
 
 export function maxTurnsHit(maxTurns: number): LimitHit {

@@ -156,6 +156,7 @@ export class Agent {
       );
     }
     const resolved = this.recording(resolveModel(model, this.project, this.modelSettings), options);
+    refuseUnpricedCostBudget(options, resolved);
     return this.startSession(id, resolved, workspaceDir, options);
   }
 
@@ -290,6 +291,7 @@ export class Agent {
     const entry = findModel(this.project, meta.provider, meta.model_id);
     if (resolved.maxTokens === undefined && entry?.max_tokens !== undefined)
       resolved.maxTokens = entry.max_tokens;
+    if (parentSessionId === undefined) refuseUnpricedCostBudget(options, resolved);
     const state: ConversationState = {
       messages: resume.messages,
       sessionTokens: resume.tokens.session ?? emptyTokenCounts(),
@@ -516,6 +518,16 @@ export class Agent {
       void subagents?.disposeAll();
       throw error;
     }
+    const prices = options.prices ?? resolved.prices;
+    const budget = options.budget ?? budgetOf(this.config);
+    if (budget?.maxCostUsd !== undefined && prices === undefined) {
+      // From the config (the agent's budget or a parent's subagent_budget): it covers models
+      // with and without prices (a local model costs nothing), so it is a warning here.
+      const info = adapter.info;
+      this.logger.warn(
+        `agent ${this.id}: the cost budget ($${budget.maxCostUsd}) does not apply to session ${id}: the project config has no prices for ${info.provider}/${info.modelId} (add prices to its model entry)`,
+      );
+    }
     const retry = { ...DEFAULT_RETRY_POLICY, ...options.retry };
     const maxTurns = options.maxTurns ?? (this.config.max_turns > 0 ? this.config.max_turns : undefined);
     // A model entry's max_tokens is that model's output cap: it wins over the agent's.
@@ -537,8 +549,8 @@ export class Agent {
       maxTurns,
       maxOutputTokens: maxTokens > 0 ? maxTokens : undefined,
       contextWindow: resolved.contextWindow,
-      prices: options.prices ?? resolved.prices,
-      budget: options.budget ?? budgetOf(this.config),
+      prices,
+      budget,
       retry,
       header: input.isNew ? header : [],
       subagents,
@@ -584,6 +596,22 @@ export async function createAgent(options: CreateAgentOptions = {}): Promise<Age
   // A hook whose tools list has a typo would never run: an error too, naming the hook.
   checkHookTools(agentId, config, knownTools(config, customNames));
   return new Agent(agentId, dataRoot, config, project.config, options.tools ?? [], logger);
+}
+
+/**
+ * A cost budget asked for in code needs prices to be a limit at all: without them it would be
+ * silently ignored ("crossing one ends the task … instead of silently spending on").
+ */
+function refuseUnpricedCostBudget(
+  options: { budget?: SessionBudget; prices?: ModelPrices },
+  resolved: ResolvedModel,
+): void {
+  if (options.budget?.maxCostUsd === undefined || (options.prices ?? resolved.prices) !== undefined) return;
+  const { provider, modelId } = resolved.adapter.info;
+  throw new SetupError(
+    `a cost budget (budget.maxCostUsd) needs the model's prices, and ${provider}/${modelId} has none: add prices to its model entry in the project config, or pass prices to createSession`,
+    "config",
+  );
 }
 
 function freshState(): ConversationState {

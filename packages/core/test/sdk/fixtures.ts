@@ -18,6 +18,8 @@ export async function setup(
     prices?: boolean;
     vision?: boolean;
     max_tokens?: number;
+    /** The wire protocol fake-llm is spoken to in (default OpenAI Chat Completions). */
+    api?: "openai" | "anthropic";
   } = {},
 ) {
   const root = mkdtempSync(join(tmpdir(), "penguin-sdk-"));
@@ -31,7 +33,7 @@ export async function setup(
       models: [
         {
           provider: "fake",
-          api: "openai",
+          api: model.api ?? "openai",
           model_id: "fake-model",
           base_url: `${llm.url}/v1`,
           api_key: model.apiKey ?? "sk-test",
