@@ -73,9 +73,11 @@ class Chat {
     private readonly log: CliLog,
     private readonly ask: Parameters<typeof approvalPolicy>[1] | undefined,
     private readonly onExit: (code: number) => void,
+    /** `--model` or `$PENGUIN_MODEL`, already checked; undefined: the project's default model. */
+    modelRef: string | undefined,
   ) {
     this.mode = opts.approve;
-    this.modelRef = resolveModelRef(opts.model);
+    this.modelRef = modelRef;
     this.ctrlC = new CtrlC({
       note: (line) => this.say(this.style.yellow(line)),
       exit: () => void this.exit(EXIT_TASK_FAILED),
@@ -224,6 +226,8 @@ export async function chatCommand(opts: ChatOptions): Promise<number> {
   parsePositive("--max-turns", opts.maxTurns, true);
   parseThinking(opts.thinking);
   budgetFrom(opts);
+  // Checked before anything opens: a bad model reference is a usage error, never a hung terminal.
+  const modelRef = resolveModelRef(opts.model);
   const dataRoot = dataRootOf(opts);
   const log = await openCliLog(dataRoot, opts.verbose);
   log.debug({ command: "chat", approve: opts.approve }, "command start");
@@ -237,14 +241,15 @@ export async function chatCommand(opts: ChatOptions): Promise<number> {
   const style = createStyle(colourEnabled(process.stderr));
   const interactive = process.stdin.isTTY === true && process.stderr.isTTY === true;
   return interactive
-    ? chatOnTerminal(agent, opts, resume, style, log)
-    : chatOnLines(agent, opts, resume, style, log);
+    ? chatOnTerminal(agent, opts, modelRef, resume, style, log)
+    : chatOnLines(agent, opts, modelRef, resume, style, log);
 }
 
 /** Lines piped on stdin: each line is a prompt or a slash command, run one after another. */
 async function chatOnLines(
   agent: Agent,
   opts: ChatOptions,
+  modelRef: string | undefined,
   resume: string | undefined,
   style: Style,
   log: CliLog,
@@ -264,9 +269,18 @@ async function chatOnLines(
     onCtrlC: () => {},
     question: async () => "",
   });
-  const chat = new Chat(agent, opts, renderer, style, log, ask, (c) => {
-    code = c;
-  });
+  const chat = new Chat(
+    agent,
+    opts,
+    renderer,
+    style,
+    log,
+    ask,
+    (c) => {
+      code = c;
+    },
+    modelRef,
+  );
   await chat.open(resume);
   const onSigint = () => {
     if (!chat.ctrlC.press()) void chat.exit(EXIT_TASK_FAILED).then(() => process.exit(code));
@@ -306,6 +320,7 @@ async function chatOnLines(
 async function chatOnTerminal(
   agent: Agent,
   opts: ChatOptions,
+  modelRef: string | undefined,
   resume: string | undefined,
   style: Style,
   log: CliLog,
@@ -377,12 +392,24 @@ async function chatOnTerminal(
     onCtrlC: () => chat?.ctrlC.press(),
     question: terminal.ask,
   });
-  chat = new Chat(agent, opts, renderer, style, log, ask, (code) => {
-    terminal.close();
-    finished(code);
-  });
-  const current = chat;
+  // The terminal is open (raw mode) from here: anything that fails before the chat runs closes
+  // it, or the error would leave a terminal that no key can end.
+  let current: Chat;
   try {
+    current = new Chat(
+      agent,
+      opts,
+      renderer,
+      style,
+      log,
+      ask,
+      (code) => {
+        terminal.close();
+        finished(code);
+      },
+      modelRef,
+    );
+    chat = current;
     await current.open(resume);
   } catch (error) {
     terminal.close();
