@@ -43,7 +43,9 @@ export interface Stack {
 
 export async function startStack(script: FakeLlmScript = []): Promise<Stack> {
   const dataRoot = await mkdtemp(join(tmpdir(), "penguin-web-test-"));
-  const root = join(dataRoot, "workspaces");
+  // Workspaces live outside the data root: the server refuses any inside it.
+  const workspacesDir = await mkdtemp(join(tmpdir(), "penguin-web-workspaces-"));
+  const root = join(workspacesDir, "workspaces");
   const workspace = join(root, "project");
   await mkdir(workspace, { recursive: true });
   const llm = await startFakeLlm({ script, apiKey: "sk-test" });
@@ -76,6 +78,7 @@ export async function startStack(script: FakeLlmScript = []): Promise<Stack> {
       await server.close();
       await llm.close();
       await rm(dataRoot, { recursive: true, force: true });
+      await rm(workspacesDir, { recursive: true, force: true });
     },
   };
 }
