@@ -13,7 +13,7 @@ import {
   userText,
 } from "@penguin/protocol";
 import { describe, expect, it } from "vitest";
-import type { MessagesResponse, PendingApproval } from "../src/api/types.js";
+import type { MessagesResponse, PendingApproval, Session } from "../src/api/types.js";
 import { SessionTimeline } from "../src/stream/timeline.js";
 
 const call = toolCall("exec_command", { description: "List the files", cmd: "ls" }, "call_1");
@@ -153,6 +153,31 @@ describe("SessionTimeline: history, live partials and reloads", () => {
     const timeline = new SessionTimeline();
     expect(timeline.applyServerEvent({ type: "resync_required", reason: "gap_too_old" })).toBe("resync");
     expect(timeline.applyServerEvent({ type: "something_new", value: 1 })).toBeUndefined();
+  });
+
+  it("takes the session row of session_updated (a mode changed in another tab) and keeps it across a reseed", () => {
+    const timeline = new SessionTimeline();
+    timeline.seed(messagesAfter(0));
+    expect(timeline.state().session).toBeUndefined();
+    const row: Session = {
+      id: "20261130-120000-abcd",
+      user_id: "u1",
+      title: "Work",
+      agent_id: "default",
+      workspace: "/w",
+      provider: "fake",
+      model_id: "fake-model",
+      approval_mode: "allow-all",
+      state: "idle",
+      created_at: "2026-11-30T12:00:00.000Z",
+      updated_at: "2026-11-30T12:01:00.000Z",
+    };
+    expect(timeline.applyServerEvent({ type: "session_updated", session: row })).toBeUndefined();
+    expect(timeline.state().session?.approval_mode).toBe("allow-all");
+    timeline.applyServerEvent({ type: "session_updated", session: { ...row, approval_mode: "deny-all" } });
+    expect(timeline.state().session?.approval_mode).toBe("deny-all");
+    timeline.seed(messagesAfter(3));
+    expect(timeline.state().session?.approval_mode).toBe("deny-all");
   });
 
   it("reports failed requests and tasks as status lines with their reason", () => {

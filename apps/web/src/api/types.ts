@@ -118,5 +118,7 @@ export interface ErrorBody {
 export type ServerEvent =
   | ({ type: "approval_request" } & Omit<PendingApproval, "tool_call_id">)
   | ({ type: "task_state" } & TaskState)
+  /** The session's row after a change (its approval mode, its title), from any tab or client. */
+  | { type: "session_updated"; session: Session }
   | { type: "resync_required"; reason: string }
   | { type: string; [field: string]: unknown };

@@ -25,6 +25,12 @@ export function ChatPage({ sessionId }: { sessionId: string }) {
     return () => follower.close();
   }, [sessionId]);
 
+  // A change made elsewhere (another tab's mode switch) arrives on the stream as the new row.
+  const streamedSession = timeline?.session;
+  useEffect(() => {
+    if (streamedSession) setSession(streamedSession);
+  }, [streamedSession]);
+
   if (!session) {
     return (
       <div className="page">
@@ -54,8 +60,12 @@ export function ChatPage({ sessionId }: { sessionId: string }) {
         </div>
       </section>
       {stream.status !== "live" && (
-        <p className="banner" data-testid="stream-status">
-          {stream.status === "connecting" ? "Connecting…" : `Reconnecting: ${stream.detail ?? ""}`}
+        <p
+          className={stream.status === "ended" ? "banner error" : "banner"}
+          data-testid="stream-status"
+          role={stream.status === "ended" ? "alert" : undefined}
+        >
+          {streamBanner(stream)}
         </p>
       )}
       <TimelineView items={timeline?.items ?? []} />
@@ -70,6 +80,19 @@ export function ChatPage({ sessionId }: { sessionId: string }) {
       <Composer sessionId={sessionId} running={running} />
     </div>
   );
+}
+
+function streamBanner({ status, detail }: { status: StreamStatus; detail?: string }): string {
+  switch (status) {
+    case "connecting":
+      return "Connecting…";
+    case "reconnecting":
+      return `Reconnecting: ${detail ?? ""}`;
+    case "ended":
+      return `Live updates stopped: ${detail ?? ""}`;
+    default:
+      return "";
+  }
 }
 
 /** Idle: the text starts a task. Running: it steers the task (delivered with its next request). */

@@ -1,5 +1,5 @@
 import type { OmniMessage } from "@penguin/protocol";
-import { api } from "../api/client.js";
+import { ApiError, api } from "../api/client.js";
 import type { ServerEvent } from "../api/types.js";
 import { isAtOrBefore } from "./event-id.js";
 import { SessionTimeline, type TimelineState } from "./timeline.js";
@@ -7,7 +7,8 @@ import { SessionTimeline, type TimelineState } from "./timeline.js";
 /** How long to wait before opening a stream again after the browser gave up on it. */
 const RECONNECT_DELAY_MS = 2_000;
 
-export type StreamStatus = "connecting" | "live" | "reconnecting";
+/** `ended`: the stream will not come back (logged out, or the session is gone); see the detail. */
+export type StreamStatus = "connecting" | "live" | "reconnecting" | "ended";
 
 export interface SessionStreamHandlers {
   onState(state: TimelineState): void;
@@ -28,6 +29,10 @@ interface Buffered {
  * that id, applies the rest and goes live. A page reload therefore shows everything once, a
  * reconnect (the browser's own, with Last-Event-ID) reloads the same way, and a
  * `resync_required` event does too.
+ *
+ * When the browser gives up on the stream, the session API is asked once why before another
+ * stream is opened: a 401 has already sent the app to the login page and a 404 means the
+ * session is gone, so the stream ends (`ended`) instead of retrying forever.
  */
 export function followSession(sessionId: string, handlers: SessionStreamHandlers): { close(): void } {
   const timeline = new SessionTimeline();
@@ -36,6 +41,7 @@ export function followSession(sessionId: string, handlers: SessionStreamHandlers
   let closed = false;
   let generation = 0;
   let retryTimer: ReturnType<typeof setTimeout> | undefined;
+  let checking = false;
 
   const publish = () => handlers.onState(timeline.state());
 
@@ -72,9 +78,50 @@ export function followSession(sessionId: string, handlers: SessionStreamHandlers
       handlers.onStatus("live");
     } catch (error) {
       if (closed || mine !== generation) return;
+      if (endFor(error)) return;
       handlers.onStatus("reconnecting", error instanceof Error ? error.message : String(error));
       scheduleReconnect();
     }
+  }
+
+  /** Ends the stream for an answer no retry can change; false for anything else. */
+  function endFor(error: unknown): boolean {
+    if (!(error instanceof ApiError) || (error.status !== 401 && error.status !== 404)) return false;
+    stop();
+    // A 401 has already sent the app to the login page (the API client's unauthorized handler).
+    handlers.onStatus(
+      "ended",
+      error.status === 401
+        ? "you are no longer logged in"
+        : "this session no longer exists: it was deleted, or it is not yours",
+    );
+    return true;
+  }
+
+  /** The browser closed the stream for good (it answered an error): ask why, then maybe retry. */
+  async function checkThenReconnect(): Promise<void> {
+    source?.close();
+    if (checking || retryTimer !== undefined || closed) return;
+    checking = true;
+    try {
+      await api.getSession(sessionId);
+    } catch (error) {
+      if (closed || endFor(error)) return;
+      // Anything else (the server is down, a 5xx) may pass: keep retrying after the pause.
+    } finally {
+      checking = false;
+    }
+    if (closed) return;
+    handlers.onStatus("reconnecting", "the live stream closed");
+    scheduleReconnect();
+  }
+
+  function stop(): void {
+    closed = true;
+    generation += 1;
+    if (retryTimer !== undefined) clearTimeout(retryTimer);
+    retryTimer = undefined;
+    source?.close();
   }
 
   function connect(): void {
@@ -102,8 +149,7 @@ export function followSession(sessionId: string, handlers: SessionStreamHandlers
       // CONNECTING: the browser retries by itself (and reseeds on open). CLOSED: it gave up (e.g.
       // the server answered an error), so open a new stream after a pause.
       if (stream.readyState === EventSource.CLOSED) {
-        handlers.onStatus("reconnecting", "the live stream closed");
-        scheduleReconnect();
+        void checkThenReconnect();
       } else {
         buffer = [];
         handlers.onStatus("reconnecting", "the live stream was interrupted");
@@ -121,11 +167,5 @@ export function followSession(sessionId: string, handlers: SessionStreamHandlers
   }
 
   connect();
-  return {
-    close() {
-      closed = true;
-      if (retryTimer !== undefined) clearTimeout(retryTimer);
-      source?.close();
-    },
-  };
+  return { close: stop };
 }

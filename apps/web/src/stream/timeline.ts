@@ -1,7 +1,7 @@
 import type { OmniMessage, OpenPartialStream, StopReason } from "@penguin/protocol";
 // The light entry: the aggregator without the zod schemas, which the page never needs.
 import { PartialAggregator } from "@penguin/protocol/stream";
-import type { MessagesResponse, PendingApproval, ServerEvent, TaskState } from "../api/types.js";
+import type { MessagesResponse, PendingApproval, ServerEvent, Session, TaskState } from "../api/types.js";
 import { callDescription } from "./call-description.js";
 
 /** What the chat view shows, rebuilt from the timeline's state on every change. */
@@ -38,6 +38,8 @@ export interface TimelineState {
   items: TimelineItem[];
   approvals: PendingApproval[];
   task: TaskState;
+  /** The session's row as the newest `session_updated` reported it (absent until one arrives). */
+  session?: Session;
 }
 
 const IDLE: TaskState = { state: "idle", pendingSteering: 0 };
@@ -56,6 +58,7 @@ export class SessionTimeline {
   #aggregator = new PartialAggregator();
   #approvals: PendingApproval[] = [];
   #task: TaskState = IDLE;
+  #session: Session | undefined;
   /** The newest records of the last seed, serialised: live events may repeat them (see `#takeLive`). */
   #seededTail: string[] = [];
   /** Where in `#seededTail` the live completes are repeating it; -1 once they are past it. */
@@ -110,6 +113,11 @@ export class SessionTimeline {
         if (state === "idle") this.#approvals = [];
         return undefined;
       }
+      case "session_updated":
+        // Another tab (or client) changed the mode or the title; a seed does not carry the row,
+        // so the newest one is kept across reloads of the history.
+        this.#session = (event as { session: Session }).session;
+        return undefined;
       case "resync_required":
         return "resync";
       default:
@@ -122,6 +130,7 @@ export class SessionTimeline {
       items: buildItems(this.#records, this.#aggregator.snapshot(), this.#approvals),
       approvals: [...this.#approvals],
       task: this.#task,
+      ...(this.#session ? { session: this.#session } : {}),
     };
   }
 
