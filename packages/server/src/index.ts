@@ -11,6 +11,8 @@ export {
   formatInitialAdminNotice,
   type InitialAdmin,
 } from "./auth/bootstrap.js";
+export { type HashSlot, PasswordHashGate, type PasswordHashGateOptions } from "./auth/hash-gate.js";
+export type { LoginThrottleOptions } from "./auth/login-throttle.js";
 export { SESSION_COOKIE_NAME } from "./auth/middleware.js";
 export { hashPassword, verifyPassword } from "./auth/password.js";
 export type { User } from "./auth/users.js";
