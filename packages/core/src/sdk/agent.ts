@@ -60,7 +60,7 @@ import { SUBAGENT_TOOL_NAMES, type SubagentManager, subagentToolFactories } from
 import { checkAllowedTools } from "./allowed-tools.js";
 import { type CustomToolRegistration, customTools } from "./custom-tools.js";
 import { checkHookTools } from "./hook-tools.js";
-import { knownTools } from "./known-tools.js";
+import { builtinToolNames, knownTools } from "./known-tools.js";
 import { type ModelConnectionSettings, type ResolvedModel, resolveModel } from "./model-choice.js";
 import { Session } from "./session.js";
 import { newSessionId } from "./session-id.js";
@@ -570,7 +570,10 @@ export async function createAgent(options: CreateAgentOptions = {}): Promise<Age
     const parsed = SystemConfigSchema.safeParse(options.config);
     if (!parsed.success) {
       const issue = parsed.error.issues[0];
-      throw new TypeError(`invalid agent config at ${issue.path.join(".") || "(root)"}: ${issue.message}`);
+      throw new SetupError(
+        `invalid agent config at ${issue.path.join(".") || "(root)"}: ${issue.message}`,
+        "config",
+      );
     }
     config = parsed.data;
   } else {
@@ -588,8 +591,9 @@ export async function createAgent(options: CreateAgentOptions = {}): Promise<Age
     throw new SetupError(`cannot load the project config:\n${formatConfigErrors(project.errors)}`, "config");
   }
   await ensurePrivateDir(join(dataRoot));
-  // Custom tool definitions are checked now, so a bad registration fails here and not mid-session.
-  const registered = customTools(options.tools ?? [], []);
+  // Custom tool definitions are checked now, so a bad registration fails here and not mid-session;
+  // a name clash with any tool of the agent's toolset too (whatever a session's model keeps of it).
+  const registered = customTools(options.tools ?? [], builtinToolNames(config));
   // "a name that no tool has is a configuration error with a clear message".
   const customNames = registered.map((tool) => tool.name);
   checkAllowedTools(agentId, config, customNames);

@@ -1,5 +1,6 @@
 import { type ToolDefinitionConfigInput, ToolDefinitionConfigSchema } from "@penguin/state";
 import type { BuiltinTool } from "../environment/types.js";
+import { SetupError } from "./setup-error.js";
 
 /**
  * A tool that a program embedding Penguin registers in code. It runs under exactly the same
@@ -14,7 +15,10 @@ export interface CustomToolRegistration {
   execute: BuiltinTool["execute"];
 }
 
-/** Turns registrations into tools, with clear errors for bad definitions and duplicate names. */
+/**
+ * Turns registrations into tools; a bad definition, a name that a built-in tool of the agent (in
+ * `reserved`) or another registration already has, or a missing execute is a `SetupError`.
+ */
 export function customTools(
   registrations: readonly CustomToolRegistration[],
   reserved: readonly string[],
@@ -28,13 +32,28 @@ export function customTools(
     if (!parsed.success) {
       const issue = parsed.error.issues[0];
       const where = issue.path.length > 0 ? ` at ${issue.path.join(".")}` : "";
-      throw new TypeError(`custom tool "${registration.name}": invalid definition${where}: ${issue.message}`);
+      throw new SetupError(
+        `custom tool "${registration.name}": invalid definition${where}: ${issue.message}`,
+        "config",
+      );
     }
-    if (reserved.includes(registration.name) || seen.has(registration.name)) {
-      throw new TypeError(`custom tool "${registration.name}": the name is already taken by another tool`);
+    if (reserved.includes(registration.name)) {
+      throw new SetupError(
+        `custom tool "${registration.name}": a built-in tool of the agent has that name; register it under another name (or leave the built-in out of tools.builtin)`,
+        "config",
+      );
+    }
+    if (seen.has(registration.name)) {
+      throw new SetupError(
+        `custom tool "${registration.name}": registered twice; tool names must be unique`,
+        "config",
+      );
     }
     if (typeof registration.execute !== "function") {
-      throw new TypeError(`custom tool "${registration.name}": execute must be an async generator function`);
+      throw new SetupError(
+        `custom tool "${registration.name}": execute must be an async generator function`,
+        "config",
+      );
     }
     seen.add(registration.name);
     return { name: registration.name, definition: parsed.data, execute: registration.execute };

@@ -1,6 +1,9 @@
 import { resolveToolset, type SystemConfig } from "@penguin/state";
 import type { ToolNameCheck } from "../hooks/hook-set.js";
 import { mcpToolPrefix } from "../mcp/tool-names.js";
+import { extendedToolFactories } from "../tools/extended/index.js";
+import { BUILTIN_TOOL_FACTORIES } from "../tools/registry.js";
+import { SUBAGENT_TOOL_NAMES } from "../tools/subagent/index.js";
 
 // The tool names configuration may refer to (`allowed_tools`, a hook's `tools`): what the agent
 // can have whatever the model, the tools registered in code, and the tools of its MCP servers.
@@ -23,4 +26,19 @@ export function knownTools(config: SystemConfig, customToolNames: readonly strin
       return `${names.join(", ")}${mcpNote}`;
     },
   };
+}
+
+/**
+ * The built-in tools of an agent's toolset, by name: a custom tool may not take one of these
+ * (a toolset entry that no built-in implements is left out of sessions, so its name is free).
+ */
+export function builtinToolNames(config: SystemConfig): string[] {
+  const implemented = new Set([
+    ...Object.keys(BUILTIN_TOOL_FACTORIES),
+    ...Object.keys(extendedToolFactories()),
+    ...SUBAGENT_TOOL_NAMES,
+  ]);
+  return resolveToolset(config)
+    .map((tool) => tool.name)
+    .filter((name) => implemented.has(name));
 }

@@ -82,6 +82,8 @@ export class Session {
   readonly id: string;
   private readonly steering = new SteeringQueue();
   private running: AbortController | undefined;
+  /** Whether the running task's stream has been read yet (a `run` may be called and never read). */
+  private started = false;
   private disposed = false;
 
   constructor(private readonly parts: SessionParts) {
@@ -159,6 +161,7 @@ export class Session {
     checkThinkingLevel(options.thinkingLevel, "session.run");
     const controller = new AbortController();
     this.running = controller;
+    this.started = false;
     return this.execute(input, options, controller);
   }
 
@@ -178,6 +181,8 @@ export class Session {
   async dispose(): Promise<void> {
     if (this.disposed) return;
     this.disposed = true;
+    // A run that was never read has nothing running: it just never starts.
+    if (!this.started) this.running = undefined;
     this.running?.abort(new Error("the session was disposed"));
     // Every subagent goes too: its task, its processes and its trace.
     await this.parts.subagents?.disposeAll();
@@ -263,6 +268,8 @@ export class Session {
     options: RunOptions,
     controller: AbortController,
   ): AsyncGenerator<OmniMessage, void, undefined> {
+    if (this.disposed) throw new Error(`session ${this.id} was disposed before this run was read`);
+    this.started = true;
     const { parts } = this;
     const onAbort = () => controller.abort(options.signal?.reason);
     if (options.signal?.aborted) onAbort();
