@@ -1,4 +1,5 @@
 import { mkdirSync } from "node:fs";
+import { type AddressInfo, createServer } from "node:net";
 import { join } from "node:path";
 import { execa } from "execa";
 import { afterEach, describe, expect, test } from "vitest";
@@ -45,6 +46,26 @@ describe("the server is loaded by penguin serve only", () => {
     serve.child.kill("SIGTERM");
     expect((await serve.child).exitCode).toBe(0);
     expect(serve.loads()).toMatch(SERVER);
+  });
+
+  test("a port already in use is one line saying so, not a stack trace", async () => {
+    const blocker = createServer();
+    await new Promise<void>((resolve) => blocker.listen(0, "127.0.0.1", resolve));
+    const port = (blocker.address() as AddressInfo).port;
+    try {
+      const r = await execa(
+        process.execPath,
+        [CLI_BIN, "serve", "--host", "127.0.0.1", "--port", String(port), "--data-dir", tempDir("data")],
+        { reject: false },
+      );
+      expect(r.exitCode).toBe(1);
+      expect(r.stderr).toContain(
+        `penguin serve cannot listen on 127.0.0.1:${port} is already in use: stop what listens there or pick another --port`,
+      );
+      expect(r.stderr).not.toMatch(/internal error|\n\s+at /);
+    } finally {
+      blocker.close();
+    }
   });
 
   test("a port that is not a number is a usage error", async () => {

@@ -101,11 +101,29 @@ async function loadServer(): Promise<ServerModule> {
   }
 }
 
+/** The errors of binding the address, as one line with what to do; anything else stays as it is. */
+function listenError(error: unknown, options: StartServerOptions): UsageError | undefined {
+  const { code, syscall } = (error ?? {}) as NodeJS.ErrnoException;
+  if (syscall !== "listen" && syscall !== "bind") return undefined;
+  const address = `${options.host}:${options.port}`;
+  const why =
+    code === "EADDRINUSE"
+      ? `${address} is already in use: stop what listens there or pick another --port`
+      : code === "EACCES"
+        ? `${address} needs more privileges: pick a --port above 1023`
+        : code === "EADDRNOTAVAIL"
+          ? `${options.host} is not an address of this machine: pick another --host`
+          : `${address}: ${code ?? (error as Error).message}`;
+  return new UsageError(`penguin serve cannot listen on ${why}`, EXIT_TASK_FAILED);
+}
+
 /** `penguin serve`: serves the API and web UI until Ctrl-C or SIGTERM. */
 export async function serveCommand(opts: ServeOptions): Promise<number> {
   const options = serverOptionsOf(opts);
   const server = await loadServer();
-  const running = await server.startServer(options);
+  const running = await server.startServer(options).catch((error: unknown) => {
+    throw listenError(error, options) ?? error;
+  });
   note(`penguin server listening on ${running.url}`);
   if (running.initialAdmin) note(server.formatInitialAdminNotice(running.initialAdmin));
   await new Promise<void>((resolve) => {
