@@ -20,6 +20,7 @@ import {
   parsePositive,
   parseThinking,
 } from "../session/session-flags.js";
+import { sessionSetup } from "../session/session-setup.js";
 import { ChatTerminal } from "../terminal/chat-terminal.js";
 import { CtrlC } from "../terminal/ctrl-c.js";
 import { helpLines, parseSlash } from "./chat-slash.js";
@@ -60,7 +61,12 @@ function newestSessionId(dataRoot: string): string {
 class Chat {
   session!: Session;
   mode: string;
+  /**
+   * The model and workspace of the current session (its session_meta once one is open): /clear
+   * and /model start the next session with them, so a resumed session's own carry over.
+   */
   private modelRef: string | undefined;
+  private workspaceDir: string;
   readonly ctrlC: CtrlC;
   private exiting = false;
   lastStatus = "completed";
@@ -78,6 +84,7 @@ class Chat {
   ) {
     this.mode = opts.approve;
     this.modelRef = modelRef;
+    this.workspaceDir = opts.workspace;
     this.ctrlC = new CtrlC({
       note: (line) => this.say(this.style.yellow(line)),
       exit: () => void this.exit(EXIT_TASK_FAILED),
@@ -101,11 +108,12 @@ class Chat {
       resume !== undefined
         ? await this.agent.resumeSession(resume, this.sessionOptions)
         : await this.agent.createSession({
-            workspaceDir: existingWorkspace(this.opts.workspace),
+            workspaceDir: existingWorkspace(this.workspaceDir),
             model: this.modelRef,
             ...this.sessionOptions,
           });
     if (previous) await previous.dispose();
+    ({ modelRef: this.modelRef, workspaceDir: this.workspaceDir } = sessionSetup(this.session));
     this.log.debug({ session_id: this.session.id, resumed: resume !== undefined }, "chat session");
     const verb = resume !== undefined ? "resumed" : "new";
     this.say(
@@ -143,7 +151,7 @@ class Chat {
       case "quit":
         return false;
       case "clear":
-        await this.open(undefined);
+        await this.guard(() => this.open(undefined));
         return true;
       case "resume":
         if (!arg) {
