@@ -65,6 +65,10 @@ export class SubagentManager {
       if (!victim) return { ok: false, error: this.fullMessage() };
       this.evict(victim);
     }
+    // The id is taken now, in call order, not when the child's session is ready: calls in one
+    // round start together, and `sub_N` should name the N-th spawn the model asked for whatever
+    // order the sessions finish starting in. A spawn that then fails leaves a gap in the numbers.
+    const id = `${SUBAGENT_ID_PREFIX}${this.nextId++}`;
     this.starting++;
     let session: Awaited<ReturnType<SubagentLauncher["create"]>>;
     try {
@@ -79,7 +83,7 @@ export class SubagentManager {
       return { ok: false, error: "the subagents of this session have been shut down" };
     }
     const subagent = new Subagent({
-      id: `${SUBAGENT_ID_PREFIX}${this.nextId++}`,
+      id,
       sessionId: session.id,
       session,
       unreadBufferChars: this.options.unreadBufferChars,
