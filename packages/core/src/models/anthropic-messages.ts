@@ -124,7 +124,7 @@ export function createAnthropicMessagesModel(options: AnthropicMessagesOptions):
         }
       }
     } catch (error) {
-      failure = outcomeOfSdkError(error);
+      failure = outcomeOfSdkError(error, options);
     } finally {
       wire.dispose();
     }

@@ -132,7 +132,7 @@ export function createOpenAIChatModel(options: OpenAIChatOptions): ModelAdapter 
         }
       }
     } catch (error) {
-      failure = outcomeOfSdkError(error);
+      failure = outcomeOfSdkError(error, options);
     } finally {
       wire.dispose();
     }

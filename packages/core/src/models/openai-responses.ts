@@ -141,7 +141,7 @@ export function createOpenAIResponsesModel(options: OpenAIResponsesOptions): Mod
         if (failure) break;
       }
     } catch (error) {
-      failure = outcomeOfSdkError(error);
+      failure = outcomeOfSdkError(error, options);
     } finally {
       wire.dispose();
     }

@@ -1,4 +1,5 @@
 import { emptyTokenCounts, type StopReason, type TokenCounts } from "@penguin/protocol";
+import { providerEnvPrefix } from "@penguin/state";
 import { SdkLoadError } from "./sdk-client.js";
 import type { ModelOutcome } from "./types.js";
 
@@ -81,8 +82,42 @@ function headersOf(value: unknown): Headers | undefined {
     : undefined;
 }
 
+/** Where an adapter sends its requests, for messages that tell the user what to check. */
+export interface ProviderEndpoint {
+  provider: string;
+  baseUrl: string;
+}
+
+/** The system error code under a fetch failure (`ECONNREFUSED`, `ENOTFOUND`…), if there is one. */
+function systemCodeOf(error: unknown): string | undefined {
+  for (let cause = error, depth = 0; cause && depth < 4; depth++) {
+    const code = (cause as { code?: unknown }).code;
+    if (typeof code === "string" && /^E[A-Z]+$/.test(code)) return code;
+    cause = (cause as { cause?: unknown }).cause;
+  }
+  return undefined;
+}
+
+/**
+ * "cannot reach the provider": with the address and the setting to check, since the usual cause
+ * is a local server that is not running or a base URL with a typo, not a network blip.
+ */
+function connectionFailure(error: unknown, endpoint: ProviderEndpoint | undefined): FailureOutcome {
+  const cause = (error as { cause?: unknown }).cause;
+  const detail = cause instanceof Error ? `: ${cause.message}` : "";
+  const code = systemCodeOf(error);
+  if (!endpoint) {
+    return outcome("failed", `connection to the provider failed (${messageOf(error)}${detail})`);
+  }
+  const setting = `the model's base_url in the project config, or ${providerEnvPrefix(endpoint.provider)}_BASE_URL`;
+  return outcome(
+    "failed",
+    `cannot reach ${endpoint.provider} at ${endpoint.baseUrl}${code ? ` (${code})` : ""}: check that it is running and ${setting} (${messageOf(error)}${detail})`,
+  );
+}
+
 /** The outcome of an exception thrown by the OpenAI or Anthropic SDK (or by the stream under it). */
-export function outcomeOfSdkError(error: unknown): FailureOutcome {
+export function outcomeOfSdkError(error: unknown, endpoint?: ProviderEndpoint): FailureOutcome {
   if (error instanceof SdkLoadError) return outcome("failed", error.message, { permanent: true });
   if (typeof error !== "object" || error === null) {
     return outcome("failed", `the stream broke off: ${messageOf(error)}`);
@@ -92,11 +127,7 @@ export function outcomeOfSdkError(error: unknown): FailureOutcome {
   if (names.has("APIConnectionTimeoutError")) {
     return outcome("timeout", `the provider did not answer in time (${messageOf(error)})`);
   }
-  if (names.has("APIConnectionError")) {
-    const cause = (error as { cause?: unknown }).cause;
-    const detail = cause instanceof Error ? `: ${cause.message}` : "";
-    return outcome("failed", `connection to the provider failed (${messageOf(error)}${detail})`);
-  }
+  if (names.has("APIConnectionError")) return connectionFailure(error, endpoint);
   const shape = error as SdkApiErrorShape;
   if (names.has("APIError") || (typeof shape.status === "number" && headersOf(shape.headers))) {
     if (typeof shape.status === "number") {

@@ -81,8 +81,12 @@ describe("loading the provider SDKs", () => {
     // Without Anthropic's SDK the OpenAI adapters reach the (closed) port: a connection failure.
     const results = await streamWithout(["@anthropic-ai/sdk"]);
     expect(results.chat?.outcome.status).toBe("failed");
-    expect(results.chat?.outcome.errorMessage).toMatch(/^connection to the provider failed/);
-    expect(results.responses?.outcome.errorMessage).toMatch(/^connection to the provider failed/);
+    // The message names the address, the error code and the settings to check.
+    for (const name of ["chat", "responses"]) {
+      expect(results[name]?.outcome.errorMessage).toMatch(
+        /^cannot reach p at http:\/\/127\.0\.0\.1:\d+\/v1 \(ECONNREFUSED\): check that it is running and the model's base_url in the project config, or P_BASE_URL/,
+      );
+    }
     expect(results.anthropic?.outcome.errorMessage).toMatch(
       /^cannot load the provider SDK "@anthropic-ai\/sdk"/,
     );
