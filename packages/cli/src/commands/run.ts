@@ -10,6 +10,7 @@ import { readStdin } from "../prompts/stdin.js";
 import { Screen } from "../render/screen.js";
 import { colourEnabled, createStyle } from "../render/style.js";
 import { TerminalRenderer } from "../render/terminal-renderer.js";
+import { cassetteWriteError, writableCassette } from "../session/cassette-path.js";
 import { closedOutputNote, whenOutputCloses } from "../session/closed-output.js";
 import { runTask } from "../session/run-task.js";
 import {
@@ -76,6 +77,7 @@ export async function runCommand(opts: RunOptions): Promise<number> {
     throw new UsageError('no task given: pass -m "<prompt>" or pipe the prompt on stdin');
   }
   const input = inputWith(prompt, opts.attach);
+  const cassette = opts.record === undefined ? undefined : writableCassette(opts.record);
 
   const dataRoot = dataRootOf(opts);
   const log = await openCliLog(dataRoot, opts.verbose);
@@ -83,13 +85,17 @@ export async function runCommand(opts: RunOptions): Promise<number> {
   const agent = await createAgent({ dataRoot, logger: log.agentLogger });
   const session = opts.resume
     ? await agent.resumeSession(opts.resume, { thinkingLevel, budget })
-    : await agent.createSession({
-        workspaceDir,
-        model: resolveModelRef(opts.model),
-        thinkingLevel,
-        budget,
-        record: opts.record === undefined ? undefined : resolve(opts.record),
-      });
+    : await agent
+        .createSession({
+          workspaceDir,
+          model: resolveModelRef(opts.model),
+          thinkingLevel,
+          budget,
+          record: cassette,
+        })
+        .catch((error: unknown) => {
+          throw (cassette && cassetteWriteError(cassette, error)) || error;
+        });
 
   const style = createStyle(colourEnabled(process.stderr));
   const live = process.stderr.isTTY === true && !opts.json;
