@@ -9,6 +9,14 @@ const API_KEY = "sk-test-penguin-pipes-0123456789";
 /** Durations no other process on the machine uses, so the leftover checks find only ours. */
 const PIPE_SLEEP = "986.25";
 const CHAT_PIPE_SLEEP = "986.75";
+const TERM_SLEEP = "984.25";
+const HUP_SLEEP = "984.75";
+
+const longCommand = (seconds: string) => ({
+  tool_calls: [
+    { name: "exec_command", arguments: { description: "Wait a long time", cmd: `sleep ${seconds}` } },
+  ],
+});
 
 /**
  * One model turn with two calls that run side by side: a long `sleep` that only an abort ends,
@@ -132,5 +140,58 @@ describe("a reader that closes the pipe", () => {
     const records = readJsonLines(traceFiles(dataRoot)[0]);
     expect(records.map(kindOf)).toContain("abort");
     expect(records.at(-1)?.payload).toMatchObject({ type: "task_end", status: "aborted" });
+  });
+});
+
+describe("SIGTERM and SIGHUP end the task and every command it started", () => {
+  let llm: FakeLlm | undefined;
+  afterEach(async () => {
+    for (const child of children.splice(0)) child.kill("SIGKILL");
+    await llm?.close();
+  });
+
+  /** Starts `penguin <args>` on a fake model whose first turn runs `sleep <seconds>`, and waits for the sleep. */
+  async function startWithSleep(args: string[], seconds: string, input: string | undefined) {
+    llm = await startFakeLlm({ apiKey: API_KEY, script: [longCommand(seconds), { text: "never" }] });
+    const dataRoot = tempDir("data");
+    const env = { PENGUIN_HOME: dataRoot, OPENAI_API_KEY: API_KEY, OPENAI_BASE_URL: `${llm.url}/v1` };
+    const cli = spawnPenguin([...args, "--model", "openai/fake-model", "-w", tempDir("ws")], env);
+    children.push(cli.child);
+    // `run` reads no input; the chat's input stays open, so only the signal can end it.
+    if (input === undefined) cli.child.stdin?.end();
+    else cli.child.stdin?.write(input);
+    for (let i = 0; i < 200 && (await processesRunning("sleep", seconds)).length === 0; i++) {
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    expect(await processesRunning("sleep", seconds)).not.toHaveLength(0);
+    return { ...cli, dataRoot };
+  }
+
+  /** What the trace must show, as after the first Ctrl-C: the interrupt, then the task's end. */
+  function expectAbortedTrace(dataRoot: string) {
+    const records = readJsonLines(traceFiles(dataRoot)[0]);
+    expect(records.map(kindOf)).toContain("abort");
+    expect(records.at(-1)?.payload).toMatchObject({ type: "task_end", status: "aborted" });
+  }
+
+  test("run: kill <pid> stops the task, ends its command and exits 143", async () => {
+    const run = await startWithSleep(["run", "-m", "wait"], TERM_SLEEP, undefined);
+    run.child.kill("SIGTERM");
+    const ended = await run.ended;
+    expect(ended).toMatchObject({ code: 143, signal: null });
+    expect(ended.stderr).toContain("SIGTERM: stopping the task");
+    expect(ended.stderr).not.toMatch(/internal error/);
+    expect(await processesRunning("sleep", TERM_SLEEP)).toEqual([]);
+    expectAbortedTrace(run.dataRoot);
+  });
+
+  test("chat: a hang-up stops the task, ends its command and exits 129", async () => {
+    const chat = await startWithSleep(["chat"], HUP_SLEEP, "wait please\n");
+    chat.child.kill("SIGHUP");
+    const ended = await chat.ended;
+    expect(ended).toMatchObject({ code: 129, signal: null });
+    expect(ended.stderr).not.toMatch(/internal error/);
+    expect(await processesRunning("sleep", HUP_SLEEP)).toEqual([]);
+    expectAbortedTrace(chat.dataRoot);
   });
 });

@@ -23,6 +23,7 @@ import {
 import { sessionSetup } from "../session/session-setup.js";
 import { ChatTerminal } from "../terminal/chat-terminal.js";
 import { CtrlC } from "../terminal/ctrl-c.js";
+import { onEndSignals, signalExitCode } from "../terminal/end-signals.js";
 import { helpLines, parseSlash } from "./chat-slash.js";
 
 export interface ChatOptions {
@@ -68,7 +69,7 @@ class Chat {
   private modelRef: string | undefined;
   private workspaceDir: string;
   readonly ctrlC: CtrlC;
-  private exiting = false;
+  private exiting: Promise<void> | undefined;
   lastStatus = "completed";
 
   constructor(
@@ -216,9 +217,13 @@ class Chat {
   }
 
   /** Disposes the session (every process it started ends) and says how to come back. */
-  async exit(code: number): Promise<void> {
-    if (this.exiting) return;
-    this.exiting = true;
+  exit(code: number): Promise<void> {
+    // Every caller (a second Ctrl-C, a signal, the end of input) waits for the same one.
+    this.exiting ??= this.dispose(code);
+    return this.exiting;
+  }
+
+  private async dispose(code: number): Promise<void> {
     this.renderer.screen.close();
     await this.session.dispose();
     this.say(`${this.style.dim("trace:")} ${this.session.tracePath}`);
@@ -295,6 +300,19 @@ async function chatOnLines(
   };
   process.on("SIGINT", onSigint);
   const lines = createInterface({ input: process.stdin, terminal: false });
+  // SIGTERM or SIGHUP ends the chat: the running task stops as after Ctrl-C, the session is
+  // disposed and the exit code is 128 + the signal's number; a second one exits at once.
+  let endedBy: number | undefined;
+  const offEndSignals = onEndSignals((signal, count) => {
+    endedBy = signalExitCode(signal);
+    if (count > 1) {
+      const exitCode = endedBy;
+      void chat.exit(exitCode).then(() => process.exit(exitCode));
+      return;
+    }
+    if (chat.ctrlC.abort(`ended by ${signal}`)) chat.say(style.yellow(`${signal}: stopping the task…`));
+    lines.close();
+  });
   // A reader that closes our output ends the chat: the running task stops, no more lines are read.
   let outputClosed = false;
   let interrupted = false;
@@ -308,7 +326,7 @@ async function chatOnLines(
   });
   try {
     for await (const line of lines) {
-      if (outputClosed) break;
+      if (outputClosed || endedBy !== undefined) break;
       const slash = parseSlash(line);
       if (slash) {
         if (!(await chat.slash(slash.name, slash.arg))) break;
@@ -319,7 +337,9 @@ async function chatOnLines(
   } finally {
     process.off("SIGINT", onSigint);
   }
-  await chat.exit(code);
+  await chat.exit(endedBy ?? code);
+  offEndSignals();
+  if (endedBy !== undefined) return endedBy;
   if (interrupted) return EXIT_TASK_FAILED;
   return chat.lastStatus === "completed" ? code : EXIT_TASK_FAILED;
 }
@@ -429,6 +449,19 @@ async function chatOnTerminal(
     if (!current.ctrlC.press()) void current.exit(EXIT_TASK_FAILED);
   };
   process.on("SIGINT", onSigint);
+  // SIGTERM or SIGHUP (the terminal was closed) ends the chat: the running task stops as after
+  // Ctrl-C, the session is disposed and the exit code is 128 + the signal's number.
+  let endedBy: number | undefined;
+  const offEndSignals = onEndSignals((signal, count) => {
+    endedBy = signalExitCode(signal);
+    if (count > 1) {
+      void current.exit(endedBy);
+      return;
+    }
+    current.ctrlC.abort(`ended by ${signal}`);
+    closed = true;
+    wake?.();
+  });
   // A reader that closes our output (`penguin chat | head`) ends the chat, as Ctrl-D does; a task
   // it interrupts makes the exit code say so.
   let interrupted = false;
@@ -460,7 +493,7 @@ async function chatOnTerminal(
       }
       screen.refresh();
     }
-    await current.exit(interrupted ? EXIT_TASK_FAILED : EXIT_COMPLETED);
+    await current.exit(endedBy ?? (interrupted ? EXIT_TASK_FAILED : EXIT_COMPLETED));
   })().catch((error: unknown) => {
     process.stderr.write(
       `penguin: internal error: ${error instanceof Error ? error.stack : String(error)}\n`,
@@ -470,5 +503,6 @@ async function chatOnTerminal(
 
   const code = await done;
   process.off("SIGINT", onSigint);
+  offEndSignals();
   return code;
 }

@@ -22,6 +22,7 @@ import {
   parseThinking,
 } from "../session/session-flags.js";
 import { CtrlC } from "../terminal/ctrl-c.js";
+import { onEndSignals, signalExitCode } from "../terminal/end-signals.js";
 import { askLineOnce } from "../terminal/question.js";
 
 export interface RunOptions {
@@ -110,17 +111,29 @@ export async function runCommand(opts: RunOptions): Promise<number> {
     expandHint: "--full-output shows outputs whole",
   });
 
-  let exiting = false;
+  // One disposal, however many ways there are to end: every path waits for the same one.
+  let disposing: Promise<void> | undefined;
+  const dispose = () => {
+    disposing ??= session.dispose();
+    return disposing;
+  };
+  const disposeAndExit = (code: number) => void dispose().finally(() => process.exit(code));
   const ctrlC = new CtrlC({
     note: (line) => renderer.line(style.yellow(line)),
-    exit: () => {
-      if (exiting) return;
-      exiting = true;
-      void session.dispose().finally(() => process.exit(EXIT_TASK_FAILED));
-    },
+    exit: () => disposeAndExit(EXIT_TASK_FAILED),
   });
   const onSigint = () => ctrlC.press();
   process.on("SIGINT", onSigint);
+  // SIGTERM or SIGHUP: the task stops as after Ctrl-C, the session is disposed and the exit code
+  // is 128 + the signal's number; a second one (or one while no task runs) exits at once.
+  let endedBy: number | undefined;
+  const offEndSignals = onEndSignals((signal, count) => {
+    const code = signalExitCode(signal);
+    if (count === 1 && ctrlC.abort(`ended by ${signal}`)) {
+      endedBy = code;
+      renderer.line(style.yellow(`${signal}: stopping the task…`));
+    } else disposeAndExit(code);
+  });
   // A reader that closes the pipe ends the task (the exit code then says whether it had
   // completed); the stream that still works says why.
   whenOutputCloses((stream, error) => {
@@ -156,7 +169,8 @@ export async function runCommand(opts: RunOptions): Promise<number> {
   } finally {
     ctrlC.endTask();
     process.off("SIGINT", onSigint);
-    await session.dispose();
+    await dispose();
+    offEndSignals();
   }
   log.debug({ session_id: session.id, status }, "command end");
   if (!opts.json) {
@@ -165,5 +179,6 @@ export async function runCommand(opts: RunOptions): Promise<number> {
       renderer.line(style.dim(`resume with: penguin run --resume ${session.id} -m "…"`));
   } else process.stderr.write(`trace: ${session.tracePath}\n`);
   if (log.file) process.stderr.write(`log: ${log.file}\n`);
+  if (endedBy !== undefined) return endedBy;
   return status === "completed" ? EXIT_COMPLETED : EXIT_TASK_FAILED;
 }
