@@ -1,4 +1,5 @@
-import { rmSync } from "node:fs";
+import { readFileSync, rmSync } from "node:fs";
+import { join } from "node:path";
 import { type FakeLlm, startFakeLlm } from "@penguin/fake-llm";
 import { afterEach, describe, expect, test } from "vitest";
 import { penguin, REPO_ROOT, readJsonLines, tempDir, traceFiles } from "./helpers.js";
@@ -126,5 +127,47 @@ describe("/clear at a terminal", () => {
     chat.type("/exit\r");
     expect({ code: await chat.exitCode(), screen: chat.screen }).toMatchObject({ code: 0 });
     expect(chat.screen).not.toMatch(/internal error|at .*\.js:\d+/);
+  });
+});
+
+describe("penguin chat 2>log on a terminal", () => {
+  let llm: FakeLlm | undefined;
+  afterEach(async () => {
+    await llm?.close();
+  });
+
+  test("stays a terminal chat on stdout: an always-ask question is asked there and answered", async () => {
+    llm = await startFakeLlm({
+      apiKey: API_KEY,
+      script: [
+        {
+          tool_calls: [
+            {
+              name: "exec_command",
+              arguments: { description: "Say hello", cmd: "echo hello-from-the-call" },
+            },
+          ],
+        },
+        { text: "The call ran." },
+      ],
+    });
+    const log = join(tempDir("log"), "chat.log");
+    const env = { PENGUIN_HOME: tempDir("data"), OPENAI_API_KEY: API_KEY, OPENAI_BASE_URL: `${llm.url}/v1` };
+    const chat = new TerminalRun(
+      ["chat", "--approve", "always-ask", "--model", "openai/fake-model", "-w", tempDir("ws")],
+      env,
+      { stderrFile: log },
+    );
+    await chat.waitFor("/help for commands");
+    chat.type("say hello\r");
+    await chat.waitFor("allow? [y/N/p/a]");
+    expect(chat.screen).toContain("$ echo hello-from-the-call");
+    chat.type("y\r");
+    await chat.waitFor("The call ran.");
+    chat.type("/exit\r");
+    expect({ code: await chat.exitCode(), screen: chat.screen }).toMatchObject({ code: 0 });
+    expect(readFileSync(log, "utf8")).not.toMatch(/not a terminal|denied/);
+    const body = JSON.stringify(llm.requests.at(-1)?.body);
+    expect(body).toContain("hello-from-the-call");
   });
 });

@@ -15,11 +15,13 @@ export class TerminalRun {
   private raw = "";
   private readonly child: ResultPromise;
 
-  constructor(args: string[], env: Record<string, string>) {
+  /** `stderrFile`: stderr goes to this file instead of the terminal (`penguin chat 2>log`). */
+  constructor(args: string[], env: Record<string, string>, opts: { stderrFile?: string } = {}) {
     // `exec`: `script` runs the command through $SHELL, else /bin/sh (as on CI, where SHELL is
     // unset). A shell left waiting in the terminal's foreground group receives Ctrl-C too, and
     // dash dies of it, so `script` would report the shell's 130 instead of penguin's exit code.
-    const command = `exec ${[process.execPath, CLI_BIN, ...args].map(shellQuote).join(" ")}`;
+    const redirect = opts.stderrFile === undefined ? "" : ` 2>${shellQuote(opts.stderrFile)}`;
+    const command = `exec ${[process.execPath, CLI_BIN, ...args].map(shellQuote).join(" ")}${redirect}`;
     this.child = execa("script", ["-qfec", command, "/dev/null"], {
       env: { NO_COLOR: "1", TERM: "xterm", ...env },
       extendEnv: true,

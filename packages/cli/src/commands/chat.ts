@@ -251,11 +251,16 @@ export async function chatCommand(opts: ChatOptions): Promise<number> {
         ? newestSessionId(dataRoot)
         : opts.resume;
   const agent = await createAgent({ dataRoot, logger: log.agentLogger });
+  // A person types at stdin; the chat's screen (line editor, activity, questions) is stderr, or
+  // stdout when stderr goes to a file (`penguin chat 2>log`). With neither on a terminal, or no
+  // terminal on stdin, lines are read one by one.
+  const screenStream = [process.stderr, process.stdout].find((stream) => stream.isTTY === true);
+  if (process.stdin.isTTY === true && screenStream) {
+    const style = createStyle(colourEnabled(screenStream));
+    return chatOnTerminal(agent, opts, modelRef, resume, style, log, screenStream);
+  }
   const style = createStyle(colourEnabled(process.stderr));
-  const interactive = process.stdin.isTTY === true && process.stderr.isTTY === true;
-  return interactive
-    ? chatOnTerminal(agent, opts, modelRef, resume, style, log)
-    : chatOnLines(agent, opts, modelRef, resume, style, log);
+  return chatOnLines(agent, opts, modelRef, resume, style, log);
 }
 
 /** Lines piped on stdin: each line is a prompt or a slash command, run one after another. */
@@ -277,6 +282,8 @@ async function chatOnLines(
   let code = EXIT_COMPLETED;
   const ask = terminalAsk({
     interactive: false,
+    noTerminal:
+      process.stdin.isTTY === true ? "neither stdout nor stderr is a terminal" : "stdin is not a terminal",
     style,
     print: (line) => renderer.line(line),
     onCtrlC: () => {},
@@ -352,6 +359,7 @@ async function chatOnTerminal(
   resume: string | undefined,
   style: Style,
   log: CliLog,
+  screenStream: NodeJS.WriteStream,
 ): Promise<number> {
   let finished: (code: number) => void = () => {};
   const done = new Promise<number>((resolve) => {
@@ -364,7 +372,7 @@ async function chatOnTerminal(
   let idleCtrlC = false;
   let chat: Chat | undefined;
 
-  const terminal = new ChatTerminal(process.stdin, process.stderr, {
+  const terminal = new ChatTerminal(process.stdin, screenStream, {
     line: (text) => {
       idleCtrlC = false;
       if (chat?.ctrlC.taskRunning && parseSlash(text) === undefined && text.trim() !== "") {
@@ -402,10 +410,10 @@ async function chatOnTerminal(
       wake?.();
     },
   });
-  const screen = new Screen({ out: process.stdout, err: process.stderr, live: true, bottom: terminal });
+  const screen = new Screen({ out: process.stdout, err: screenStream, live: true, bottom: terminal });
   const renderer = new TerminalRenderer({
     out: process.stdout,
-    err: process.stderr,
+    err: screenStream,
     style,
     screen,
     fullOutput: opts.fullOutput,

@@ -115,6 +115,8 @@ export interface TerminalAskOptions {
   onCtrlC: () => void;
   /** Whether a human can answer (stdin is a terminal). */
   interactive: boolean;
+  /** Why nobody can answer when not `interactive` (default: "stdin is not a terminal"). */
+  noTerminal?: string;
 }
 
 /**
@@ -127,7 +129,7 @@ export function terminalAsk(opts: TerminalAskOptions): AskFn {
     const { name } = call.payload;
     if (!opts.interactive) {
       opts.print(
-        `penguin: denied ${name}: it needs approval and stdin is not a terminal; ` +
+        `penguin: denied ${name}: it needs approval and ${opts.noTerminal ?? "stdin is not a terminal"}; ` +
           "run with --approve allow-all (or deny-all) to decide without a prompt",
       );
       return "deny";
