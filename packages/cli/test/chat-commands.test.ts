@@ -171,3 +171,33 @@ describe("penguin chat 2>log on a terminal", () => {
     expect(body).toContain("hello-from-the-call");
   });
 });
+
+describe("piped chat exit codes", () => {
+  let llm: FakeLlm | undefined;
+  afterEach(async () => {
+    await llm?.close();
+  });
+
+  /** A chat whose one task hits --max-turns (a failed task), then `after`. */
+  async function chatWithFailedTask(after: string) {
+    const call = { name: "exec_command", arguments: { description: "Look", cmd: "true" } };
+    llm = await startFakeLlm({ apiKey: API_KEY, script: [{ tool_calls: [call] }, { text: "unused" }] });
+    const env = { PENGUIN_HOME: tempDir("data"), OPENAI_API_KEY: API_KEY, OPENAI_BASE_URL: `${llm.url}/v1` };
+    return penguin(["chat", "--max-turns", "1", "--model", "openai/fake-model", "-w", tempDir("ws")], {
+      env,
+      input: `look around\n${after}`,
+    });
+  }
+
+  test("/exit gives 0 even when the last task failed, as at a terminal", async () => {
+    const r = await chatWithFailedTask("/exit\n");
+    expect(r.stderr).toMatch(/── (?!done)/);
+    expect(r.exitCode).toBe(0);
+  });
+
+  test("the end of the input gives the last task's outcome: 1 when it failed", async () => {
+    const r = await chatWithFailedTask("");
+    expect(r.stderr).toMatch(/── (?!done)/);
+    expect(r.exitCode).toBe(1);
+  });
+});

@@ -331,12 +331,16 @@ async function chatOnLines(
     }
     lines.close();
   });
+  let exitTyped = false;
   try {
     for await (const line of lines) {
       if (outputClosed || endedBy !== undefined) break;
       const slash = parseSlash(line);
       if (slash) {
-        if (!(await chat.slash(slash.name, slash.arg))) break;
+        if (!(await chat.slash(slash.name, slash.arg))) {
+          exitTyped = true;
+          break;
+        }
       } else if (line.trim() !== "") {
         await chat.prompt(line);
       }
@@ -348,6 +352,9 @@ async function chatOnLines(
   offEndSignals();
   if (endedBy !== undefined) return endedBy;
   if (interrupted) return EXIT_TASK_FAILED;
+  // /exit ends the chat as it does at a terminal (0); at the end of the input a script learns
+  // how the last task went.
+  if (exitTyped) return code;
   return chat.lastStatus === "completed" ? code : EXIT_TASK_FAILED;
 }
 
