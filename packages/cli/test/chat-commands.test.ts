@@ -35,7 +35,7 @@ describe("penguin chat at a terminal refuses what it cannot start", () => {
   });
 
   test("a session that cannot be opened after the terminal is set up still ends the chat (exit 2)", async () => {
-    const chat = new TerminalRun(["chat", "--resume", "20990101-000000-abcdef", "-w", tempDir("ws")], {
+    const chat = new TerminalRun(["chat", "--resume", "20990101-000000-abcdef"], {
       PENGUIN_HOME: tempDir("data"),
     });
     expect({ code: await chat.exitCode(), screen: chat.screen }).toMatchObject({ code: 2 });

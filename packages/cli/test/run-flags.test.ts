@@ -47,3 +47,31 @@ describe("penguin run --record to a path that cannot be written", () => {
     expect(existsSync(cassette)).toBe(true);
   });
 });
+
+describe("--resume keeps the session's own model and workspace", () => {
+  test.each([
+    ["run", "--model", "openai/gpt-5"],
+    ["run", "--workspace", "."],
+    ["run", "-w", "."],
+    ["chat", "--model", "openai/gpt-5"],
+    ["chat", "--workspace", "."],
+  ])("%s --resume with %s is a usage error, not silently ignored", async (command, flag, value) => {
+    const prompt = command === "run" ? ["-m", "hi"] : [];
+    const r = await penguin([command, "--resume", "20990101-000000-abcdef", flag, value, ...prompt], {
+      env: { PENGUIN_HOME: tempDir("data") },
+    });
+    expect(r.exitCode).toBe(2);
+    const name = flag === "-w" ? "--workspace" : flag;
+    expect(r.stderr.trim()).toBe(
+      `penguin: ${name} cannot be used with --resume: a resumed session keeps its own model and workspace`,
+    );
+  });
+
+  test("$PENGUIN_MODEL is a default for new sessions and does not stop a resume", async () => {
+    const r = await penguin(["run", "--resume", "20990101-000000-abcdef", "-m", "hi"], {
+      env: { PENGUIN_HOME: tempDir("data"), PENGUIN_MODEL: "openai/gpt-5" },
+    });
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toMatch(/no session 20990101-000000-abcdef/);
+  });
+});

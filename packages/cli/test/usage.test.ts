@@ -70,7 +70,7 @@ describe("usage errors exit with code 2 and one clear line", () => {
   });
 
   test("resuming a session that does not exist", async () => {
-    const r = await penguin(["run", "--resume", "20990101-000000-abcdef", "-w", tempDir("ws"), "-m", "hi"], {
+    const r = await penguin(["run", "--resume", "20990101-000000-abcdef", "-m", "hi"], {
       env: { PENGUIN_HOME: tempDir("data") },
     });
     expect(r.exitCode).toBe(2);

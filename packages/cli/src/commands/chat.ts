@@ -19,6 +19,7 @@ import {
   existingWorkspace,
   parsePositive,
   parseThinking,
+  refuseWithResume,
 } from "../session/session-flags.js";
 import { sessionSetup } from "../session/session-setup.js";
 import { ChatTerminal } from "../terminal/chat-terminal.js";
@@ -28,7 +29,8 @@ import { helpLines, parseSlash } from "./chat-slash.js";
 
 export interface ChatOptions {
   model?: string;
-  workspace: string;
+  /** Undefined: the current folder. */
+  workspace?: string;
   approve: string;
   maxTurns?: string;
   thinking?: string;
@@ -85,7 +87,7 @@ class Chat {
   ) {
     this.mode = opts.approve;
     this.modelRef = modelRef;
-    this.workspaceDir = opts.workspace;
+    this.workspaceDir = opts.workspace ?? process.cwd();
     this.ctrlC = new CtrlC({
       note: (line) => this.say(this.style.yellow(line)),
       exit: () => void this.exit(EXIT_TASK_FAILED),
@@ -234,7 +236,8 @@ class Chat {
 
 /** `penguin chat`: prompts typed at a terminal (or piped one per line) run as tasks of one session. */
 export async function chatCommand(opts: ChatOptions): Promise<number> {
-  existingWorkspace(opts.workspace);
+  if (opts.resume !== undefined && opts.resume !== false) refuseWithResume(opts);
+  existingWorkspace(opts.workspace ?? process.cwd());
   checkApprovalMode(opts.approve);
   parsePositive("--max-turns", opts.maxTurns, true);
   parseThinking(opts.thinking);

@@ -20,6 +20,7 @@ import {
   existingWorkspace,
   parsePositive,
   parseThinking,
+  refuseWithResume,
 } from "../session/session-flags.js";
 import { CtrlC } from "../terminal/ctrl-c.js";
 import { onEndSignals, signalExitCode } from "../terminal/end-signals.js";
@@ -28,7 +29,8 @@ import { askLineOnce } from "../terminal/question.js";
 export interface RunOptions {
   message?: string;
   model?: string;
-  workspace: string;
+  /** Undefined: the current folder. */
+  workspace?: string;
   approve: string;
   maxTurns?: string;
   thinking?: string;
@@ -62,7 +64,8 @@ function inputWith(prompt: string, attachments: string[]): RunInput {
 
 /** `penguin run`: one task, streamed to the terminal (or as JSON lines), then exit. */
 export async function runCommand(opts: RunOptions): Promise<number> {
-  const workspaceDir = existingWorkspace(opts.workspace);
+  if (opts.resume !== undefined) refuseWithResume(opts);
+  const workspaceDir = existingWorkspace(opts.workspace ?? process.cwd());
   checkApprovalMode(opts.approve);
   const maxTurns = parsePositive("--max-turns", opts.maxTurns, true);
   const thinkingLevel = parseThinking(opts.thinking);

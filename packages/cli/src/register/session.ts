@@ -8,7 +8,11 @@ function withSessionFlags(command: Command): Command {
   return withDataDir(
     command
       .option("--model <ref>", "provider/model-id (split at the first slash), or replay:FILE for a cassette")
-      .option("-w, --workspace <dir>", "the folder the agent works in (must exist)", process.cwd())
+      // No commander default: `--resume` refuses a workspace that was given, so "not given" must show.
+      .option(
+        "-w, --workspace <dir>",
+        "the folder the agent works in (must exist; default: the current folder)",
+      )
       .option("--approve <mode>", "allow-all | deny-all | read-only | always-ask", "allow-all")
       .option("--max-turns <n>", "stop a task after this many model requests")
       .option(

@@ -73,3 +73,21 @@ export function existingWorkspace(dir: string): string {
   }
   return workspaceDir;
 }
+
+/**
+ * A resumed session keeps the model and workspace its trace records, so `--model` and
+ * `--workspace` given with `--resume` would be ignored: they are refused instead. (`$PENGUIN_MODEL`
+ * is a default for new sessions, not a request, and does not count.)
+ */
+export function refuseWithResume(opts: { model?: string; workspace?: string }): void {
+  for (const [flag, value] of [
+    ["--model", opts.model],
+    ["--workspace", opts.workspace],
+  ] as const) {
+    if (value !== undefined) {
+      throw new UsageError(
+        `${flag} cannot be used with --resume: a resumed session keeps its own model and workspace`,
+      );
+    }
+  }
+}
