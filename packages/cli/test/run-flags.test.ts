@@ -75,3 +75,19 @@ describe("--resume keeps the session's own model and workspace", () => {
     expect(r.stderr).toMatch(/no session 20990101-000000-abcdef/);
   });
 });
+
+describe("penguin run --attach", () => {
+  test("a folder is a usage error (exit 2) before any session starts", async () => {
+    const folder = tempDir("attach");
+    const r = await runWith(["--attach", folder]);
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr.trim()).toBe(`penguin: cannot attach ${folder}: it is a folder; attach a file`);
+    expect(existsSync(join(r.dataRoot, "traces"))).toBe(false);
+  });
+
+  test("a device is not a regular file either", async () => {
+    const r = await runWith(["--attach", "/dev/null"]);
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toContain("cannot attach /dev/null: it is not a regular file");
+  });
+});

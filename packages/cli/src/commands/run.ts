@@ -1,4 +1,4 @@
-import { existsSync } from "node:fs";
+import { existsSync, statSync } from "node:fs";
 import { resolve } from "node:path";
 import { createAgent, type RunInput } from "@penguin/core";
 import { dataRootOf } from "../data-root.js";
@@ -57,6 +57,10 @@ function inputWith(prompt: string, attachments: string[]): RunInput {
   for (const file of attachments) {
     const absolute = resolve(file);
     if (!existsSync(absolute)) throw new UsageError(`cannot attach ${file}: no such file`);
+    if (!statSync(absolute).isFile()) {
+      const what = statSync(absolute).isDirectory() ? "a folder" : "not a regular file";
+      throw new UsageError(`cannot attach ${file}: it is ${what}; attach a file`);
+    }
     (IMAGE_EXTENSIONS.test(absolute) ? images : files).push(absolute);
   }
   return { text: prompt, images, files };
