@@ -88,11 +88,13 @@ describe.each(SDKS)("errors of $name", ({ errors, body }) => {
     // With the adapter's endpoint: the address, the system error code and what to check.
     const cause = Object.assign(new Error("connect ECONNREFUSED 127.0.0.1:9"), { code: "ECONNREFUSED" });
     const refusedAt = new errors.APIConnectionError({ cause });
-    expect(outcomeOfSdkError(refusedAt, { provider: "local-llm", baseUrl: "http://127.0.0.1:9/v1" })).toEqual({
-      status: "failed",
-      errorMessage:
-        "cannot reach local-llm at http://127.0.0.1:9/v1 (ECONNREFUSED): check that it is running and the model's base_url in the project config, or LOCAL_LLM_BASE_URL (Connection error.: connect ECONNREFUSED 127.0.0.1:9)",
-    });
+    expect(outcomeOfSdkError(refusedAt, { provider: "local-llm", baseUrl: "http://127.0.0.1:9/v1" })).toEqual(
+      {
+        status: "failed",
+        errorMessage:
+          "cannot reach local-llm at http://127.0.0.1:9/v1 (ECONNREFUSED): check that it is running and the model's base_url in the project config, or LOCAL_LLM_BASE_URL (Connection error.: connect ECONNREFUSED 127.0.0.1:9)",
+      },
+    );
   });
 });
 
