@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
-import { readFile, writeFile } from "node:fs/promises";
-import { extname, isAbsolute, join, resolve } from "node:path";
+import { chmod, copyFile, readFile, stat, writeFile } from "node:fs/promises";
+import { basename, extname, isAbsolute, join, resolve } from "node:path";
 import { type ImageUrlPayload, modelMsg, userText } from "@penguin/protocol";
 import { ensurePrivateDir, modelVisiblePath } from "@penguin/state";
 import type { ModelMessage } from "../engine/types.js";
@@ -26,8 +26,11 @@ export const ATTACHMENTS_DIR = "attachments";
 
 /**
  * The user's input as model messages. A vision model gets the images as `image_url` messages;
- * a text-only model gets `[attached image: <path>]` lines it can hand to describe_image (pasted
- * data URLs are saved to the scratchpad first). Files become `[attached file: <path>]` lines.
+ * a text-only model gets `[attached image: <path>]` lines it can hand to describe_image: the
+ * image is saved to the session's scratchpad first (a pasted data URL, or a copy of a local file,
+ * so the session keeps the image as it was sent), and an http(s) URL is passed on as it is, for
+ * describe_image to fetch. Files become `[attached file: <path>]` lines naming the file itself:
+ * a file the user attaches from the workspace is one the model may be asked to change.
  */
 export async function inputMessages(
   input: RunInput,
@@ -45,9 +48,11 @@ export async function inputMessages(
       images.push(modelMsg<ImageUrlPayload>({ type: "image_url", role: "user", image_url: url }));
     } else if (isData) {
       lines.push(`[attached image: ${modelVisiblePath(await saveDataUrl(image, options.scratchpadDir))}]`);
+    } else if (isUrl) {
+      lines.push(`[attached image: ${image}]`);
     } else {
-      const where = isUrl ? image : modelVisiblePath(absolute(options.workspaceDir, image));
-      lines.push(`[attached image: ${where}]`);
+      const saved = await saveImageFile(absolute(options.workspaceDir, image), options.scratchpadDir);
+      lines.push(`[attached image: ${modelVisiblePath(saved)}]`);
     }
   }
   for (const file of input.files ?? []) {
@@ -65,6 +70,23 @@ async function dataUrlOf(path: string): Promise<string> {
   if (!mime) throw new TypeError(`cannot attach ${path}: use a png, jpeg, gif or webp image`);
   const bytes = await readFile(path);
   return `data:${mime};base64,${bytes.toString("base64")}`;
+}
+
+/** A copy of a local image in the scratchpad's attachments folder (0600), named after the original. */
+async function saveImageFile(path: string, scratchpadDir: string): Promise<string> {
+  let isFile = false;
+  try {
+    isFile = (await stat(path)).isFile();
+  } catch {
+    isFile = false;
+  }
+  if (!isFile) throw new TypeError(`cannot attach ${path}: there is no such file`);
+  const dir = join(scratchpadDir, ATTACHMENTS_DIR);
+  await ensurePrivateDir(dir);
+  const file = join(dir, `${randomBytes(4).toString("hex")}-${basename(path)}`);
+  await copyFile(path, file);
+  await chmod(file, 0o600);
+  return file;
 }
 
 async function saveDataUrl(dataUrl: string, scratchpadDir: string): Promise<string> {
