@@ -32,6 +32,25 @@ describe("penguin run --json", () => {
     return { PENGUIN_HOME: tempDir("data"), OPENAI_API_KEY: API_KEY, OPENAI_BASE_URL: `${llm.url}/v1` };
   };
 
+  test("a resumed run starts with the session's recorded session_meta too, printed once", async () => {
+    const env = await start([{ text: "First." }, { text: "Second." }]);
+    const ws = tempDir("ws");
+    const first = await penguin(["run", "--json", "--model", "openai/fake-model", "-w", ws, "-m", "one"], {
+      env,
+    });
+    expect(first.exitCode).toBe(0);
+    const meta = envelopes(first.stdout)[0];
+    const id = (meta?.payload as { session_id: string }).session_id;
+
+    const resumed = await penguin(["run", "--json", "--resume", id, "-m", "two"], { env });
+    expect(resumed.exitCode).toBe(0);
+    const messages = envelopes(resumed.stdout);
+    expect(messages.map(kind)[0]).toBe("session_meta");
+    expect(messages.filter((m) => m.type === "session_meta")).toHaveLength(1);
+    expect(messages[0]).toEqual(meta);
+    expect(messages.at(-1)?.payload).toMatchObject({ type: "task_end", status: "completed" });
+  });
+
   test("every stdout line is a valid envelope: session_meta first, one task_end last, calls paired with outputs", async () => {
     const env = await start([
       {

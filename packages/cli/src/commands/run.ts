@@ -22,6 +22,7 @@ import {
   parseThinking,
   refuseWithResume,
 } from "../session/session-flags.js";
+import { latestSessionMeta } from "../session/session-setup.js";
 import { CtrlC } from "../terminal/ctrl-c.js";
 import { onEndSignals, signalExitCode } from "../terminal/end-signals.js";
 import { askLineOnce } from "../terminal/question.js";
@@ -163,6 +164,12 @@ export async function runCommand(opts: RunOptions): Promise<number> {
     },
   });
 
+  // A new session's stream starts with its session_meta; a resumed one's does not (the record is
+  // in the trace already), so --json prints the recorded one first: every run's JSON lines start
+  // by saying which session, model and workspace they belong to.
+  if (opts.json && opts.resume !== undefined && process.stdout.writable) {
+    process.stdout.write(`${JSON.stringify(latestSessionMeta(session))}\n`);
+  }
   let status = "failed";
   try {
     status = await runTask(session, input, {
