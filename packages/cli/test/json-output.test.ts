@@ -39,8 +39,8 @@ describe("penguin run --json", () => {
       env,
     });
     expect(first.exitCode).toBe(0);
-    const meta = envelopes(first.stdout)[0];
-    const id = (meta?.payload as { session_id: string }).session_id;
+    const meta = envelopes(first.stdout)[0] as OmniMessage;
+    const id = (meta.payload as { session_id: string }).session_id;
 
     const resumed = await penguin(["run", "--json", "--resume", id, "-m", "two"], { env });
     expect(resumed.exitCode).toBe(0);

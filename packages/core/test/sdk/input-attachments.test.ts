@@ -28,7 +28,7 @@ afterEach(async () => {
   await rm(root, { recursive: true, force: true });
 });
 
-const textOf = (messages: OmniMessage[]) => (messages[0]?.payload as { text: string }).text;
+const textOf = (messages: OmniMessage[]) => ((messages[0] as OmniMessage).payload as { text: string }).text;
 /** The paths of `[attached image: …]` lines. */
 const attachedImages = (text: string) => [...text.matchAll(/\[attached image: ([^\]]+)\]/g)].map((m) => m[1]);
 
