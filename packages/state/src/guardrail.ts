@@ -114,6 +114,18 @@ export const DEFAULT_GUARDRAIL_RULES: readonly GuardrailRule[] = [
   },
 ];
 
+const COMMAND_START_PATTERN = new RegExp(COMMAND_START);
+
+/**
+ * A command part without what comes before its command word: variable assignments, wrappers with
+ * their options, and the command word's folder (`sudo -u root /usr/bin/git push` is `git push`),
+ * so a project's own rule written for the bare command (`^git push`) sees through them as the
+ * default rules do.
+ */
+export function commandWithoutWrappers(commandPart: string): string {
+  return commandPart.replace(COMMAND_START_PATTERN, "");
+}
+
 /** The first rule whose pattern matches `commandPart`, if any. */
 export function matchGuardrail(
   rules: readonly GuardrailRule[],

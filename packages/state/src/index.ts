@@ -41,7 +41,12 @@ export {
   type ToolPreset,
   writeGuardEnabled,
 } from "./extended-tool-definitions.js";
-export { DEFAULT_GUARDRAIL_RULES, type GuardrailRule, matchGuardrail } from "./guardrail.js";
+export {
+  commandWithoutWrappers,
+  DEFAULT_GUARDRAIL_RULES,
+  type GuardrailRule,
+  matchGuardrail,
+} from "./guardrail.js";
 // Hooks around tool calls.
 export {
   DEFAULT_HOOK_MAX_OUTPUT_CHARS,

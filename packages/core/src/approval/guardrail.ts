@@ -1,5 +1,10 @@
 import type { OmniMessage, ToolCallPayload } from "@penguin/protocol";
-import { DEFAULT_GUARDRAIL_RULES, type GuardrailRule, matchGuardrail } from "@penguin/state";
+import {
+  commandWithoutWrappers,
+  DEFAULT_GUARDRAIL_RULES,
+  type GuardrailRule,
+  matchGuardrail,
+} from "@penguin/state";
 import { normalizedText, splitShellCommand } from "./shell-split.js";
 
 /**
@@ -39,12 +44,15 @@ export function commandTextOf(call: OmniMessage<ToolCallPayload>): string | unde
  * Checks every part of a command on its own: each element of a pipeline, `&&`, `||` and `;` chain,
  * every subshell and command substitution, and the script of `sh -c` / `bash -c` / `eval`.
  * A part matches when a rule matches its text as written or with needless quotes removed
- * (`rm -rf "/"` is `rm -rf /`; `echo "rm -rf /"` stays an echo).
+ * (`rm -rf "/"` is `rm -rf /`; `echo "rm -rf /"` stays an echo), either of them also without the
+ * wrappers before the command word (`sudo -u root git push` for a rule written as `^git push`).
  */
 export function checkCommand(rules: readonly GuardrailRule[], command: string): GuardrailHit | undefined {
   const { parts } = splitShellCommand(command);
   for (const part of parts) {
-    for (const text of [part.raw, normalizedText(part)]) {
+    const written = [part.raw, normalizedText(part)];
+    const texts = new Set([...written, ...written.map(commandWithoutWrappers)]);
+    for (const text of texts) {
       const rule = matchGuardrail(rules, text);
       if (rule) return { rule, part: part.raw };
     }

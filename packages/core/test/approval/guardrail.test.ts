@@ -78,4 +78,24 @@ describe("command guardrail", () => {
     expect(hit?.part).toBe("git push origin main");
     expect(checkCommand(rules, "echo 'git push'")).toBeUndefined();
   });
+
+  it("a configured rule written for the bare command sees through wrappers, assignments and the folder", () => {
+    const rules: GuardrailRule[] = [
+      { name: "no-push", pattern: "^git push", action: "deny", message: "No pushing." },
+    ];
+    for (const command of [
+      "sudo git push",
+      "sudo -u deploy git push origin main",
+      "GIT_TRACE=1 git push",
+      "env -u HOME GIT_X=1 git push",
+      "/usr/bin/git push",
+      "nice -n 5 nohup git push",
+      "timeout 10 git push",
+    ]) {
+      expect(checkCommand(rules, command)?.rule.name, command).toBe("no-push");
+    }
+    for (const command of ["echo git push", "git pull", "sudo git status", "grep 'git push' notes.md"]) {
+      expect(checkCommand(rules, command), command).toBeUndefined();
+    }
+  });
 });
