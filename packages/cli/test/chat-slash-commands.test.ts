@@ -1,7 +1,6 @@
 import { existsSync } from "node:fs";
-import { type FakeLlm, type FakeLlmScript, startFakeLlm } from "@penguin/fake-llm";
-import { afterEach, describe, expect, test } from "vitest";
-import { penguin, readJsonLines, tempDir, traceFiles } from "./helpers.js";
+import { describe, expect, test } from "vitest";
+import { fakeOpenAiPerTest, penguin, readJsonLines, tempDir, traceFiles } from "./helpers.js";
 
 const API_KEY = "sk-test-penguin-chat-slash-0123456789";
 
@@ -13,19 +12,7 @@ const announced = (stderr: string) =>
 const metaOf = (file: string) => readJsonLines(file).find((r) => r.type === "session_meta")?.payload;
 
 describe("chat slash commands (stdin not a terminal: one line each)", () => {
-  let llm: FakeLlm | undefined;
-  afterEach(async () => {
-    await llm?.close();
-    llm = undefined;
-  });
-
-  const start = async (script: FakeLlmScript) => {
-    llm = await startFakeLlm({ apiKey: API_KEY, script });
-    return {
-      llm,
-      env: { PENGUIN_HOME: tempDir("data"), OPENAI_API_KEY: API_KEY, OPENAI_BASE_URL: `${llm.url}/v1` },
-    };
-  };
+  const start = fakeOpenAiPerTest(API_KEY);
 
   /** A finished session made by `penguin run`; returns its id. */
   async function earlierSession(env: Record<string, string>, prompt: string): Promise<string> {

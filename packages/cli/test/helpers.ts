@@ -1,7 +1,9 @@
 import { mkdtempSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
+import { type FakeLlm, type FakeLlmScript, startFakeLlm } from "@penguin/fake-llm";
 import { execa } from "execa";
+import { afterEach } from "vitest";
 
 export const CLI_BIN = resolve(import.meta.dirname, "../dist/bin.js");
 export const REPO_ROOT = resolve(import.meta.dirname, "../../..");
@@ -79,3 +81,21 @@ export function readJsonLines(file: string): Array<{ type: string; payload: Reco
 /** `type` of a record: the payload kind for model messages and events, else the envelope type. */
 export const kindOf = (r: { type: string; payload: Record<string, unknown> }) =>
   r.type === "session_meta" ? "session_meta" : String(r.payload.type);
+
+/**
+ * A fake OpenAI-compatible model per test, closed after it: `start(script)` serves the script
+ * and returns the server and the environment that points `openai/…` models at it (with a fresh
+ * data root).
+ */
+export function fakeOpenAiPerTest(apiKey: string) {
+  let llm: FakeLlm | undefined;
+  afterEach(async () => {
+    await llm?.close();
+    llm = undefined;
+  });
+  return async (script: FakeLlmScript) => {
+    llm = await startFakeLlm({ apiKey, script });
+    const env = { PENGUIN_HOME: tempDir("data"), OPENAI_API_KEY: apiKey, OPENAI_BASE_URL: `${llm.url}/v1` };
+    return { llm, env };
+  };
+}

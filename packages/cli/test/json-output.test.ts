@@ -1,7 +1,6 @@
-import { type FakeLlm, type FakeLlmScript, startFakeLlm } from "@penguin/fake-llm";
 import { type OmniMessage, parseEnvelopeLine } from "@penguin/protocol";
-import { afterEach, describe, expect, test } from "vitest";
-import { penguin, tempDir } from "./helpers.js";
+import { describe, expect, test } from "vitest";
+import { fakeOpenAiPerTest, penguin, tempDir } from "./helpers.js";
 
 const API_KEY = "sk-test-penguin-json-output-0123456789";
 
@@ -21,19 +20,10 @@ function envelopes(stdout: string): OmniMessage[] {
 const kind = (m: OmniMessage) => (m.type === "session_meta" ? "session_meta" : m.payload.type);
 
 describe("penguin run --json", () => {
-  let llm: FakeLlm | undefined;
-  afterEach(async () => {
-    await llm?.close();
-    llm = undefined;
-  });
-
-  const start = async (script: FakeLlmScript) => {
-    llm = await startFakeLlm({ apiKey: API_KEY, script });
-    return { PENGUIN_HOME: tempDir("data"), OPENAI_API_KEY: API_KEY, OPENAI_BASE_URL: `${llm.url}/v1` };
-  };
+  const start = fakeOpenAiPerTest(API_KEY);
 
   test("a resumed run starts with the session's recorded session_meta too, printed once", async () => {
-    const env = await start([{ text: "First." }, { text: "Second." }]);
+    const { env } = await start([{ text: "First." }, { text: "Second." }]);
     const ws = tempDir("ws");
     const first = await penguin(["run", "--json", "--model", "openai/fake-model", "-w", ws, "-m", "one"], {
       env,
@@ -52,7 +42,7 @@ describe("penguin run --json", () => {
   });
 
   test("every stdout line is a valid envelope: session_meta first, one task_end last, calls paired with outputs", async () => {
-    const env = await start([
+    const { env } = await start([
       {
         thinking: "List the folder first.",
         tool_calls: [{ name: "exec_command", arguments: { description: "List", cmd: "echo json-listing" } }],
@@ -102,7 +92,7 @@ describe("penguin run --json", () => {
   });
 
   test("a task that ends on a limit still ends its stream with task_end, and exits 1", async () => {
-    const env = await start([
+    const { env } = await start([
       { tool_calls: [{ name: "exec_command", arguments: { description: "Once", cmd: "echo once" } }] },
       { text: "never asked" },
     ]);
@@ -122,7 +112,7 @@ describe("penguin run --json", () => {
   });
 
   test("a failed request keeps the framing: session_meta first, task_end failed last", async () => {
-    const env = await start([{ error: { status: 400, message: "bad request from the fake" } }]);
+    const { env } = await start([{ error: { status: 400, message: "bad request from the fake" } }]);
     const r = await penguin(
       ["run", "--json", "--model", "openai/fake-model", "-w", tempDir("ws"), "-m", "hi"],
       { env },

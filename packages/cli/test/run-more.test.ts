@@ -1,24 +1,15 @@
 import { readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
-import { type FakeLlm, type FakeLlmScript, startFakeLlm } from "@penguin/fake-llm";
-import { afterEach, describe, expect, test } from "vitest";
-import { kindOf, penguin, readJsonLines, tempDir, traceFiles } from "./helpers.js";
+import { describe, expect, test } from "vitest";
+import { fakeOpenAiPerTest, kindOf, penguin, readJsonLines, tempDir, traceFiles } from "./helpers.js";
 
 const API_KEY = "sk-test-penguin-more-0123456789abcdef";
 
 describe("penguin run without a terminal", () => {
-  let llm: FakeLlm | undefined;
-  afterEach(async () => {
-    await llm?.close();
-  });
-
-  const start = async (script: FakeLlmScript) => {
-    llm = await startFakeLlm({ apiKey: API_KEY, script });
-    return { PENGUIN_HOME: tempDir("data"), OPENAI_API_KEY: API_KEY, OPENAI_BASE_URL: `${llm.url}/v1` };
-  };
+  const start = fakeOpenAiPerTest(API_KEY);
 
   test("--record saves a cassette that replays the same session offline", async () => {
-    const env = await start([
+    const { env } = await start([
       {
         tool_calls: [{ name: "exec_command", arguments: { description: "Greet", cmd: "echo recorded-hi" } }],
       },
@@ -53,7 +44,7 @@ describe("penguin run without a terminal", () => {
   });
 
   test("a call's description is printed as soon as it has streamed, before the command's own line", async () => {
-    const env = await start([
+    const { env } = await start([
       {
         chunk_size: 4,
         tool_calls: [
@@ -77,7 +68,7 @@ describe("penguin run without a terminal", () => {
   });
 
   test("a call that needs a human is denied without a terminal, with how to choose a mode", async () => {
-    const env = await start([
+    const { env } = await start([
       { tool_calls: [{ name: "exec_command", arguments: { description: "Try", cmd: "echo nope" } }] },
       { text: "I could not run it." },
     ]);
@@ -91,7 +82,7 @@ describe("penguin run without a terminal", () => {
   });
 
   test("PENGUIN_LOG=debug writes JSON lines under the data root, with no secret, and nothing on stdout", async () => {
-    const env = await start([{ text: "Logged answer." }]);
+    const { env } = await start([{ text: "Logged answer." }]);
     const r = await penguin(
       ["run", "--json", "--model", "openai/fake-model", "-w", tempDir("ws"), "-m", "hi"],
       {
@@ -116,7 +107,7 @@ describe("penguin run without a terminal", () => {
   });
 
   test("without PENGUIN_LOG or --verbose no log file is written", async () => {
-    const env = await start([{ text: "Quiet." }]);
+    const { env } = await start([{ text: "Quiet." }]);
     const r = await penguin(["run", "--model", "openai/fake-model", "-w", tempDir("ws"), "-m", "hi"], {
       env: { ...env, PENGUIN_LOG: "" },
     });
@@ -134,14 +125,10 @@ describe("penguin run without a terminal", () => {
 });
 
 describe("penguin chat without a terminal", () => {
-  let llm: FakeLlm | undefined;
-  afterEach(async () => {
-    await llm?.close();
-  });
+  const start = fakeOpenAiPerTest(API_KEY);
 
   test("each piped line is a prompt of one session; slash commands work; /exit ends it", async () => {
-    llm = await startFakeLlm({ apiKey: API_KEY, script: [{ text: "Answer one." }, { text: "Answer two." }] });
-    const env = { PENGUIN_HOME: tempDir("data"), OPENAI_API_KEY: API_KEY, OPENAI_BASE_URL: `${llm.url}/v1` };
+    const { llm, env } = await start([{ text: "Answer one." }, { text: "Answer two." }]);
     const r = await penguin(["chat", "--model", "openai/fake-model", "-w", tempDir("ws")], {
       env,
       input: "first question\n/approve read-only\n/help\nsecond question\n/exit\nnever sent\n",

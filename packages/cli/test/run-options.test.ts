@@ -1,8 +1,7 @@
 import { readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { type FakeLlm, type FakeLlmScript, startFakeLlm } from "@penguin/fake-llm";
-import { afterEach, describe, expect, test } from "vitest";
-import { penguin, tempDir } from "./helpers.js";
+import { describe, expect, test } from "vitest";
+import { fakeOpenAiPerTest, penguin, tempDir } from "./helpers.js";
 
 const API_KEY = "sk-test-penguin-run-options-0123456789";
 
@@ -40,19 +39,7 @@ function userParts(body: unknown): Array<{ type: string; image_url?: { url: stri
 }
 
 describe("penguin run options that reach the model or stop the task", () => {
-  let llm: FakeLlm | undefined;
-  afterEach(async () => {
-    await llm?.close();
-    llm = undefined;
-  });
-
-  const start = async (script: FakeLlmScript) => {
-    llm = await startFakeLlm({ apiKey: API_KEY, script });
-    return {
-      llm,
-      env: { PENGUIN_HOME: tempDir("data"), OPENAI_API_KEY: API_KEY, OPENAI_BASE_URL: `${llm.url}/v1` },
-    };
-  };
+  const start = fakeOpenAiPerTest(API_KEY);
 
   test("--thinking sets the request's reasoning_effort: high is high, max is xhigh, none leaves it out", async () => {
     const { llm, env } = await start([{ text: "a" }, { text: "b" }, { text: "c" }]);
@@ -118,7 +105,7 @@ describe("penguin run options that reach the model or stop the task", () => {
   });
 
   test("--attach of an image for a text-only model names a copy in the session's scratchpad attachments", async () => {
-    llm = await startFakeLlm({ apiKey: API_KEY, script: [{ text: "I will describe it." }] });
+    const { llm } = await start([{ text: "I will describe it." }]);
     const dataRoot = tempDir("data");
     // Any provider outside openai/openai-responses/anthropic, without an entry, is text-only.
     const env = { PENGUIN_HOME: dataRoot, LOCAL_API_KEY: API_KEY, LOCAL_BASE_URL: `${llm.url}/v1` };
@@ -161,19 +148,10 @@ describe("penguin run options that reach the model or stop the task", () => {
 });
 
 describe("penguin run options that change what is shown", () => {
-  let llm: FakeLlm | undefined;
-  afterEach(async () => {
-    await llm?.close();
-    llm = undefined;
-  });
-
-  const start = async (script: FakeLlmScript) => {
-    llm = await startFakeLlm({ apiKey: API_KEY, script });
-    return { PENGUIN_HOME: tempDir("data"), OPENAI_API_KEY: API_KEY, OPENAI_BASE_URL: `${llm.url}/v1` };
-  };
+  const start = fakeOpenAiPerTest(API_KEY);
 
   test("--verbose writes a 0600 debug log under the data root's logs folder and prints its path", async () => {
-    const env = await start([{ text: "Verbose answer." }]);
+    const { env } = await start([{ text: "Verbose answer." }]);
     const r = await penguin(
       ["run", "--verbose", "--model", "openai/fake-model", "-w", tempDir("ws"), "-m", "hi"],
       // Without PENGUIN_LOG, only --verbose turns the log on.
@@ -194,7 +172,7 @@ describe("penguin run options that change what is shown", () => {
 
   test("--full-output shows a long tool output whole, where the default folds it", async () => {
     const cmd = "seq 1 40";
-    const env = await start([
+    const { env } = await start([
       command(cmd, "Count"),
       { text: "Counted." },
       command(cmd, "Count"),
@@ -221,7 +199,7 @@ describe("penguin run options that change what is shown", () => {
 
   test("--show-thinking prints the model's thinking as it streams; without it the thinking is not shown", async () => {
     const thinking = "The user greets me; a short greeting back is enough.";
-    const env = await start([
+    const { env } = await start([
       { thinking, text: "Hello!" },
       { thinking, text: "Hello!" },
     ]);
