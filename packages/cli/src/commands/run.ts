@@ -22,7 +22,6 @@ import {
   parseThinking,
   refuseWithResume,
 } from "../session/session-flags.js";
-import { latestSessionMeta } from "../session/session-setup.js";
 import { CtrlC } from "../terminal/ctrl-c.js";
 import { onEndSignals, signalExitCode } from "../terminal/end-signals.js";
 import { askLineOnce } from "../terminal/question.js";
@@ -168,7 +167,7 @@ export async function runCommand(opts: RunOptions): Promise<number> {
   // in the trace already), so --json prints the recorded one first: every run's JSON lines start
   // by saying which session, model and workspace they belong to.
   if (opts.json && opts.resume !== undefined && process.stdout.writable) {
-    process.stdout.write(`${JSON.stringify(latestSessionMeta(session))}\n`);
+    process.stdout.write(`${JSON.stringify(session.meta)}\n`);
   }
   let status = "failed";
   try {

@@ -3,6 +3,7 @@ import { join, resolve } from "node:path";
 import {
   emptyTokenCounts,
   type OmniMessage,
+  type SessionMetaPayload,
   sessionMeta,
   type ToolSpec,
   toolListReady,
@@ -323,6 +324,7 @@ export class Agent {
       options,
       isNew: false,
       recordedTools: lastToolList(records),
+      recordedMeta: latestSessionMeta(records),
       parentSessionId,
       surroundings,
       pointers: parentSessionId === undefined ? subagentPointers(records) : undefined,
@@ -389,6 +391,8 @@ export class Agent {
     options: CreateSessionOptions | ResumeSessionOptions;
     isNew: boolean;
     recordedTools?: ToolSpec[];
+    /** A resumed session's latest recorded session_meta. */
+    recordedMeta?: OmniMessage<SessionMetaPayload>;
     /** Set for a subagent session: its parent. */
     parentSessionId?: string;
     /** A resumed parent's subagent pointers. */
@@ -490,24 +494,23 @@ export class Agent {
         : undefined;
     // A resumed session's recorded list ends with the MCP tools, which come back after connecting.
     const recordedOwnTools = input.recordedTools?.filter((tool) => !mcp?.ownsToolName(tool.name));
+    const meta =
+      input.recordedMeta ??
+      sessionMeta({
+        session_id: id,
+        provider: adapter.info.provider,
+        model_id: adapter.info.modelId,
+        ...(resolved.contextWindow ? { model_context_window: resolved.contextWindow } : {}),
+        system_prompt: input.systemPrompt,
+        workspace: input.workspaceDir,
+        agent_id: this.id,
+        ...(input.parentSessionId !== undefined
+          ? { source: "subagent" as const, parent_session_id: input.parentSessionId }
+          : {}),
+      });
     const header: OmniMessage[] = [];
     try {
-      if (input.isNew) {
-        header.push(
-          sessionMeta({
-            session_id: id,
-            provider: adapter.info.provider,
-            model_id: adapter.info.modelId,
-            ...(resolved.contextWindow ? { model_context_window: resolved.contextWindow } : {}),
-            system_prompt: input.systemPrompt,
-            workspace: input.workspaceDir,
-            agent_id: this.id,
-            ...(input.parentSessionId !== undefined
-              ? { source: "subagent" as const, parent_session_id: input.parentSessionId }
-              : {}),
-          }),
-        );
-      }
+      if (input.isNew) header.push(meta);
       if (input.isNew || JSON.stringify(recordedOwnTools) !== JSON.stringify(toolSpecs)) {
         header.push(toolListReady(toolSpecs));
       }
@@ -553,6 +556,7 @@ export class Agent {
       budget,
       retry,
       header: input.isNew ? header : [],
+      meta,
       subagents,
       mcp,
       hooks: hookRunner,
@@ -670,4 +674,13 @@ function lastToolList(records: readonly OmniMessage[]): ToolSpec[] | undefined {
     if (record.type === "event_msg" && record.payload.type === "tool_list_ready") return record.payload.tools;
   }
   return undefined;
+}
+
+/** The last session_meta of a session's records (each trace file starts with one). */
+function latestSessionMeta(records: readonly OmniMessage[]): OmniMessage<SessionMetaPayload> | undefined {
+  let meta: OmniMessage<SessionMetaPayload> | undefined;
+  for (const record of records) {
+    if (record.type === "session_meta") meta = record as OmniMessage<SessionMetaPayload>;
+  }
+  return meta;
 }

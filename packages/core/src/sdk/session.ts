@@ -2,6 +2,7 @@ import {
   mcpConnectBegin,
   mcpConnectEnd,
   type OmniMessage,
+  type SessionMetaPayload,
   type ToolSpec,
   toolListReady,
 } from "@penguin/protocol";
@@ -46,6 +47,8 @@ export interface SessionParts {
   environment: Environment;
   toolSpecs: ToolSpec[];
   systemPrompt: string;
+  /** See `Session.meta`. */
+  meta: OmniMessage<SessionMetaPayload>;
   thinkingLevel: ThinkingLevel;
   /** The level of the task now running, which the subagent tools give the children they start. */
   taskThinking: { level: ThinkingLevel };
@@ -88,6 +91,14 @@ export class Session {
 
   constructor(private readonly parts: SessionParts) {
     this.id = parts.id;
+  }
+
+  /**
+   * The session's session_meta record (model, workspace, agent, system prompt): the one its trace
+   * opened with, or for a resumed session the latest one recorded.
+   */
+  get meta(): OmniMessage<SessionMetaPayload> {
+    return this.parts.meta;
   }
 
   /** The trace file records go to now. */

@@ -184,6 +184,11 @@ describe("SDK end to end (fake-llm over HTTP, real processes, real data root)", 
 
     const resumed = await env.agent.resumeSession(first.id);
     expect(resumed.tracePath).toBe(first.tracePath);
+    // Both sessions name the same session_meta: the one the trace opened with.
+    const recordedMeta = traceRecords(first.tracePath)[0];
+    expect(recordedMeta?.type).toBe("session_meta");
+    expect(first.meta).toEqual(recordedMeta);
+    expect(resumed.meta).toEqual(recordedMeta);
     const more = await collect(resumed.run("Continue.", { approve: allowAll }));
     await resumed.dispose();
     expect(more.at(-1)?.payload).toMatchObject({ type: "task_end", status: "completed" });
