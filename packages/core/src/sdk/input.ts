@@ -72,6 +72,13 @@ async function dataUrlOf(path: string): Promise<string> {
   return `data:${mime};base64,${bytes.toString("base64")}`;
 }
 
+/** A new file name in the scratchpad's attachments folder (created 0700), unique per attachment. */
+async function attachmentPath(scratchpadDir: string, name: (unique: string) => string): Promise<string> {
+  const dir = join(scratchpadDir, ATTACHMENTS_DIR);
+  await ensurePrivateDir(dir);
+  return join(dir, name(randomBytes(4).toString("hex")));
+}
+
 /** A copy of a local image in the scratchpad's attachments folder (0600), named after the original. */
 async function saveImageFile(path: string, scratchpadDir: string): Promise<string> {
   let isFile = false;
@@ -81,9 +88,7 @@ async function saveImageFile(path: string, scratchpadDir: string): Promise<strin
     isFile = false;
   }
   if (!isFile) throw new TypeError(`cannot attach ${path}: there is no such file`);
-  const dir = join(scratchpadDir, ATTACHMENTS_DIR);
-  await ensurePrivateDir(dir);
-  const file = join(dir, `${randomBytes(4).toString("hex")}-${basename(path)}`);
+  const file = await attachmentPath(scratchpadDir, (unique) => `${unique}-${basename(path)}`);
   await copyFile(path, file);
   await chmod(file, 0o600);
   return file;
@@ -92,9 +97,8 @@ async function saveImageFile(path: string, scratchpadDir: string): Promise<strin
 async function saveDataUrl(dataUrl: string, scratchpadDir: string): Promise<string> {
   const match = /^data:([^;,]+);base64,(.*)$/s.exec(dataUrl);
   if (!match) throw new TypeError("an attached image data URL must be base64 (data:<mime>;base64,...)");
-  const dir = join(scratchpadDir, ATTACHMENTS_DIR);
-  await ensurePrivateDir(dir);
-  const file = join(dir, `image-${randomBytes(4).toString("hex")}${EXTENSION_BY_MIME[match[1]] ?? ".bin"}`);
+  const extension = EXTENSION_BY_MIME[match[1]] ?? ".bin";
+  const file = await attachmentPath(scratchpadDir, (unique) => `image-${unique}${extension}`);
   await writeFile(file, Buffer.from(match[2], "base64"), { mode: 0o600 });
   return file;
 }
