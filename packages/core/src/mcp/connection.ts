@@ -1,7 +1,7 @@
 import { isAbsolute, resolve } from "node:path";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
-import type { CallToolResult, Tool } from "@modelcontextprotocol/sdk/types.js";
+import type { CallToolResult, ServerCapabilities, Tool } from "@modelcontextprotocol/sdk/types.js";
 import type { McpServer } from "@penguin/state";
 import {
   MCP_CLIENT_INFO,
@@ -10,7 +10,9 @@ import {
   MCP_SDK_REQUEST_TIMEOUT_MS,
   MCP_STDERR_TAIL_CHARS,
 } from "./limits.js";
+import { ProgressRoutes, type ProgressUpdate } from "./progress.js";
 import { loadMcpSdk, type McpSdk } from "./sdk.js";
+import { callToolAsTask, requiresTask } from "./task-call.js";
 
 export type McpServerConfig = McpServer["config"];
 
@@ -64,6 +66,10 @@ export class McpConnection {
   /** Set when the connection closed without Penguin closing it (the server crashed or hung up). */
   private stopped: "before-ready" | "while-connected" | undefined;
   private connecting: Promise<Tool[]> | undefined;
+  /** Progress tokens of the calls running now. */
+  private readonly progress = new ProgressRoutes();
+  /** The tools that can only be called as tasks (`execution.taskSupport: "required"`). */
+  private taskRequired = new Set<string>();
   /** Settles when the transport has closed (a stdio server's process has ended). */
   private ended: Promise<void> = Promise.resolve();
 
@@ -72,6 +78,11 @@ export class McpConnection {
     readonly config: McpServerConfig,
     private readonly workspaceDir: string,
   ) {}
+
+  /** What the server said it supports in the handshake (undefined until connected). */
+  get serverCapabilities(): ServerCapabilities | undefined {
+    return this.client?.getServerCapabilities();
+  }
 
   /** Why the server's tools cannot be called now (undefined while it is connected). */
   get unavailableReason(): string | undefined {
@@ -124,6 +135,9 @@ export class McpConnection {
     });
     // Errors of a live connection surface as failed calls; nothing to report on their own.
     client.onerror = () => {};
+    client.setNotificationHandler(sdk.ProgressNotificationSchema, (notification) =>
+      this.progress.deliver(notification.params),
+    );
     client.onclose = () => {
       markEnded();
       if (this.closing) return;
@@ -157,6 +171,7 @@ export class McpConnection {
       // Closed while the handshake ran (the session was disposed): nothing may outlive it.
       if (this.closing) throw new McpConnectError("aborted", "the session was closed");
       this.client = client;
+      this.taskRequired = new Set(tools.filter(requiresTask).map((tool) => tool.name));
       return tools;
     } catch (error) {
       // A stdio server that exited says more through its exit and stderr than "Connection closed";
@@ -178,15 +193,30 @@ export class McpConnection {
     }
   }
 
-  /** Calls one tool; the signal (the Environment's timeout and the user's interrupt) ends it. */
-  async callTool(name: string, args: Record<string, unknown>, signal?: AbortSignal): Promise<CallToolResult> {
+  /**
+   * Calls one tool; the signal (the Environment's timeout and the user's interrupt) ends it.
+   * `onProgress` gets the server's progress notifications (a progress token is sent with the call).
+   */
+  async callTool(
+    name: string,
+    args: Record<string, unknown>,
+    signal?: AbortSignal,
+    onProgress?: (update: ProgressUpdate) => void,
+  ): Promise<CallToolResult> {
     const client = this.client;
     const unavailable = this.unavailableReason;
     if (!client || unavailable !== undefined) throw new Error(unavailable ?? "it is not connected");
-    const result = await client.callTool({ name, arguments: args }, undefined, {
-      signal,
-      timeout: MCP_SDK_REQUEST_TIMEOUT_MS,
-    });
+    const route = onProgress ? this.progress.open(onProgress) : undefined;
+    const params = { name, arguments: args, ...(route ? { _meta: { progressToken: route.token } } : {}) };
+    const options = { signal, timeout: MCP_SDK_REQUEST_TIMEOUT_MS };
+    let result: Awaited<ReturnType<Client["callTool"]>>;
+    try {
+      result = this.taskRequired.has(name)
+        ? await callToolAsTask(client, params, options)
+        : await client.callTool(params, undefined, options);
+    } finally {
+      route?.close();
+    }
     // A server of the 2024-10-07 protocol answers `{toolResult}`: shown as JSON text.
     if (!("content" in result) && "toolResult" in result) {
       return { content: [{ type: "text", text: JSON.stringify(result.toolResult) }] };

@@ -1,10 +1,12 @@
 import type { Tool } from "@modelcontextprotocol/sdk/types.js";
 import { partialToolCallOutput, type ToolSpec } from "@penguin/protocol";
 import type { ToolDefinitionConfig } from "@penguin/state";
+import { replaceControlCharacters } from "../environment/control-characters.js";
 import { DEFAULT_MAX_OUTPUT_LENGTH, DEFAULT_TOOL_TIMEOUT_MS } from "../environment/limits.js";
 import type { BuiltinTool } from "../environment/types.js";
 import { mapCallResult } from "./call-result.js";
 import { describeError, type McpConnection, type McpServerConfig } from "./connection.js";
+import { ProgressFeed } from "./progress.js";
 
 // An MCP server's tool is a BuiltinTool like any other: the Environment validates its arguments
 // against the server's input schema, frames, times out (`timeoutMs` of the server), truncates
@@ -56,28 +58,38 @@ export function createMcpTool(
     definition,
     async *execute(args, ctx) {
       const id = ctx.toolCallId;
+      // Everything the server wrote reaches the model and the terminal under the same rule as a
+      // command's output (NUL and other control characters replaced), whatever path it took.
+      const delta = (text: string) => partialToolCallOutput("delta", id, replaceControlCharacters(text));
       // A server that stopped earlier fails at once, with the reason (no waiting on a dead pipe).
       const before = connection.unavailableReason;
       if (before !== undefined) {
-        yield partialToolCallOutput("delta", id, unavailableText(server, before));
+        yield delta(unavailableText(server, before));
         return { stopReason: "failed" };
       }
-      let result: Awaited<ReturnType<McpConnection["callTool"]>>;
-      try {
-        result = await connection.callTool(tool.name, args, ctx.signal);
-      } catch (error) {
+      // Progress notifications stream as output lines while the call runs.
+      const progress = new ProgressFeed();
+      const call = connection.callTool(tool.name, args, ctx.signal, progress.push);
+      const lines = progress.follow(call);
+      let step = await lines.next();
+      while (!step.done) {
+        yield delta(step.value);
+        step = await lines.next();
+      }
+      const settled = step.value;
+      if (!settled.ok) {
         // An interrupt or the timeout: the Environment reports it.
         if (ctx.signal?.aborted) return;
         const stopped = connection.unavailableReason;
         const text =
           stopped !== undefined
             ? `The MCP server "${server}" stopped during the call: ${stopped}. The call did not finish, and the server's tools cannot be used for the rest of this session.`
-            : `The MCP server "${server}" answered the call with an error: ${describeError(error)}`;
-        yield partialToolCallOutput("delta", id, text);
+            : `The MCP server "${server}" answered the call with an error: ${describeError(settled.error)}`;
+        yield delta(text);
         return { stopReason: "failed" };
       }
-      const mapped = mapCallResult(result, { modelHasVision: ctx.modelHasVision });
-      if (mapped.text !== "") yield partialToolCallOutput("delta", id, mapped.text);
+      const mapped = mapCallResult(settled.value, { modelHasVision: ctx.modelHasVision });
+      if (mapped.text !== "") yield delta(mapped.text);
       return {
         ...(mapped.failed ? { stopReason: "failed" as const } : {}),
         ...(mapped.images.length > 0 ? { images: mapped.images } : {}),
