@@ -10,6 +10,7 @@ import { cleanedUpAfterEach } from "../support/cleaned-up.js";
 import {
   chatMessages,
   collect,
+  eventually,
   kind,
   MODEL,
   mcpSetup,
@@ -141,6 +142,18 @@ describe("MCP tools that require task-based execution", () => {
     expect(outputs.get("c1")?.stop_reason).toBe("failed");
     expect(output).toContain("the data source is offline");
     expect(output).not.toContain("callToolStream");
+  });
+
+  it("cancels the task on the server when the call times out", async () => {
+    const marker = join(tmpdir(), `penguin-cancelled-${process.pid}-${Date.now()}`);
+    const { outputs } = await runCalls([call("c1", "mcp__content__endless_report")], {
+      server: contentServer({ args: ["--cancelled-marker", marker], timeoutMs: 1_500 }),
+    });
+    expect(outputs.get("c1")?.stop_reason).toBe("timeout");
+    // The server hears of it: it marks the task cancelled (the session closed it right after).
+    const cancelled = await eventually(() => existsSync(marker), 15_000);
+    rmSync(marker, { force: true });
+    expect(cancelled).toBe(true);
   });
 
   it("leaves a task-required tool out, with a warning and a note in mcp_connect_end, when the server lacks the tasks capability", async () => {
