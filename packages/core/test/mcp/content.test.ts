@@ -174,6 +174,7 @@ describe("MCP tools that require task-based execution", () => {
     expect(result.left_out).toEqual([
       { tool: "slow_report", reason: expect.stringContaining('execution.taskSupport: "required"') },
       { tool: "failing_report", reason: expect.stringContaining("tasks capability") },
+      { tool: "endless_report", reason: expect.stringContaining("tasks capability") },
     ]);
     expect(messages.some((m) => kind(m) === "mcp_connect_end")).toBe(true);
     expect(env.warnings).toContainEqual(
