@@ -21,8 +21,8 @@ export interface TextFile {
   lineBreak: LineBreak;
 }
 
-/** The pattern of one line break. */
-function lineBreakPattern(crOnly: boolean): RegExp {
+/** The pattern of one line break (global: for matchAll and replace). */
+export function lineBreakPattern(crOnly: boolean): RegExp {
   return crOnly ? /\r\n|\r|\n/g : /\r\n|\n/g;
 }
 
