@@ -39,6 +39,8 @@ import { changeSummary, formatHunks, type Hunk, lineDiff, multisetChanges } from
 // success echoes "Replaced N occurrence(s)" plus a git-style unified diff of the changed regions
 // (one hunk per site, nearby sites merged; replace_all storms are capped at a few hunks plus an
 // "…and N more replacements" note)."
+// "Exact" is as read_file shows the file: line breaks are matched as "\n" and written back in
+// the file's own line ending, and a byte order mark is kept but never matched or shown.
 
 /** 1-based line numbers of the given (ascending) offsets; `lineEnd` is the character that ends a line. */
 function lineNumbersAt(text: string, offsets: number[], lineEnd: "\n" | "\r"): number[] {
