@@ -18,7 +18,7 @@ export type SiteSearch =
   | { kind: "ambiguous"; sites: Site[]; lineEndingsIgnored: boolean };
 
 /** Start offsets of the non-overlapping occurrences of `needle`, left to right. */
-export function occurrences(haystack: string, needle: string): number[] {
+function occurrences(haystack: string, needle: string): number[] {
   const found: number[] = [];
   for (let at = haystack.indexOf(needle); at !== -1; at = haystack.indexOf(needle, at + needle.length)) {
     found.push(at);

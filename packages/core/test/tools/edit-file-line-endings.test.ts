@@ -91,6 +91,17 @@ describe("edit_file and line endings", () => {
     );
   });
 
+  it("numbers the lines of a lone-CR file by its CRs when old_string matches twice", async () => {
+    const before = "a\rb\ra\rb\r";
+    await writeFile(file, before);
+    const out = await edit({ old_string: "a\nb", new_string: "c" });
+    expect(out.stop_reason).toBe("failed");
+    expect(out.output).toContain(
+      `old_string occurs 2 times in ${file} (lines 1, 3) once line endings are ignored.`,
+    );
+    expect(await bytes()).toEqual(Buffer.from(before));
+  });
+
   it("keeps the byte order mark of a CRLF file and never shows it in the diff", async () => {
     await writeFile(file, Buffer.concat([BOM, Buffer.from("head\r\nbody\r\n")]));
     const out = await edit({ old_string: "head\nbody", new_string: "HEAD\nbody" });
