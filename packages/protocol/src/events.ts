@@ -134,6 +134,11 @@ export const McpServerConnectResultSchema = z.looseObject({
   tools: z.array(z.string()).optional(),
   /** Why it did not connect, in one line. */
   error: z.string().optional(),
+  /**
+   * Tool names of the configuration (`allowed_tools`, a hook's `tools`) that this server, once
+   * connected, turned out not to have: one line each, naming the closest tool it has.
+   */
+  warnings: z.array(z.string()).optional(),
 });
 export type McpServerConnectResult = z.infer<typeof McpServerConnectResultSchema>;
 

@@ -3,8 +3,9 @@ import { partialToolCallOutput, type ToolSpec } from "@penguin/protocol";
 import type { ToolDefinitionConfig } from "@penguin/state";
 import { DEFAULT_MAX_OUTPUT_LENGTH, DEFAULT_TOOL_TIMEOUT_MS } from "../environment/limits.js";
 import type { BuiltinTool } from "../environment/types.js";
+import { callFailureText, unavailableText } from "./call-failure.js";
 import { mapCallResult } from "./call-result.js";
-import { describeError, type McpConnection, type McpServerConfig } from "./connection.js";
+import type { McpConnection, McpServerConfig } from "./connection.js";
 
 // An MCP server's tool is a BuiltinTool like any other: the Environment validates its arguments
 // against the server's input schema, frames, times out (`timeoutMs` of the server), truncates
@@ -38,11 +39,6 @@ function definitionOf(name: string, tool: Tool, config: McpServerConfig): ToolDe
   };
 }
 
-/** What the model reads when a server cannot take calls. */
-export function unavailableText(server: string, reason: string): string {
-  return `The MCP server "${server}" is unavailable: ${reason}. Its tools cannot be used in this session; do without them.`;
-}
-
 /** A tool of a connected server, offered to the model as `name`. */
 export function createMcpTool(
   name: string,
@@ -56,26 +52,17 @@ export function createMcpTool(
     definition,
     async *execute(args, ctx) {
       const id = ctx.toolCallId;
-      // A server that stopped earlier fails at once, with the reason (no waiting on a dead pipe).
-      const before = connection.unavailableReason;
-      if (before !== undefined) {
-        yield partialToolCallOutput("delta", id, unavailableText(server, before));
+      const outcome = await connection.callTool(tool.name, args, {
+        signal: ctx.signal,
+        readOnly: definition.permission === "r",
+      });
+      // An interrupt or the timeout: the Environment reports it.
+      if (outcome.status === "interrupted") return;
+      if (outcome.status !== "answered") {
+        yield partialToolCallOutput("delta", id, callFailureText(server, tool.name, outcome));
         return { stopReason: "failed" };
       }
-      let result: Awaited<ReturnType<McpConnection["callTool"]>>;
-      try {
-        result = await connection.callTool(tool.name, args, ctx.signal);
-      } catch (error) {
-        // An interrupt or the timeout: the Environment reports it.
-        if (ctx.signal?.aborted) return;
-        const stopped = connection.unavailableReason;
-        const text =
-          stopped !== undefined
-            ? `The MCP server "${server}" stopped during the call: ${stopped}. The call did not finish, and the server's tools cannot be used for the rest of this session.`
-            : `The MCP server "${server}" answered the call with an error: ${describeError(error)}`;
-        yield partialToolCallOutput("delta", id, text);
-        return { stopReason: "failed" };
-      }
+      const result = outcome.result;
       const mapped = mapCallResult(result, { modelHasVision: ctx.modelHasVision });
       if (mapped.text !== "") yield partialToolCallOutput("delta", id, mapped.text);
       return {

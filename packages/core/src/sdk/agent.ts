@@ -59,6 +59,7 @@ import { extendedToolFactories } from "../tools/extended/index.js";
 import { createBuiltinTools, selectToolsForModel } from "../tools/registry.js";
 import { SUBAGENT_TOOL_NAMES, type SubagentManager, subagentToolFactories } from "../tools/subagent/index.js";
 import { checkAllowedTools } from "./allowed-tools.js";
+import { configuredToolNames } from "./configured-tool-names.js";
 import { type CustomToolRegistration, customTools } from "./custom-tools.js";
 import { checkHookTools } from "./hook-tools.js";
 import { builtinToolNames, knownTools } from "./known-tools.js";
@@ -490,6 +491,7 @@ export class Agent {
             recordedTools: input.recordedTools,
             redact: (text) => new SecretRedactor(secrets).redact(text),
             warn: (line) => this.logger.warn(`agent ${this.id}: ${line}`),
+            configuredNames: () => configuredToolNames(this.config.allowed_tools, hooks),
           })
         : undefined;
     // A resumed session's recorded list ends with the MCP tools, which come back after connecting.
