@@ -14,6 +14,7 @@ import type { RoundCall } from "../environment/current-directory.js";
 import type { ApproveFn } from "../environment/types.js";
 import type { ModelAdapter, ModelOutcome, ModelRequest } from "../models/types.js";
 import { MergeQueue } from "./merge-queue.js";
+import { StopPairing } from "./stop-pairing.js";
 import type { ModelMessage, ToolCallMessage, ToolHost, ToolOutputMessage } from "./types.js";
 
 export interface TurnOptions {
@@ -118,12 +119,19 @@ export async function* runTurn(options: TurnOptions): AsyncGenerator<OmniMessage
     }
     queue.run(async () => {
       const approveFn = options.approve as ApproveFn | undefined;
-      for await (const message of options.tools.executeTool(call, { signal, approve: approveFn, round })) {
+      const framed = new StopPairing((message) => {
         if (isPayload(message, "tool_call_output") && message.origin === undefined) {
           deliver(message as ToolOutputMessage);
         } else {
           queue.push(message);
         }
+      });
+      try {
+        for await (const message of options.tools.executeTool(call, { signal, approve: approveFn, round })) {
+          framed.push(message);
+        }
+      } finally {
+        framed.end();
       }
       if (!answered.has(call.payload.tool_call_id)) {
         deliver(
@@ -179,12 +187,14 @@ async function streamModel(
   onToolCall: (call: ToolCallMessage) => void,
 ): Promise<ModelOutcome> {
   const stream = options.model.stream({ ...options.request, signal: options.signal });
+  const framed = new StopPairing((message) => queue.push(message));
   let partial = "";
   while (true) {
     let step: IteratorResult<OmniMessage, ModelOutcome>;
     try {
       step = await stream.next();
     } catch (error) {
+      framed.end();
       result.cutOffText = partial;
       return {
         status: "failed",
@@ -193,11 +203,12 @@ async function streamModel(
       };
     }
     if (step.done) {
+      framed.end();
       result.cutOffText = partial;
       return step.value;
     }
     const message = step.value;
-    queue.push(message);
+    framed.push(message);
     if (isPayload(message, "partial_text")) {
       partial = message.payload.event_type === "start" ? "" : partial + message.payload.text;
     } else if (message.type === "model_msg" && !isPartialMessage(message)) {
