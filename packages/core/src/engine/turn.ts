@@ -45,6 +45,15 @@ export interface TurnResult {
   outputs: Map<string, ToolOutputMessage>;
   /** Text the model was streaming when the stream broke off (never completed). */
   cutOffText: string;
+  /** Tool calls the model was still writing when the stream broke off: never approved or run. */
+  cutOffToolCalls: CutOffToolCall[];
+}
+
+/** What a broken-off stream had written of a tool call. */
+export interface CutOffToolCall {
+  name: string;
+  /** The arguments so far (JSON, unfinished). */
+  arguments: string;
 }
 
 export const INTERRUPTED_BEFORE_DECISION = "interrupted before a decision was made";
@@ -65,6 +74,7 @@ export async function* runTurn(options: TurnOptions): AsyncGenerator<OmniMessage
     calls: [],
     outputs: new Map(),
     cutOffText: "",
+    cutOffToolCalls: [],
   };
   const answered = new Set<string>();
   const deliver = (output: ToolOutputMessage) => {
@@ -189,13 +199,19 @@ async function streamModel(
   const stream = options.model.stream({ ...options.request, signal: options.signal });
   const framed = new StopPairing((message) => queue.push(message));
   let partial = "";
+  // Calls being written, by id, until their complete tool_call arrives.
+  const writing = new Map<string, CutOffToolCall>();
+  const cutOff = () => {
+    result.cutOffText = partial;
+    result.cutOffToolCalls = [...writing.values()];
+  };
   while (true) {
     let step: IteratorResult<OmniMessage, ModelOutcome>;
     try {
       step = await stream.next();
     } catch (error) {
       framed.end();
-      result.cutOffText = partial;
+      cutOff();
       return {
         status: "failed",
         errorMessage: `the model stream broke: ${messageOf(error)}`,
@@ -204,17 +220,25 @@ async function streamModel(
     }
     if (step.done) {
       framed.end();
-      result.cutOffText = partial;
+      cutOff();
       return step.value;
     }
     const message = step.value;
     framed.push(message);
     if (isPayload(message, "partial_text")) {
       partial = message.payload.event_type === "start" ? "" : partial + message.payload.text;
+    } else if (isPayload(message, "partial_tool_call")) {
+      const { tool_call_id: id, event_type, name } = message.payload;
+      const call = event_type === "start" ? undefined : writing.get(id);
+      writing.set(id, {
+        name: name ?? call?.name ?? "",
+        arguments: (call?.arguments ?? "") + message.payload.arguments,
+      });
     } else if (message.type === "model_msg" && !isPartialMessage(message)) {
       if (isPayload(message, "text")) partial = "";
       result.modelMessages.push(message as ModelMessage);
       if (isPayload(message, "tool_call")) {
+        writing.delete(message.payload.tool_call_id);
         result.calls.push(message as ToolCallMessage);
         onToolCall(message as ToolCallMessage);
       }
