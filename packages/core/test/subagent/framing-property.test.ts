@@ -43,7 +43,7 @@ const isPartialType = (type: string): type is (typeof PARTIAL_TYPES)[number] =>
  * stop of a stream that never started, and a stop whose session's next message is not the
  * complete message of that stream.
  */
-export function framingViolations(messages: OmniMessage[]): string[] {
+function framingViolations(messages: OmniMessage[]): string[] {
   const problems: string[] = [];
   const open = new Set<string>();
   const awaitingComplete = new Map<string, { kind: string; id: string | undefined; at: number }>();
@@ -168,7 +168,7 @@ describe("stream framing with concurrent children", () => {
           expect(framingViolations(yielded)).toEqual([]);
         },
       ),
-      { numRuns: 8 },
+      { numRuns: 6 },
     );
   }, 300_000);
 });
