@@ -1,4 +1,4 @@
-import { readFile, stat, writeFile } from "node:fs/promises";
+import { stat } from "node:fs/promises";
 import type { OmniMessage } from "@penguin/protocol";
 import type { ToolDefinitionConfig } from "@penguin/state";
 import {
@@ -33,6 +33,7 @@ import {
   withLineBreaks,
 } from "./line-endings.js";
 import { missingPathHint } from "./path-hint.js";
+import { readRegularFile, writeRegularFile } from "./regular-file.js";
 import { changeSummary, formatHunks, type Hunk, lineDiff, multisetChanges } from "./unified-diff.js";
 
 // "edit_file — the file must exist; old_string must occur exactly once (or set replace_all);
@@ -188,7 +189,7 @@ export function createEditFileTool(definition: ToolDefinitionConfig): BuiltinToo
     try {
       const info = await stat(path.value);
       if (info.isDirectory()) return yield* fail(ctx, `${shown} is a directory, not a file.`);
-      bytes = await readFile(path.value);
+      bytes = await readRegularFile(path.value);
     } catch (error) {
       if (fsErrorCode(error) === "ENOENT") {
         return yield* fail(
@@ -253,7 +254,7 @@ export function createEditFileTool(definition: ToolDefinitionConfig): BuiltinToo
     if (body === file.body) return yield* fail(ctx, unchangedByKeptEncoding(file, shown));
     const updated = fileText(file, body);
     try {
-      await writeFile(path.value, updated, "utf8");
+      await writeRegularFile(path.value, updated);
     } catch (error) {
       return yield* fail(ctx, `${describeFsError("write", path.value, error)} No changes made.`);
     }
