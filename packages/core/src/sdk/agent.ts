@@ -59,6 +59,7 @@ import { extendedToolFactories } from "../tools/extended/index.js";
 import { createBuiltinTools, selectToolsForModel } from "../tools/registry.js";
 import { SUBAGENT_TOOL_NAMES, type SubagentManager, subagentToolFactories } from "../tools/subagent/index.js";
 import { checkAllowedTools } from "./allowed-tools.js";
+import { ToolCallRedaction } from "./call-redaction.js";
 import { type CustomToolRegistration, customTools } from "./custom-tools.js";
 import { checkHookTools } from "./hook-tools.js";
 import { builtinToolNames, knownTools } from "./known-tools.js";
@@ -560,6 +561,7 @@ export class Agent {
       subagents,
       mcp,
       hooks: hookRunner,
+      callRedaction: new ToolCallRedaction(secrets),
     });
   }
 }
