@@ -89,6 +89,15 @@ describe("penguin trace", () => {
     expect(r.stdout).toContain("3 decisions: 2 allow, 1 deny, 0 forbidden");
   });
 
+  test("--approvals shows beside an aborted outcome that the call was refused, and by whom", async () => {
+    const r = await run(["trace", "parent", "--approvals"]);
+    expect(r.stdout).toMatch(
+      /call call_rm · .* · outcome aborted \(denied by guardrail "recursive-delete"\)\n/,
+    );
+    // An allowed call's outcome stands alone.
+    expect(r.stdout).toMatch(/call call_ls · .* · outcome completed\n/);
+  });
+
   test("--approvals says so when a subagent's trace is missing", async () => {
     const root = tempDir("orphan");
     writeParentSession(root, "orphan-parent", { childId: "gone" });
