@@ -13,7 +13,10 @@ function stalledLauncher() {
     resume: () => Promise.reject(new Error("not used")),
     readTrace: () => [],
   };
-  return { launcher, fail: () => waiting.splice(0).forEach((reject) => reject(new Error("stopped"))) };
+  const fail = () => {
+    for (const reject of waiting.splice(0)) reject(new Error("stopped"));
+  };
+  return { launcher, fail };
 }
 
 describe("the subagent cap", () => {
