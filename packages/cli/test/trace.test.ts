@@ -132,6 +132,21 @@ describe("penguin trace", () => {
     expect(r.stdout).not.toContain("▸ user");
   });
 
+  test("a warning event (a skill left out) is shown as a warning line", async () => {
+    const root = tempDir("warned");
+    writeParentSession(root, "warned");
+    const [file] = traceFiles(root);
+    const warning = {
+      timestamp: "2026-11-30T10:00:09.000Z",
+      type: "event_msg",
+      payload: { type: "warning", source: "skills", message: "skill skipped: /w/SKILL.md: missing name" },
+    };
+    appendFileSync(file as string, `${JSON.stringify(warning)}\n`);
+    const r = await cli(["trace", "warned", "--data-dir", root]);
+    expect(r.exitCode).toBe(0);
+    expect(r.stdout).toContain("! warning (skills): skill skipped: /w/SKILL.md: missing name");
+  });
+
   test("a torn last line is skipped with a warning and the rest still renders", async () => {
     const root = tempDir("torn");
     writeParentSession(root, "torn");

@@ -6,8 +6,9 @@ import { type HookProcessResult, runHookProcess } from "./run-hook.js";
 // Running a session's hooks around one call. A before-hook decides: exit 0 allows (unless its
 // stdout answers deny, see hook-answer.ts), exit 2 denies with its reason, and anything else
 // (another exit code, a timeout, a crash, stdout that is malformed JSON or an answer in a shape
-// Penguin cannot read) follows its `on_error` ("a failing before-hook denies by default"). An after-hook sees the call and its output; its output is traced and shown to the
-// model only with `show_output`. Every run becomes one `hook_result` event.
+// Penguin cannot read) follows its `on_error` ("a failing before-hook denies by default").
+// An after-hook sees the call and its output; its output is traced and shown to the model only
+// with `show_output`. Every run becomes one `hook_result` event.
 
 /** "exit 2 … = deny with its reason". */
 export const HOOK_DENY_EXIT_CODE = 2;
