@@ -11,6 +11,7 @@ import { interruptedOutputText } from "@penguin/trace";
 import { type ApprovalGateOptions, type ApprovalOutcome, decideApproval } from "../approval/gate.js";
 import type { ApprovalPolicy } from "../approval/policies.js";
 import type { RoundCall } from "../environment/current-directory.js";
+import { DENIED_NO_TERMINAL_TEXT } from "../environment/markers.js";
 import type { ApproveFn } from "../environment/types.js";
 import type { ModelAdapter, ModelOutcome, ModelRequest } from "../models/types.js";
 import { MergeQueue } from "./merge-queue.js";
@@ -279,6 +280,12 @@ function deniedOutput(tools: ToolHost, call: ToolCallMessage, decision: Approval
     const by = decision.source.name ? ` ${decision.source.name}` : "";
     const text = `Tool call denied by hook${by}: ${decision.reason ?? "no reason given"}`;
     return { ...output, payload: { ...output.payload, output: text } };
+  }
+  if (decision.source.kind === "no_terminal") {
+    // Not "denied by user": nobody refused it; the model should not read it as a person's wish.
+    const output = tools.deniedOutput(call, "policy");
+    const why = decision.reason ? ` (${decision.reason})` : "";
+    return { ...output, payload: { ...output.payload, output: `${DENIED_NO_TERMINAL_TEXT}${why}` } };
   }
   if (decision.decision === "forbidden") {
     const output = tools.deniedOutput(call, "policy");

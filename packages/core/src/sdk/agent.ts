@@ -59,6 +59,7 @@ import { extendedToolFactories } from "../tools/extended/index.js";
 import { createBuiltinTools, selectToolsForModel } from "../tools/registry.js";
 import { SUBAGENT_TOOL_NAMES, type SubagentManager, subagentToolFactories } from "../tools/subagent/index.js";
 import { checkAllowedTools } from "./allowed-tools.js";
+import { ToolCallRedaction } from "./call-redaction.js";
 import { configuredToolNames } from "./configured-tool-names.js";
 import { type CustomToolRegistration, customTools } from "./custom-tools.js";
 import { checkHookTools } from "./hook-tools.js";
@@ -180,6 +181,7 @@ export class Agent {
       provider: resolved.adapter.info.provider,
       modelId: resolved.adapter.info.modelId,
       ...this.skillsForPrompt(surroundings),
+      tools: this.offeredToolNames(),
     });
     const trace = TraceWriter.create(this.location, id);
     return this.assemble({
@@ -346,6 +348,16 @@ export class Agent {
       records,
       warn: (line) => this.logger.warn(line),
     });
+  }
+
+  /** The built-in and code-registered tools a session offers, after `allowed_tools`. */
+  private offeredToolNames(): string[] {
+    const allowed = this.config.allowed_tools;
+    const names = [
+      ...resolveToolset(this.config).map((tool) => tool.name),
+      ...this.extraTools.map((tool) => tool.name),
+    ];
+    return allowed === undefined ? names : names.filter((name) => allowed.includes(name));
   }
 
   /**
@@ -516,6 +528,8 @@ export class Agent {
       if (input.isNew || JSON.stringify(recordedOwnTools) !== JSON.stringify(toolSpecs)) {
         header.push(toolListReady(toolSpecs));
       }
+      // What the session went on without (a broken SKILL.md…), traced and streamed first.
+      header.push(...input.surroundings.warnings);
       for (const record of header) trace.append(record);
     } catch (error) {
       trace.close();
@@ -557,11 +571,12 @@ export class Agent {
       prices,
       budget,
       retry,
-      header: input.isNew ? header : [],
+      header: input.isNew ? header : input.surroundings.warnings,
       meta,
       subagents,
       mcp,
       hooks: hookRunner,
+      callRedaction: new ToolCallRedaction(secrets),
     });
   }
 }
