@@ -67,7 +67,7 @@ describe.skipIf(!HAS_CHROMIUM)("the web UI in Chromium, against a real server an
     await context.close();
   });
 
-  it("always-ask: the call's description shows while it streams; one call is allowed and one denied from the page, and the audit says so", async () => {
+  it("always-ask: the call's description shows while it streams; one call is allowed and one denied from the page, and the audit says so, the decision beside the aborted outcome", async () => {
     stack.llm.setScript({
       turns: [
         {
@@ -132,6 +132,9 @@ describe.skipIf(!HAS_CHROMIUM)("the web UI in Chromium, against a real server an
     await expect.poll(() => rows.count()).toBe(2);
     expect(await rows.nth(0).textContent()).toMatch(/call_allow.*allow.*human/);
     expect(await rows.nth(1).textContent()).toMatch(/call_deny.*deny.*human/);
+    // The denied call's outcome is `aborted`, as the contract says, with who refused it beside it.
+    expect(await rows.nth(1).locator("td").last().textContent()).toBe("aborted (denied by human)");
+    expect(await rows.nth(0).locator("td").last().textContent()).toBe("completed");
     expect(await page.getByTestId("trace-records").locator("li").count()).toBeGreaterThan(5);
     await screenshot(page, "web-trace");
     await context.close();

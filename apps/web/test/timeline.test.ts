@@ -11,6 +11,7 @@ import {
   toolCall,
   toolCallOutput,
   userText,
+  warningEvent,
 } from "@penguin/protocol";
 import { describe, expect, it } from "vitest";
 import type { MessagesResponse, PendingApproval, Session } from "../src/api/types.js";
@@ -188,6 +189,21 @@ describe("SessionTimeline: history, live partials and reloads", () => {
     expect(timeline.state().items).toMatchObject([
       { kind: "status", tone: "error", text: "Model request failed: rate limited (retrying in 2000 ms)" },
       { kind: "status", tone: "error", text: "Task failed: the model kept failing" },
+    ]);
+  });
+
+  it("shows a skill warning as a status line, so a web user sees what the terminal prints", () => {
+    const timeline = new SessionTimeline();
+    timeline.seed(messagesAfter(0));
+    timeline.applyEnvelope(
+      warningEvent("skills", "skill skipped: /w/.agents/skills/a/SKILL.md: missing name"),
+    );
+    expect(timeline.state().items).toMatchObject([
+      {
+        kind: "status",
+        tone: "error",
+        text: "Warning: skill skipped: /w/.agents/skills/a/SKILL.md: missing name",
+      },
     ]);
   });
 });

@@ -1,15 +1,14 @@
 #!/usr/bin/env node
 import { main } from "./main.js";
+import { exitWhenWritten } from "./process-exit.js";
 
 main(process.argv.slice(2)).then(
-  (code) => {
-    process.exitCode = code;
-  },
+  (code) => exitWhenWritten(code),
   (err: unknown) => {
     // Anything that reaches here is a bug, not a user error: say so plainly, keep the stack.
     process.stderr.write(
       `penguin: internal error: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`,
     );
-    process.exitCode = 1;
+    return exitWhenWritten(1);
   },
 );

@@ -76,6 +76,30 @@ describe("always-ask at a terminal", () => {
     expect(outputs[3]).toContain("delta-out");
   });
 
+  test("the question for read_file offers no prefix choice p", async () => {
+    llm = await startFakeLlm({
+      apiKey: API_KEY,
+      script: [
+        { tool_calls: [{ name: "read_file", arguments: { file_path: "notes.txt" } }] },
+        { text: "Read it." },
+      ],
+    });
+    const dataRoot = tempDir("data");
+    const run = new TerminalRun(
+      ["run", "--approve", "always-ask", "--model", "openai/fake-model", "-w", tempDir("ws"), "-m", "go"],
+      { PENGUIN_HOME: dataRoot, OPENAI_API_KEY: API_KEY, OPENAI_BASE_URL: `${llm.url}/v1` },
+    );
+    await run.waitFor("allow? [y/N/a]");
+    expect(run.screen).toContain("a allow every read_file call for this session");
+    expect(run.screen).not.toContain("[y/N/p/a]");
+    expect(run.screen).not.toMatch(/p allow commands/);
+    run.type("maybe\r");
+    await run.waitFor('"maybe" is not an answer: y, n, a or Enter (= n)');
+    run.type("n\r");
+    expect(await run.exitCode()).toBe(0);
+    expect(run.screen).toContain("Read it.");
+  });
+
   test("Enter takes the default (deny), and an answer that is not one is asked again", async () => {
     llm = await startFakeLlm({
       apiKey: API_KEY,

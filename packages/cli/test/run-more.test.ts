@@ -81,6 +81,41 @@ describe("penguin run without a terminal", () => {
     expect(r.stderr).toMatch(/--approve allow-all/);
   });
 
+  test("a call denied for want of a terminal is recorded as no_terminal, not as the user's deny", async () => {
+    const { env, llm } = await start([
+      {
+        tool_calls: [{ id: "c1", name: "exec_command", arguments: { description: "Try", cmd: "echo nope" } }],
+      },
+      { text: "I could not run it." },
+    ]);
+    const r = await penguin(
+      ["run", "--approve", "always-ask", "--model", "openai/fake-model", "-w", tempDir("ws"), "-m", "go"],
+      { env },
+    );
+    expect(r.exitCode).toBe(0);
+    const [trace] = traceFiles(env.PENGUIN_HOME);
+    const decision = readJsonLines(trace as string).find((m) => m.payload.type === "approval_decision");
+    expect(decision?.payload).toMatchObject({
+      decision: "deny",
+      source: { kind: "no_terminal" },
+      reason: "stdin is not a terminal",
+    });
+    // The model is told nobody could be asked, not that the user refused.
+    const body = (llm.requests[1]?.body ?? { messages: [] }) as {
+      messages: { role: string; content: unknown }[];
+    };
+    const messages = body.messages;
+    const toolMessage = String(messages.find((m) => m.role === "tool")?.content);
+    expect(toolMessage).toContain("there is no terminal to ask");
+    expect(toolMessage).not.toContain("denied by user");
+
+    // The audit names it too, beside the outcome the contract gives a denied call.
+    const sessionId = String(readJsonLines(trace as string)[0]?.payload.session_id);
+    const audit = await penguin(["trace", sessionId, "--approvals"], { env });
+    expect(audit.stdout).toContain("   decided by: no_terminal\n   reason: stdin is not a terminal");
+    expect(audit.stdout).toMatch(/call c1 · .* · outcome aborted \(denied: no terminal to ask\)/);
+  });
+
   test("PENGUIN_LOG=debug writes JSON lines under the data root, with no secret, and nothing on stdout", async () => {
     const { env } = await start([{ text: "Logged answer." }]);
     const r = await penguin(

@@ -89,6 +89,15 @@ describe("penguin trace", () => {
     expect(r.stdout).toContain("3 decisions: 2 allow, 1 deny, 0 forbidden");
   });
 
+  test("--approvals shows beside an aborted outcome that the call was refused, and by whom", async () => {
+    const r = await run(["trace", "parent", "--approvals"]);
+    expect(r.stdout).toMatch(
+      /call call_rm · .* · outcome aborted \(denied by guardrail "recursive-delete"\)\n/,
+    );
+    // An allowed call's outcome stands alone.
+    expect(r.stdout).toMatch(/call call_ls · .* · outcome completed\n/);
+  });
+
   test("--approvals says so when a subagent's trace is missing", async () => {
     const root = tempDir("orphan");
     writeParentSession(root, "orphan-parent", { childId: "gone" });
@@ -121,6 +130,21 @@ describe("penguin trace", () => {
     const [file] = traceFiles(dataRoot).filter((f) => f.includes("parent_001"));
     expect(records).toEqual(readJsonLines(file));
     expect(r.stdout).not.toContain("▸ user");
+  });
+
+  test("a warning event (a skill left out) is shown as a warning line", async () => {
+    const root = tempDir("warned");
+    writeParentSession(root, "warned");
+    const [file] = traceFiles(root);
+    const warning = {
+      timestamp: "2026-11-30T10:00:09.000Z",
+      type: "event_msg",
+      payload: { type: "warning", source: "skills", message: "skill skipped: /w/SKILL.md: missing name" },
+    };
+    appendFileSync(file as string, `${JSON.stringify(warning)}\n`);
+    const r = await cli(["trace", "warned", "--data-dir", root]);
+    expect(r.exitCode).toBe(0);
+    expect(r.stdout).toContain("! warning (skills): skill skipped: /w/SKILL.md: missing name");
   });
 
   test("a torn last line is skipped with a warning and the rest still renders", async () => {

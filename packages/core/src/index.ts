@@ -16,6 +16,7 @@ export {
   denyAll,
   type HumanAnswer,
   isApprovalPolicy,
+  type NoTerminalAnswer,
   type PolicyDecision,
   policyForMode,
   readOnly,
@@ -45,6 +46,7 @@ export {
 export {
   DENIED_BY_POLICY_TEXT,
   DENIED_BY_USER_TEXT,
+  DENIED_NO_TERMINAL_TEXT,
   INTERRUPTED_MARKER,
   NO_OUTPUT_MARKER,
   REDACTED_MARKER,

@@ -202,6 +202,10 @@ export const hookResult = (result: {
   duration_ms?: number;
 }) => eventMsg({ type: "hook_result", ...result });
 
+/** A warning about something the session went on without (see `WarningPayloadSchema`). */
+export const warningEvent = (source: string, message: string, file?: string) =>
+  eventMsg({ type: "warning", source, message, ...(file !== undefined ? { file } : {}) });
+
 export const taskEnd = (status: StopReason, message?: string) =>
   eventMsg({ type: "task_end", status, ...(message ? { message } : {}) });
 

@@ -38,9 +38,12 @@ export const RequestEndPayloadSchema = z.looseObject({
   ...retryDetail,
 });
 
-/** What decided an approval: a mode, a session rule, the guardrail, a hook or a callback. */
+/**
+ * What decided an approval: a mode, a session rule, the guardrail, a hook, a callback, a human,
+ * or `no_terminal`: the call needed a human and there was no terminal to ask, so it was denied.
+ */
 export const DecisionSourceSchema = z.looseObject({
-  kind: z.enum(["mode", "session_rule", "guardrail", "hook", "callback", "human", "default"]),
+  kind: z.enum(["mode", "session_rule", "guardrail", "hook", "callback", "human", "no_terminal", "default"]),
   /** The mode, rule or hook name. */
   name: z.string().optional(),
 });
@@ -136,6 +139,11 @@ export const McpServerConnectResultSchema = z.looseObject({
   error: z.string().optional(),
   /** Tools the server listed that the model is not offered, each with why (by the server's name for it). */
   left_out: z.array(z.object({ tool: z.string(), reason: z.string() })).optional(),
+  /**
+   * Tool names of the configuration (`allowed_tools`, a hook's `tools`) that this server, once
+   * connected, turned out not to have: one line each, naming the closest tool it has.
+   */
+  warnings: z.array(z.string()).optional(),
 });
 export type McpServerConnectResult = z.infer<typeof McpServerConnectResultSchema>;
 
@@ -175,6 +183,21 @@ export const HookResultPayloadSchema = z.looseObject({
 });
 export type HookResultPayload = z.infer<typeof HookResultPayloadSchema>;
 
+/**
+ * Something the session could not use as configured and went on without (a broken SKILL.md, a
+ * workspace hooks file that is ignored): traced and streamed, so SDK and web users see what a
+ * terminal user reads on stderr.
+ */
+export const WarningPayloadSchema = z.looseObject({
+  type: z.literal("warning"),
+  /** What it is about: `skills`, `hooks`, `directory`… */
+  source: z.string().min(1),
+  message: z.string().min(1),
+  /** The file it is about, when there is one. */
+  file: z.string().optional(),
+});
+export type WarningPayload = z.infer<typeof WarningPayloadSchema>;
+
 export const EventPayloadSchema = z.discriminatedUnion("type", [
   ToolListReadyPayloadSchema,
   RequestBeginPayloadSchema,
@@ -190,6 +213,7 @@ export const EventPayloadSchema = z.discriminatedUnion("type", [
   McpConnectBeginPayloadSchema,
   McpConnectEndPayloadSchema,
   HookResultPayloadSchema,
+  WarningPayloadSchema,
 ]);
 export type EventPayload = z.infer<typeof EventPayloadSchema>;
 export type EventType = EventPayload["type"];

@@ -39,6 +39,7 @@ export {
   toolCallOutput,
   toolListReady,
   userText,
+  warningEvent,
   withOrigin,
 } from "./builders.js";
 export {
@@ -83,6 +84,8 @@ export {
   TokenUsagePayloadSchema,
   type ToolSpec,
   ToolSpecSchema,
+  type WarningPayload,
+  WarningPayloadSchema,
 } from "./events.js";
 export {
   COMPLETE_MODEL_TYPES,

@@ -205,6 +205,7 @@ export {
   readAgentsMd,
   type SystemPromptValues,
   skillsBlock,
+  toolsBlock,
 } from "./system-prompt.js";
 // Tool definitions and the default toolset.
 export {

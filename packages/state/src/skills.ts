@@ -34,6 +34,8 @@ export interface SkillInfo {
   /** The skill's folder (absolute): the files beside SKILL.md. */
   dir: string;
   source: SkillSource;
+  /** The skill's `allowed-tools` front matter, when it has one (see `SkillFile.allowedTools`). */
+  allowedTools?: string[];
 }
 
 export interface SkillFile {
@@ -41,6 +43,12 @@ export interface SkillFile {
   description: string;
   /** The instructions after the front matter. */
   body: string;
+  /**
+   * `allowed-tools` (a list, or one string of names separated by commas or spaces), as other
+   * harnesses' skills declare it. Penguin does not narrow a session's tools per skill, so the
+   * caller warns that it is not applied rather than dropping it silently.
+   */
+  allowedTools?: string[];
 }
 
 export type SkillParse = { ok: true; skill: SkillFile } | { ok: false; error: string };
@@ -54,11 +62,33 @@ export function workspaceSkillsDir(dir: string): string {
 }
 
 const FRONT_MATTER = /^\uFEFF?---[ \t]*\r?\n([\s\S]*?)\r?\n---[ \t]*(?:\r?\n|$)/;
+/** An opening `---` line: the file meant to have front matter, even when it is not closed. */
+const FRONT_MATTER_OPENING = /^\uFEFF?---[ \t]*\r?\n/;
+
+/** `allowed-tools` as a list of names: a YAML list, or one string separated by commas or spaces. */
+function allowedToolsOf(value: unknown): { ok: true; tools?: string[] } | { ok: false; error: string } {
+  if (value === undefined || value === null) return { ok: true };
+  const names = typeof value === "string" ? value.split(/[\s,]+/) : Array.isArray(value) ? value : undefined;
+  if (!names || names.some((name) => typeof name !== "string")) {
+    return {
+      ok: false,
+      error: `allowed-tools must be a list of tool names (or one string of them), got ${JSON.stringify(value)}`,
+    };
+  }
+  const tools = (names as string[]).map((name) => name.trim()).filter((name) => name !== "");
+  return { ok: true, tools };
+}
 
 /** Parses a SKILL.md: YAML front matter with `name` and `description`, then the instructions. */
 export function parseSkillFile(text: string): SkillParse {
   const match = FRONT_MATTER.exec(text);
   if (!match) {
+    if (FRONT_MATTER_OPENING.test(text)) {
+      return {
+        ok: false,
+        error: "unclosed front matter: the --- block at the top of SKILL.md has no closing --- line",
+      };
+    }
     return {
       ok: false,
       error: "no front matter: SKILL.md must start with a --- block giving name and description",
@@ -68,13 +98,20 @@ export function parseSkillFile(text: string): SkillParse {
   try {
     data = parseYaml(match[1] ?? "", { maxAliasCount: 10 });
   } catch (error) {
-    const message = error instanceof Error ? error.message.split("\n")[0] : String(error);
+    // The whole error: the YAML library's message points at the line and column with an excerpt.
+    const message = error instanceof Error ? error.message.trimEnd() : String(error);
     return { ok: false, error: `the front matter is not valid YAML: ${message}` };
   }
   if (data === null || typeof data !== "object" || Array.isArray(data)) {
     return { ok: false, error: "the front matter must be a mapping with name and description" };
   }
   const { name, description } = data as Record<string, unknown>;
+  if (name === undefined || name === null || (typeof name === "string" && name.trim() === "")) {
+    return {
+      ok: false,
+      error: "missing name: the front matter must give name (1-64 letters, digits, '.', '_' or '-')",
+    };
+  }
   if (typeof name !== "string" || !SKILL_NAME_PATTERN.test(name)) {
     return {
       ok: false,
@@ -90,9 +127,16 @@ export function parseSkillFile(text: string): SkillParse {
       error: `description has ${description.length} characters; keep it under ${SKILL_DESCRIPTION_MAX_CHARS}`,
     };
   }
+  const allowed = allowedToolsOf((data as Record<string, unknown>)["allowed-tools"]);
+  if (!allowed.ok) return { ok: false, error: allowed.error };
   return {
     ok: true,
-    skill: { name, description: description.trim().replace(/\s+/g, " "), body: text.slice(match[0].length) },
+    skill: {
+      name,
+      description: description.trim().replace(/\s+/g, " "),
+      body: text.slice(match[0].length),
+      ...(allowed.tools ? { allowedTools: allowed.tools } : {}),
+    },
   };
 }
 
@@ -185,14 +229,14 @@ export async function discoverSkills(skillsDir: string, source: SkillSource): Pr
       result.problems.push(`${file}: ${parsed.error}`);
       continue;
     }
-    const { name, description } = parsed.skill;
+    const { name, description, allowedTools } = parsed.skill;
     if (result.skills.some((skill) => skill.name === name)) {
       result.problems.push(
         `${file}: another skill in ${skillsDir} is already named "${name}"; this one is left out`,
       );
       continue;
     }
-    result.skills.push({ name, description, file, dir, source });
+    result.skills.push({ name, description, file, dir, source, ...(allowedTools ? { allowedTools } : {}) });
   }
   if (folders.length > MAX_SKILL_FOLDERS) {
     const left = folders.length - MAX_SKILL_FOLDERS;

@@ -21,12 +21,7 @@ export const DEFAULT_SYSTEM_PROMPT = `You are Penguin, a coding agent working in
 - Calls that do not depend on each other can go in the same turn; they run concurrently.
 - When a call fails or is denied, read the message and adapt. Do not repeat a call unchanged.
 
-# Tools
-- exec_command runs \`bash -lc\` in the workspace. A command that outlasts yield_time_ms moves to the background with a process_id; poll it, write to it or stop it (Ctrl-C) with input_command.
-- Use read_file, edit_file and write_file for files, and the shell for searching (rg, find) and everything else. Paths are absolute or relative to the workspace.
-- Give run_subagent only self-contained subtasks, with all the context in the prompt.
-- Long tool output is cut; the note at its end names a file holding the full text.
-
+{{TOOLS}}
 # When to stop
 Stop when the task is done and verified, or when you need the user to decide or to supply something (say exactly what). End with a brief summary: what you changed, how you verified it, what is left.
 
@@ -61,6 +56,11 @@ export interface SystemPromptValues {
   /** The skills to list by name and description (`{{SKILLS}}`); no block when there are none. */
   skills?: readonly PromptSkill[];
   /**
+   * The names of the tools the session offers (`{{TOOLS}}`), after `allowed_tools`: the section
+   * mentions only these. Undefined: the default toolset's.
+   */
+  tools?: readonly string[];
+  /**
    * The tool that loads a skill by name (`use_skill`) when the session has it; without one, each
    * skill is listed with its SKILL.md path for the file tools.
    */
@@ -75,6 +75,51 @@ export interface PromptSkill {
   description: string;
   /** Its SKILL.md (absolute). */
   file: string;
+}
+
+/** The tools the built-in `# Tools` lines are about, when a caller does not say which it has. */
+const DEFAULT_TOOLSET_NAMES = [
+  "exec_command",
+  "input_command",
+  "read_file",
+  "edit_file",
+  "write_file",
+  "run_subagent",
+];
+
+/** Lists names the way the prompt writes them: `a`, `a and b`, `a, b and c`. */
+function spokenList(names: readonly string[]): string {
+  return names.length <= 1 ? (names[0] ?? "") : `${names.slice(0, -1).join(", ")} and ${names.at(-1)}`;
+}
+
+/**
+ * The `# Tools` section, from the tools the session really has: a line about a tool that
+ * `allowed_tools` removed would send the model after a call it cannot make.
+ */
+export function toolsBlock(tools: readonly string[]): string {
+  const has = (name: string) => tools.includes(name);
+  if (tools.length === 0)
+    return "# Tools\nThis session has no tools: answer from what you know and what the user gives you.\n";
+  const lines: string[] = [];
+  if (has("exec_command")) {
+    const background = has("input_command")
+      ? "; poll it, write to it or stop it (Ctrl-C) with input_command"
+      : "";
+    lines.push(
+      `- exec_command runs \`bash -lc\` in the workspace. A command that outlasts yield_time_ms moves to the background with a process_id${background}.`,
+    );
+  }
+  const fileTools = ["read_file", "edit_file", "write_file"].filter(has);
+  if (fileTools.length > 0) {
+    const shell = has("exec_command") ? ", and the shell for searching (rg, find) and everything else" : "";
+    lines.push(
+      `- Use ${spokenList(fileTools)} for files${shell}. Paths are absolute or relative to the workspace.`,
+    );
+  }
+  if (has("run_subagent"))
+    lines.push("- Give run_subagent only self-contained subtasks, with all the context in the prompt.");
+  lines.push("- Long tool output is cut; the note at its end names a file holding the full text.");
+  return `# Tools\n${lines.join("\n")}\n`;
 }
 
 /**
@@ -94,6 +139,7 @@ export function expandSystemPrompt(template: string, values: SystemPromptValues)
     AGENTS_MD: agentsMdBlock(values.agentsMd, cwd),
     RULES: rulesBlock(values.rules, cwd),
     SKILLS: skillsBlock(values.skills, values.skillTool),
+    TOOLS: toolsBlock(values.tools ?? DEFAULT_TOOLSET_NAMES),
     AGENT_ID: values.agentId,
     SESSION_ID: values.sessionId,
     PROVIDER: values.provider,
@@ -166,6 +212,8 @@ export interface BuildSystemPromptOptions {
   modelId?: string;
   skills?: readonly PromptSkill[];
   skillTool?: string;
+  /** The tools the session offers (see `SystemPromptValues.tools`). */
+  tools?: readonly string[];
   extra?: Record<string, string>;
 }
 
@@ -192,6 +240,7 @@ export async function buildSystemPrompt(options: BuildSystemPromptOptions): Prom
     modelId: options.modelId,
     skills: options.skills,
     skillTool: options.skillTool,
+    tools: options.tools,
     extra: options.extra,
   });
 }

@@ -9,6 +9,7 @@ import {
   expandSystemPrompt,
   readAgentsMd,
   type SystemPromptValues,
+  toolsBlock,
 } from "../src/index.js";
 
 let workspace: string;
@@ -36,9 +37,9 @@ describe("the default system prompt", () => {
 
   it("covers who the agent is, its tools and when to stop, with the environment placeholders", () => {
     expect(DEFAULT_SYSTEM_PROMPT).toMatch(/You are Penguin/);
-    expect(DEFAULT_SYSTEM_PROMPT).toMatch(/# Tools/);
+    expect(expandSystemPrompt(DEFAULT_SYSTEM_PROMPT, values)).toMatch(/# Tools/);
     expect(DEFAULT_SYSTEM_PROMPT).toMatch(/# When to stop/);
-    for (const name of ["CWD", "DATA_DIR", "DATE", "PLATFORM", "SHELL", "AGENTS_MD"]) {
+    for (const name of ["CWD", "DATA_DIR", "DATE", "PLATFORM", "SHELL", "AGENTS_MD", "TOOLS"]) {
       expect(DEFAULT_SYSTEM_PROMPT).toContain(`{{${name}}}`);
     }
   });
@@ -51,6 +52,34 @@ describe("the default system prompt", () => {
     expect(prompt).toContain("- Date: 2026-11-30\n");
     expect(prompt).toContain("- Platform: linux; shell: bash\n");
     expect(prompt).not.toContain("agents_md");
+  });
+});
+
+describe("the # Tools section", () => {
+  it("with the default toolset, names each of its tools", () => {
+    const prompt = expandSystemPrompt(DEFAULT_SYSTEM_PROMPT, values);
+    expect(prompt).toContain(
+      [
+        "# Tools",
+        "- exec_command runs `bash -lc` in the workspace. A command that outlasts yield_time_ms moves to the background with a process_id; poll it, write to it or stop it (Ctrl-C) with input_command.",
+        "- Use read_file, edit_file and write_file for files, and the shell for searching (rg, find) and everything else. Paths are absolute or relative to the workspace.",
+        "- Give run_subagent only self-contained subtasks, with all the context in the prompt.",
+        "- Long tool output is cut; the note at its end names a file holding the full text.",
+        "",
+        "# When to stop",
+      ].join("\n"),
+    );
+  });
+
+  it("names only the tools the session has", () => {
+    const section = toolsBlock(["write_file", "read_file"]);
+    expect(section).toBe(
+      "# Tools\n- Use read_file and write_file for files. Paths are absolute or relative to the workspace.\n- Long tool output is cut; the note at its end names a file holding the full text.\n",
+    );
+  });
+
+  it("says so when the session has no tools", () => {
+    expect(toolsBlock([])).toMatch(/^# Tools\nThis session has no tools/);
   });
 });
 

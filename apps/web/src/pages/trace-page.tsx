@@ -37,6 +37,25 @@ function gist(record: OmniMessage): string {
   return line.length > 160 ? `${line.slice(0, 157)}…` : line;
 }
 
+/** `by` of the audit table: the source's kind and name. */
+function sourceText(source: NonNullable<AuditEntry["source"]>): string {
+  return [source.kind, source.name].filter(Boolean).join(": ");
+}
+
+/**
+ * A refused call's output is `aborted`, as the contract says; on its own that reads as if it was
+ * interrupted, so the decision and who made it go beside it: `aborted (denied by human)`.
+ */
+function outcomeText(entry: AuditEntry): string {
+  if (entry.outcome === undefined) return "";
+  if (entry.decision === "allow") return entry.outcome;
+  const verb = entry.decision === "forbidden" ? "forbidden" : "denied";
+  if (entry.source?.kind === "no_terminal") return `${entry.outcome} (${verb}: no terminal to ask)`;
+  return entry.source
+    ? `${entry.outcome} (${verb} by ${sourceText(entry.source)})`
+    : `${entry.outcome} (${verb})`;
+}
+
 /** The session's trace as written, and its approval audit: every decision with its source. */
 export function TracePage({ sessionId }: { sessionId: string }) {
   const [trace, setTrace] = useState<TraceResponse>();
@@ -82,11 +101,9 @@ export function TracePage({ sessionId }: { sessionId: string }) {
                     <code>{entry.toolCallId}</code>
                   </td>
                   <td className={`decision-${entry.decision}`}>{entry.decision}</td>
-                  <td>
-                    {entry.source ? [entry.source.kind, entry.source.name].filter(Boolean).join(": ") : ""}
-                  </td>
+                  <td>{entry.source ? sourceText(entry.source) : ""}</td>
                   <td>{entry.reason ?? ""}</td>
-                  <td>{entry.outcome ?? ""}</td>
+                  <td>{outcomeText(entry)}</td>
                 </tr>
               ))}
             </tbody>

@@ -295,6 +295,10 @@ export function buildItems(
           text: `Aborted${event.reason ? `: ${event.reason}` : ""}`,
         });
         return;
+      case "warning":
+        // Something the session went on without (a broken SKILL.md…): the terminal's stderr line.
+        items.push({ kind: "status", key, tone: "error", text: `Warning: ${String(event.message ?? "")}` });
+        return;
       case "limit_reached":
         items.push({
           kind: "status",

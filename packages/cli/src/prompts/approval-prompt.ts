@@ -64,7 +64,8 @@ export function parseApprovalAnswer(line: string, call: OmniMessage<ToolCallPayl
     }
     return { answer: { decision: "allow", remember: { commandPrefix: prefix } } };
   }
-  return { retry: `"${text}" is not an answer: y, n, a, p [prefix] or Enter (= n)` };
+  const choices = offersPrefix(call) ? "y, n, a, p [prefix]" : "y, n, a";
+  return { retry: `"${text}" is not an answer: ${choices} or Enter (= n)` };
 }
 
 /** The lines that show one call: tool, description, and its arguments (a command in full). */
@@ -92,6 +93,20 @@ export function describeCall(call: OmniMessage<ToolCallPayload>, style: Style): 
     lines.push(`  ${key}: ${truncateLine(shown.replace(/\n/g, "⏎"), ARGUMENT_PREVIEW_CHARS)}`);
   }
   return lines;
+}
+
+/**
+ * Whether `p` applies to this call: a command with one prefix that covers it. Offering `p` for
+ * read_file (or a compound command) would only lead to "p does not apply".
+ */
+function offersPrefix(call: OmniMessage<ToolCallPayload>): boolean {
+  const command = prefixableCommand(call);
+  return command !== undefined && suggestedPrefix(command) !== undefined;
+}
+
+/** The keys of the question, after "allow?": `[y/N/p/a]`, without `p` where it does not apply. */
+export function questionKeys(call: OmniMessage<ToolCallPayload>): string {
+  return offersPrefix(call) ? "[y/N/p/a]" : "[y/N/a]";
 }
 
 /** The choices line under a call, naming the prefix and the tool that "always" would allow. */
@@ -128,17 +143,19 @@ export function terminalAsk(opts: TerminalAskOptions): AskFn {
   return async (call, request) => {
     const { name } = call.payload;
     if (!opts.interactive) {
+      const why = opts.noTerminal ?? "stdin is not a terminal";
       opts.print(
-        `penguin: denied ${name}: it needs approval and ${opts.noTerminal ?? "stdin is not a terminal"}; ` +
+        `penguin: denied ${name}: it needs approval and ${why}; ` +
           "run with --approve allow-all (or deny-all) to decide without a prompt",
       );
-      return "deny";
+      // Recorded as `no_terminal`, not as a human's deny: nobody saw the call.
+      return { decision: "deny", noTerminal: why };
     }
     for (const line of describeCall(call, opts.style)) opts.print(line);
     opts.onAsk?.(call);
     opts.print(choicesLine(call, opts.style));
     for (;;) {
-      const typed = await opts.question("  allow? [y/N/p/a] ", request.signal);
+      const typed = await opts.question(`  allow? ${questionKeys(call)} `, request.signal);
       if (typed === CTRL_C) {
         opts.onCtrlC();
         return { decision: "deny", reason: "the user pressed Ctrl-C at the question" };

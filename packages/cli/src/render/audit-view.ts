@@ -59,18 +59,31 @@ function renderEntry(n: number, entry: AuditEntry, style: Style, full: boolean):
   else if (entry.arguments !== undefined) {
     lines.push(`   arguments: ${full ? entry.arguments : truncateLine(entry.arguments, ARGUMENTS_CHARS)}`);
   }
-  const source = entry.source
-    ? `${entry.source.kind}${entry.source.name ? ` "${entry.source.name}"` : ""}`
-    : "(not recorded)";
+  const source = entry.source ? sourceText(entry.source) : "(not recorded)";
   lines.push(`   decided by: ${source}`);
   if (entry.reason) lines.push(`   reason: ${entry.reason}`);
   const outcome = entry.outcome
-    ? ` · outcome ${entry.outcome}`
+    ? ` · outcome ${entry.outcome}${refusedBeside(entry)}`
     : entry.decision === "allow"
       ? " · no output"
       : "";
   lines.push(style.dim(`   call ${entry.toolCallId} · ${formatLocalTime(entry.timestamp)}${outcome}`));
   return lines;
+}
+
+function sourceText(source: NonNullable<AuditEntry["source"]>): string {
+  return `${source.kind}${source.name ? ` "${source.name}"` : ""}`;
+}
+
+/**
+ * A refused call's output is `aborted`, as the contract says; on its own that reads as if it was
+ * interrupted, so the decision and who made it go beside it: `aborted (denied by human)`.
+ */
+function refusedBeside(entry: AuditEntry): string {
+  if (entry.decision === "allow") return "";
+  const verb = entry.decision === "forbidden" ? "forbidden" : "denied";
+  if (entry.source?.kind === "no_terminal") return ` (${verb}: no terminal to ask)`;
+  return entry.source ? ` (${verb} by ${sourceText(entry.source)})` : ` (${verb})`;
 }
 
 /** The shell command of a command tool's call (`cmd`), or the keystrokes sent to one (`chars`). */

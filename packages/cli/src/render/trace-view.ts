@@ -135,6 +135,8 @@ export class TraceView {
           `  ${style.cyan("↳")} ${who}: session ${p.session_id} ${style.dim(`(penguin trace ${p.session_id})`)}`,
         ];
       }
+      case "warning":
+        return [style.yellow(`! warning (${p.source}): ${p.message}`)];
       case "limit_reached":
         return [style.yellow(`■ limit ${p.limit} reached (${p.used} of ${p.max}): ${p.message}`)];
       case "task_end": {

@@ -20,7 +20,18 @@ export interface ApprovalRequest {
 export type HumanAnswer =
   | "allow"
   | "deny"
-  | { decision: "allow" | "deny"; remember?: SessionRule; reason?: string };
+  | { decision: "allow" | "deny"; remember?: SessionRule; reason?: string }
+  | NoTerminalAnswer;
+
+/**
+ * The answer of a front end that has nobody to ask (stdin is not a terminal): a deny that is
+ * recorded as source `no_terminal`, not as a human's, and that the model reads as such.
+ */
+export interface NoTerminalAnswer {
+  decision: "deny";
+  /** Why nobody can be asked, e.g. "stdin is not a terminal". */
+  noTerminal: string;
+}
 
 /** Asks a human about one call (a terminal prompt, a web button…). A throw counts as deny. */
 export type AskFn = (call: OmniMessage<ToolCallPayload>, request: ApprovalRequest) => Promise<HumanAnswer>;
@@ -111,6 +122,9 @@ async function askHuman(ask: AskFn, request: ApprovalRequest): Promise<PolicyDec
     };
   }
   if (answer === "allow" || answer === "deny") return { decision: answer, source: { kind: "human" } };
+  if ("noTerminal" in answer) {
+    return { decision: "deny", source: { kind: "no_terminal" }, reason: answer.noTerminal };
+  }
   const decision: PolicyDecision = {
     decision: answer.decision === "allow" ? "allow" : "deny",
     source: { kind: "human" },

@@ -203,7 +203,7 @@ async function* runTaskUntil(
       });
       if (turn.outcome.status === "completed") break;
 
-      const transcript = flattenTurn(attemptMessages(turn), turn.cutOffText);
+      const transcript = flattenTurn(attemptMessages(turn), turn.cutOffText, turn.cutOffToolCalls);
       if (signal.aborted || turn.outcome.status === "aborted") {
         // The model's reply did not commit: hand the unfinished turn back on the next run.
         const notice = wallBudgetHit()

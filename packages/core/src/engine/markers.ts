@@ -17,7 +17,11 @@ export function block(tag: string, body: string): string {
  * A transcript of an unfinished turn: what the model wrote and which tools it called with what
  * results, so the model can pick up from there instead of starting over (or re-running tools).
  */
-export function flattenTurn(messages: readonly OmniMessage<CompleteModelPayload>[], cutOffText = ""): string {
+export function flattenTurn(
+  messages: readonly OmniMessage<CompleteModelPayload>[],
+  cutOffText = "",
+  cutOffToolCalls: readonly { name: string; arguments: string }[] = [],
+): string {
   const lines: string[] = [];
   for (const { payload } of messages) {
     switch (payload.type) {
@@ -44,6 +48,10 @@ export function flattenTurn(messages: readonly OmniMessage<CompleteModelPayload>
     }
   }
   if (cutOffText) lines.push(`assistant (cut off): ${cutOffText}`);
+  // A call the stream broke off in was never run: the model sees how far it had written it.
+  for (const call of cutOffToolCalls) {
+    lines.push(`tool call ${call.name || "(no name yet)"} (cut off, not run): ${call.arguments}`);
+  }
   return lines.join("\n");
 }
 

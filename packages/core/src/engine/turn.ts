@@ -11,9 +11,11 @@ import { interruptedOutputText } from "@penguin/trace";
 import { type ApprovalGateOptions, type ApprovalOutcome, decideApproval } from "../approval/gate.js";
 import type { ApprovalPolicy } from "../approval/policies.js";
 import type { RoundCall } from "../environment/current-directory.js";
+import { DENIED_NO_TERMINAL_TEXT } from "../environment/markers.js";
 import type { ApproveFn } from "../environment/types.js";
 import type { ModelAdapter, ModelOutcome, ModelRequest } from "../models/types.js";
 import { MergeQueue } from "./merge-queue.js";
+import { StopPairing } from "./stop-pairing.js";
 import type { ModelMessage, ToolCallMessage, ToolHost, ToolOutputMessage } from "./types.js";
 
 export interface TurnOptions {
@@ -44,6 +46,15 @@ export interface TurnResult {
   outputs: Map<string, ToolOutputMessage>;
   /** Text the model was streaming when the stream broke off (never completed). */
   cutOffText: string;
+  /** Tool calls the model was still writing when the stream broke off: never approved or run. */
+  cutOffToolCalls: CutOffToolCall[];
+}
+
+/** What a broken-off stream had written of a tool call. */
+export interface CutOffToolCall {
+  name: string;
+  /** The arguments so far (JSON, unfinished). */
+  arguments: string;
 }
 
 export const INTERRUPTED_BEFORE_DECISION = "interrupted before a decision was made";
@@ -64,6 +75,7 @@ export async function* runTurn(options: TurnOptions): AsyncGenerator<OmniMessage
     calls: [],
     outputs: new Map(),
     cutOffText: "",
+    cutOffToolCalls: [],
   };
   const answered = new Set<string>();
   const deliver = (output: ToolOutputMessage) => {
@@ -118,12 +130,19 @@ export async function* runTurn(options: TurnOptions): AsyncGenerator<OmniMessage
     }
     queue.run(async () => {
       const approveFn = options.approve as ApproveFn | undefined;
-      for await (const message of options.tools.executeTool(call, { signal, approve: approveFn, round })) {
+      const framed = new StopPairing((message) => {
         if (isPayload(message, "tool_call_output") && message.origin === undefined) {
           deliver(message as ToolOutputMessage);
         } else {
           queue.push(message);
         }
+      });
+      try {
+        for await (const message of options.tools.executeTool(call, { signal, approve: approveFn, round })) {
+          framed.push(message);
+        }
+      } finally {
+        framed.end();
       }
       if (!answered.has(call.payload.tool_call_id)) {
         deliver(
@@ -179,13 +198,21 @@ async function streamModel(
   onToolCall: (call: ToolCallMessage) => void,
 ): Promise<ModelOutcome> {
   const stream = options.model.stream({ ...options.request, signal: options.signal });
+  const framed = new StopPairing((message) => queue.push(message));
   let partial = "";
+  // Calls being written, by id, until their complete tool_call arrives.
+  const writing = new Map<string, CutOffToolCall>();
+  const cutOff = () => {
+    result.cutOffText = partial;
+    result.cutOffToolCalls = [...writing.values()];
+  };
   while (true) {
     let step: IteratorResult<OmniMessage, ModelOutcome>;
     try {
       step = await stream.next();
     } catch (error) {
-      result.cutOffText = partial;
+      framed.end();
+      cutOff();
       return {
         status: "failed",
         errorMessage: `the model stream broke: ${messageOf(error)}`,
@@ -193,17 +220,26 @@ async function streamModel(
       };
     }
     if (step.done) {
-      result.cutOffText = partial;
+      framed.end();
+      cutOff();
       return step.value;
     }
     const message = step.value;
-    queue.push(message);
+    framed.push(message);
     if (isPayload(message, "partial_text")) {
       partial = message.payload.event_type === "start" ? "" : partial + message.payload.text;
+    } else if (isPayload(message, "partial_tool_call")) {
+      const { tool_call_id: id, event_type, name } = message.payload;
+      const call = event_type === "start" ? undefined : writing.get(id);
+      writing.set(id, {
+        name: name ?? call?.name ?? "",
+        arguments: (call?.arguments ?? "") + message.payload.arguments,
+      });
     } else if (message.type === "model_msg" && !isPartialMessage(message)) {
       if (isPayload(message, "text")) partial = "";
       result.modelMessages.push(message as ModelMessage);
       if (isPayload(message, "tool_call")) {
+        writing.delete(message.payload.tool_call_id);
         result.calls.push(message as ToolCallMessage);
         onToolCall(message as ToolCallMessage);
       }
@@ -244,6 +280,12 @@ function deniedOutput(tools: ToolHost, call: ToolCallMessage, decision: Approval
     const by = decision.source.name ? ` ${decision.source.name}` : "";
     const text = `Tool call denied by hook${by}: ${decision.reason ?? "no reason given"}`;
     return { ...output, payload: { ...output.payload, output: text } };
+  }
+  if (decision.source.kind === "no_terminal") {
+    // Not "denied by user": nobody refused it; the model should not read it as a person's wish.
+    const output = tools.deniedOutput(call, "policy");
+    const why = decision.reason ? ` (${decision.reason})` : "";
+    return { ...output, payload: { ...output.payload, output: `${DENIED_NO_TERMINAL_TEXT}${why}` } };
   }
   if (decision.decision === "forbidden") {
     const output = tools.deniedOutput(call, "policy");

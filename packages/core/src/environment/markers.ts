@@ -29,6 +29,9 @@ export const INTERRUPTED_MARKER = "[tool call interrupted by user]";
 /** "A deny produces a synthetic aborted tool_call_output (Tool call denied by user.)". */
 export const DENIED_BY_USER_TEXT = "Tool call denied by user.";
 export const DENIED_BY_POLICY_TEXT = "Tool call denied by policy.";
+/** A call that needed a human's approval when nobody could be asked: not the user's refusal. */
+export const DENIED_NO_TERMINAL_TEXT =
+  "Tool call denied: it needs a human's approval and there is no terminal to ask, so nobody saw it.";
 
 /**
  * The archive note: "a note with the absolute path … always the last element inside the bracket".

@@ -1,13 +1,15 @@
 import { hookResult, type OmniMessage, type StopReason, type ToolCallPayload } from "@penguin/protocol";
 import { replaceControlCharacters } from "../environment/control-characters.js";
+import { PENGUIN_HOOK_ANSWER_SHAPE, readHookAnswer } from "./hook-answer.js";
 import type { ActiveHook, HookPhase, HookSet } from "./hook-set.js";
 import { type HookProcessResult, runHookProcess } from "./run-hook.js";
 
 // Running a session's hooks around one call. A before-hook decides: exit 0 allows (unless its
-// stdout is JSON `{"decision":"deny"}`), exit 2 denies with its reason, and anything else (another
-// exit code, a timeout, a crash) follows its `on_error` ("a failing before-hook denies by
-// default"). An after-hook sees the call and its output; its output is traced and shown to the
-// model only with `show_output`. Every run becomes one `hook_result` event.
+// stdout answers deny, see hook-answer.ts), exit 2 denies with its reason, and anything else
+// (another exit code, a timeout, a crash, stdout that is malformed JSON or an answer in a shape
+// Penguin cannot read) follows its `on_error` ("a failing before-hook denies by default").
+// An after-hook sees the call and its output; its output is traced and shown to the model only
+// with `show_output`. Every run becomes one `hook_result` event.
 
 /** "exit 2 … = deny with its reason". */
 export const HOOK_DENY_EXIT_CODE = 2;
@@ -70,7 +72,13 @@ export class HookRunner {
   ): Promise<AfterHooksResult> {
     const result: AfterHooksResult = { events: [], shown: [] };
     for (const hook of this.hooks.matching("after_tool", call.payload.name)) {
-      const input = { ...this.payloadOf(call), event: "after_tool", output, stop_reason: stopReason };
+      const input = {
+        ...this.payloadOf(call),
+        event: "after_tool",
+        hook_event_name: AFTER_TOOL_FOREIGN_EVENT,
+        output,
+        stop_reason: stopReason,
+      };
       const run = await this.spawn(hook, "after_tool", input, signal);
       const failure = failureReason(hook, run);
       result.events.push(this.event(hook, "after_tool", call, run, failure ? { reason: failure } : {}));
@@ -106,6 +114,7 @@ export class HookRunner {
       arguments: args,
       workspace: this.context.workspaceDir,
       cwd: this.context.currentDir(),
+      ...foreignInputFields(args),
     };
   }
 
@@ -154,6 +163,25 @@ export class HookRunner {
   }
 }
 
+/** The event names hooks written for Claude Code's format read from `hook_event_name`. */
+const BEFORE_TOOL_FOREIGN_EVENT = "PreToolUse";
+const AFTER_TOOL_FOREIGN_EVENT = "PostToolUse";
+
+/**
+ * The fields a hook written for another harness reads (`.tool_input.command`,
+ * `.hook_event_name`): without them such a hook reads null, never matches, and allows
+ * everything. `tool_input` is the arguments; a command tool's `cmd` is also there as `command`.
+ */
+function foreignInputFields(args: unknown): Record<string, unknown> {
+  let toolInput = args;
+  if (args !== null && typeof args === "object" && !Array.isArray(args)) {
+    const fields = args as Record<string, unknown>;
+    if (typeof fields.cmd === "string" && !("command" in fields))
+      toolInput = { ...fields, command: fields.cmd };
+  }
+  return { hook_event_name: BEFORE_TOOL_FOREIGN_EVENT, tool_input: toolInput };
+}
+
 /** stdout, then stderr, with a note of what the cap dropped. */
 function combinedOutput(run: HookProcessResult): string {
   const parts = [run.stdout, run.stderr].filter((part) => part !== "");
@@ -180,37 +208,37 @@ function firstLine(text: string): string {
   return line === "" ? "" : `: ${line}`;
 }
 
-/** A JSON verdict on stdout: `{"decision": "deny" | "allow", "reason": "..."}`. */
-function jsonVerdict(stdout: string): { decision?: string; reason?: string } | undefined {
-  const text = stdout.trim();
-  if (!text.startsWith("{")) return undefined;
-  try {
-    const value = JSON.parse(text) as unknown;
-    if (value === null || typeof value !== "object" || Array.isArray(value)) return undefined;
-    const { decision, reason } = value as Record<string, unknown>;
-    return {
-      ...(typeof decision === "string" ? { decision } : {}),
-      ...(typeof reason === "string" && reason.trim() !== "" ? { reason: reason.trim() } : {}),
-    };
-  } catch {
-    return undefined;
-  }
-}
-
 function beforeDecision(
   hook: ActiveHook,
   run: HookProcessResult,
 ): { decision: "allow" | "deny"; reason?: string } {
-  const failure = failureReason(hook, run);
+  const failure = failureReason(hook, run) ?? unreadableAnswer(hook, run);
   if (failure !== undefined) {
     if (hook.on_error === "allow")
       return { decision: "allow", reason: `${failure}; allowed (on_error: allow)` };
     return { decision: "deny", reason: failure };
   }
-  const json = jsonVerdict(run.stdout);
-  if (run.exitCode === HOOK_DENY_EXIT_CODE || json?.decision === "deny") {
-    const said = json?.reason ?? (run.stderr.trim() || (json ? "" : run.stdout.trim()));
+  const answer = readHookAnswer(run.stdout);
+  const verdict = answer.kind === "verdict" ? answer : undefined;
+  if (run.exitCode === HOOK_DENY_EXIT_CODE || verdict?.decision === "deny") {
+    const said = verdict?.reason ?? (run.stderr.trim() || (verdict ? "" : run.stdout.trim()));
     return { decision: "deny", reason: said === "" ? `denied by hook ${hook.label}` : said };
   }
   return { decision: "allow" };
+}
+
+/**
+ * Why the stdout of a hook that exited 0 cannot be acted on, or undefined. Exit 2 denies whatever
+ * it printed; exit 0 allows only when stdout is plain text or an answer Penguin can read.
+ */
+function unreadableAnswer(hook: ActiveHook, run: HookProcessResult): string | undefined {
+  if (run.exitCode !== 0) return undefined;
+  const answer = readHookAnswer(run.stdout);
+  if (answer.kind === "malformed") {
+    return `hook ${hook.label} printed malformed JSON on stdout (${answer.error}); a before-hook answers ${PENGUIN_HOOK_ANSWER_SHAPE}`;
+  }
+  if (answer.kind === "foreign") {
+    return `hook ${hook.label} answered in a shape Penguin does not read: ${answer.why}; a before-hook answers ${PENGUIN_HOOK_ANSWER_SHAPE}`;
+  }
+  return undefined;
 }

@@ -3,6 +3,7 @@ import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { CallToolResult, ServerCapabilities, Tool } from "@modelcontextprotocol/sdk/types.js";
 import type { McpServer } from "@penguin/state";
+import { lossDetail, watchedFetch } from "./connection-watch.js";
 import {
   MCP_CLIENT_INFO,
   MCP_CLOSE_WAIT_MS,
@@ -12,6 +13,7 @@ import {
 } from "./limits.js";
 import { ProgressRoutes, type ProgressUpdate } from "./progress.js";
 import { loadMcpSdk, type McpSdk } from "./sdk.js";
+import { expiredSessionAnswer, isSessionExpired } from "./session-expiry.js";
 import { callToolAsTask, requiresTask } from "./task-call.js";
 
 export type McpServerConfig = McpServer["config"];
@@ -54,18 +56,55 @@ export function describeError(error: unknown, config?: McpServerConfig): string 
   return oneLine(detail && !message.includes(detail) ? `${message} (${detail})` : message);
 }
 
+/** How one tool call ended, as a value (the tool turns it into the model's output). */
+export type McpCallOutcome =
+  | { status: "answered"; result: CallToolResult }
+  /** The caller's signal ended it (the Environment's timeout or the user's interrupt). */
+  | { status: "interrupted" }
+  /** The server cannot take calls any more (a stdio server that stopped, a closed session). */
+  | { status: "unavailable"; reason: string }
+  /** A remote server whose connection was lost could not be connected to again. */
+  | { status: "unreachable"; reason: string }
+  /** The connection broke during the call; `final`: the server cannot be reached again. */
+  | { status: "stopped"; reason: string; final: boolean }
+  /** The server had forgotten the session: connected again, but the call was not repeated. */
+  | { status: "not-repeated"; reason: string }
+  /** The server answered the request with an error. */
+  | { status: "error"; reason: string };
+
+export interface CallOptions {
+  /** The Environment's timeout and the user's interrupt. */
+  signal?: AbortSignal;
+  /** A read-only call may be sent again after the server forgot the session. */
+  readOnly: boolean;
+  /** Gets the server's progress notifications (a progress token is sent with the call). */
+  onProgress?: (update: ProgressUpdate) => void;
+}
+
+type Ready = { status: "ready"; client: Client } | Exclude<McpCallOutcome, { status: "answered" }>;
+type Sent = McpCallOutcome | { status: "session-expired"; reason: string };
+
 /**
  * The client side of one MCP server for one session: the official SDK's `Client` over stdio,
- * streamable HTTP or SSE. It remembers when the server stopped, so later calls fail fast with the
- * reason instead of waiting on a dead connection.
+ * streamable HTTP or SSE. It remembers when a stdio server stopped, so later calls fail fast with
+ * the reason instead of waiting on a dead pipe. A remote server's lost connection ends the calls
+ * under way at once, and the next call connects again (the server may have restarted).
  */
 export class McpConnection {
   private client: Client | undefined;
   private stderrTail = "";
   private closing = false;
-  /** Set when the connection closed without Penguin closing it (the server crashed or hung up). */
+  /** Ends a reconnect still running when the session closes the connection. */
+  private readonly lifetime = new AbortController();
+  /** Set when a stdio server's connection closed without Penguin closing it (it crashed). */
   private stopped: "before-ready" | "while-connected" | undefined;
+  /**
+   * Set when a remote server's connection broke: which client it was, why, and whether a request
+   * may have reached the server (false: it could not even be connected to).
+   */
+  private lost: { client: Client; reason: string; delivered: boolean } | undefined;
   private connecting: Promise<Tool[]> | undefined;
+  private reconnecting: Promise<Ready> | undefined;
   /** Progress tokens of the calls running now. */
   private readonly progress = new ProgressRoutes();
   /** The tools that can only be called as tasks (`execution.taskSupport: "required"`). */
@@ -84,7 +123,14 @@ export class McpConnection {
     return this.client?.getServerCapabilities();
   }
 
-  /** Why the server's tools cannot be called now (undefined while it is connected). */
+  private get remote(): boolean {
+    return this.config.transport !== "stdio";
+  }
+
+  /**
+   * Why the server's tools cannot be called now (undefined while it is connected, and while a
+   * remote server's lost connection may still be made again by the next call).
+   */
   get unavailableReason(): string | undefined {
     // Built when asked: the server's last stderr lines may arrive just after the close.
     if (this.stopped !== undefined) return this.stopReason();
@@ -117,6 +163,27 @@ export class McpConnection {
     }
     // Closed while the SDK loaded: nothing has started yet.
     if (this.closing) throw new McpConnectError("aborted", "the session was closed");
+    try {
+      const { client, tools } = await this.handshake(sdk, signal, true);
+      this.client = client;
+      this.taskRequired = new Set(tools.filter(requiresTask).map((tool) => tool.name));
+      return tools;
+    } catch (error) {
+      // A server that failed to connect is skipped for the session.
+      this.closing = true;
+      throw error;
+    }
+  }
+
+  /**
+   * One client, connected: the transport opened, `initialize` answered and (when `listTools`)
+   * every tool listed, within `connectTimeoutMs`. On failure what was started is closed again.
+   */
+  private async handshake(
+    sdk: McpSdk,
+    signal: AbortSignal,
+    listTools: boolean,
+  ): Promise<{ client: Client; tools: Tool[] }> {
     const timeoutMs = this.config.connectTimeoutMs;
     const controller = new AbortController();
     let timedOut = false;
@@ -129,19 +196,22 @@ export class McpConnection {
     else signal.addEventListener("abort", onAbort, { once: true });
 
     const client = new sdk.Client(MCP_CLIENT_INFO, { capabilities: {} });
+    /** Set once a failed handshake closes this client: its close says nothing about the server. */
+    let discarded = false;
     let markEnded!: () => void;
     this.ended = new Promise<void>((resolve) => {
       markEnded = resolve;
     });
     // Errors of a live connection surface as failed calls; nothing to report on their own.
     client.onerror = () => {};
+    // Set on every client, so a reconnected one routes progress too.
     client.setNotificationHandler(sdk.ProgressNotificationSchema, (notification) =>
       this.progress.deliver(notification.params),
     );
     client.onclose = () => {
       markEnded();
-      if (this.closing) return;
-      this.stopped = this.client === client ? "while-connected" : "before-ready";
+      if (this.closing || discarded) return;
+      this.clientClosed(client);
     };
     let transport: Transport | undefined;
     const stopped = new Promise<never>((_, reject) => {
@@ -159,27 +229,25 @@ export class McpConnection {
     });
     try {
       if (controller.signal.aborted) throw controller.signal.reason;
-      const opened = this.transport(sdk);
+      const opened = this.transport(sdk, client);
       transport = opened;
       const work = (async () => {
         await client.connect(opened, { signal: controller.signal, timeout: MCP_SDK_REQUEST_TIMEOUT_MS });
-        return listAllTools(client, controller.signal);
+        return listTools ? listAllTools(client, controller.signal) : [];
       })();
       // The SDK cannot cancel a spawn or a fetch that hangs: the race ends the wait, close() the rest.
       work.catch(() => {});
       const tools = await Promise.race([work, stopped]);
       // Closed while the handshake ran (the session was disposed): nothing may outlive it.
       if (this.closing) throw new McpConnectError("aborted", "the session was closed");
-      this.client = client;
-      this.taskRequired = new Set(tools.filter(requiresTask).map((tool) => tool.name));
-      return tools;
+      return { client, tools };
     } catch (error) {
       // A stdio server that exited says more through its exit and stderr than "Connection closed";
       // any other failure (no such program, refused, bad answer) says it best itself.
       const exited =
         this.stopped !== undefined && isConnectionClosed(sdk, error) && this.config.transport === "stdio";
       const reason = exited ? this.stopReason() : this.connectFailure(error);
-      this.closing = true;
+      discarded = true;
       if (transport) void client.close().catch(() => {});
       else markEnded();
       if (error instanceof McpConnectError) throw error;
@@ -193,42 +261,144 @@ export class McpConnection {
     }
   }
 
+  /** A client's connection closed without Penguin closing it. */
+  private clientClosed(client: Client): void {
+    if (!this.remote) {
+      this.stopped = this.client === client ? "while-connected" : "before-ready";
+      return;
+    }
+    if (this.client === client) this.lost ??= { client, reason: "its connection closed", delivered: true };
+  }
+
   /**
-   * Calls one tool; the signal (the Environment's timeout and the user's interrupt) ends it.
-   * `onProgress` gets the server's progress notifications (a progress token is sent with the call).
+   * The network under a remote server's connection failed (a request could not reach it, or an
+   * answer broke off): every call under way fails now, instead of at its timeout, and the next
+   * call connects again.
    */
-  async callTool(
-    name: string,
-    args: Record<string, unknown>,
-    signal?: AbortSignal,
-    onProgress?: (update: ProgressUpdate) => void,
-  ): Promise<CallToolResult> {
-    const client = this.client;
-    const unavailable = this.unavailableReason;
-    if (!client || unavailable !== undefined) throw new Error(unavailable ?? "it is not connected");
-    const route = onProgress ? this.progress.open(onProgress) : undefined;
-    const params = { name, arguments: args, ...(route ? { _meta: { progressToken: route.token } } : {}) };
-    const options = { signal, timeout: MCP_SDK_REQUEST_TIMEOUT_MS };
-    let result: Awaited<ReturnType<Client["callTool"]>>;
+  private connectionLost(client: Client, error: unknown, delivered: boolean): void {
+    if (this.closing || this.client !== client || this.lost !== undefined) return;
+    const detail = oneLine(lossDetail(error));
+    this.lost = delivered
+      ? { client, reason: `its connection was lost: ${detail}`, delivered }
+      : { client, reason: `it cannot be connected to (${detail})`, delivered };
+    // Closing rejects every pending request at once and stops the SDK's attempts to resume.
+    void client.close().catch(() => {});
+  }
+
+  /**
+   * Calls one tool; the signal (the Environment's timeout and the user's interrupt) ends it. A
+   * remote server that forgot the session (it restarted) is initialized again, once, and a
+   * read-only call is then sent again.
+   */
+  async callTool(name: string, args: Record<string, unknown>, options: CallOptions): Promise<McpCallOutcome> {
+    const { signal } = options;
+    const route = options.onProgress ? this.progress.open(options.onProgress) : undefined;
     try {
-      result = this.taskRequired.has(name)
-        ? await callToolAsTask(client, params, options)
-        : await client.callTool(params, undefined, options);
+      const ready = await this.ready(signal);
+      if (ready.status !== "ready") return ready;
+      const first = await this.send(ready.client, name, args, signal, route?.token);
+      if (first.status !== "session-expired") return first;
+      const again = await this.reconnect(signal);
+      if (again.status !== "ready") return again;
+      if (!options.readOnly) return { status: "not-repeated", reason: first.reason };
+      const second = await this.send(again.client, name, args, signal, route?.token);
+      return second.status === "session-expired" ? { status: "error", reason: second.reason } : second;
     } finally {
       route?.close();
     }
-    // A server of the 2024-10-07 protocol answers `{toolResult}`: shown as JSON text.
-    if (!("content" in result) && "toolResult" in result) {
-      return { content: [{ type: "text", text: JSON.stringify(result.toolResult) }] };
+  }
+
+  /** The client to send a call with: the current one, or (remote, after a loss) a new one. */
+  private async ready(signal: AbortSignal | undefined): Promise<Ready> {
+    if (this.closing) return { status: "unavailable", reason: "the session closed its connection" };
+    if (this.stopped !== undefined) return { status: "unavailable", reason: this.stopReason() };
+    if (!this.client) return { status: "unavailable", reason: "it is not connected" };
+    if (this.remote && this.lost !== undefined) return this.reconnect(signal);
+    return { status: "ready", client: this.client };
+  }
+
+  private async send(
+    client: Client,
+    name: string,
+    args: Record<string, unknown>,
+    signal: AbortSignal | undefined,
+    progressToken: string | undefined,
+  ): Promise<Sent> {
+    const params = {
+      name,
+      arguments: args,
+      ...(progressToken !== undefined ? { _meta: { progressToken } } : {}),
+    };
+    const options = { signal, timeout: MCP_SDK_REQUEST_TIMEOUT_MS };
+    try {
+      const result = this.taskRequired.has(name)
+        ? await callToolAsTask(client, params, options)
+        : await client.callTool(params, undefined, options);
+      // A server of the 2024-10-07 protocol answers `{toolResult}`: shown as JSON text.
+      if (!("content" in result) && "toolResult" in result) {
+        return {
+          status: "answered",
+          result: { content: [{ type: "text", text: JSON.stringify(result.toolResult) }] },
+        };
+      }
+      return { status: "answered", result: result as CallToolResult };
+    } catch (error) {
+      if (signal?.aborted) return { status: "interrupted" };
+      if (this.stopped !== undefined) return { status: "stopped", reason: this.stopReason(), final: true };
+      const lost = this.lost;
+      if (lost?.client === client) {
+        // Refused before anything was sent: the server is down, the call never reached it.
+        if (!lost.delivered) return { status: "unreachable", reason: lost.reason };
+        return { status: "stopped", reason: `the server stopped (${lost.reason})`, final: false };
+      }
+      if (this.remote && error instanceof Error && isSessionExpired(error)) {
+        return { status: "session-expired", reason: expiredSessionAnswer(error) };
+      }
+      return { status: "error", reason: describeError(error) };
     }
-    return result as CallToolResult;
+  }
+
+  /** A new client for a remote server (its connection was lost, or it forgot the session). */
+  private async reconnect(signal: AbortSignal | undefined): Promise<Ready> {
+    this.reconnecting ??= this.handshakeAgain().finally(() => {
+      this.reconnecting = undefined;
+    });
+    const reconnecting = this.reconnecting;
+    if (!signal) return reconnecting;
+    // The caller may stop waiting; the handshake goes on for the calls after it.
+    return new Promise<Ready>((resolve) => {
+      const onAbort = () => resolve({ status: "interrupted" });
+      if (signal.aborted) onAbort();
+      signal.addEventListener("abort", onAbort, { once: true });
+      void reconnecting.then((ready) => {
+        signal.removeEventListener("abort", onAbort);
+        resolve(ready);
+      });
+    });
+  }
+
+  private async handshakeAgain(): Promise<Ready> {
+    const previous = this.client;
+    try {
+      const { client } = await this.handshake(await loadMcpSdk(), this.lifetime.signal, false);
+      this.client = client;
+      this.lost = undefined;
+      // The old client may still hold the server's stream of the forgotten session.
+      void previous?.close().catch(() => {});
+      return { status: "ready", client };
+    } catch (error) {
+      if (this.closing) return { status: "unavailable", reason: "the session closed its connection" };
+      return { status: "unreachable", reason: error instanceof Error ? error.message : String(error) };
+    }
   }
 
   /** Closes the connection; a stdio server's process ends (stdin closed, then SIGTERM, then SIGKILL). */
   async close(): Promise<void> {
     this.closing = true;
+    this.lifetime.abort(new Error("the session closed its connection"));
     // A connect still running closes what it started (the session's abort ends it quickly).
     await this.connecting?.catch(() => {});
+    await this.reconnecting;
     const client = this.client;
     this.client = undefined;
     await client?.close().catch(() => {});
@@ -243,7 +413,7 @@ export class McpConnection {
     clearTimeout(timer);
   }
 
-  private transport(sdk: McpSdk): Transport {
+  private transport(sdk: McpSdk, client: Client): Transport {
     const config = this.config;
     if (config.transport === "stdio") {
       const transport = new sdk.StdioClientTransport({
@@ -263,9 +433,10 @@ export class McpConnection {
     }
     const url = new URL(config.url);
     const requestInit = config.headers ? { headers: config.headers } : undefined;
+    const fetch = watchedFetch((error, delivered) => this.connectionLost(client, error, delivered));
     return config.transport === "http"
-      ? new sdk.StreamableHTTPClientTransport(url, { requestInit })
-      : new sdk.SSEClientTransport(url, { requestInit });
+      ? new sdk.StreamableHTTPClientTransport(url, { requestInit, fetch })
+      : new sdk.SSEClientTransport(url, { requestInit, fetch });
   }
 
   private connectFailure(error: unknown): string {

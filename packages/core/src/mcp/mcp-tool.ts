@@ -4,8 +4,9 @@ import type { ToolDefinitionConfig } from "@penguin/state";
 import { replaceControlCharacters } from "../environment/control-characters.js";
 import { DEFAULT_MAX_OUTPUT_LENGTH, DEFAULT_TOOL_TIMEOUT_MS } from "../environment/limits.js";
 import type { BuiltinTool } from "../environment/types.js";
+import { callFailureText, unavailableText } from "./call-failure.js";
 import { mapCallResult } from "./call-result.js";
-import { describeError, type McpConnection, type McpServerConfig } from "./connection.js";
+import type { McpConnection, McpServerConfig } from "./connection.js";
 import { ProgressFeed } from "./progress.js";
 
 // An MCP server's tool is a BuiltinTool like any other: the Environment validates its arguments
@@ -40,11 +41,6 @@ function definitionOf(name: string, tool: Tool, config: McpServerConfig): ToolDe
   };
 }
 
-/** What the model reads when a server cannot take calls. */
-export function unavailableText(server: string, reason: string): string {
-  return `The MCP server "${server}" is unavailable: ${reason}. Its tools cannot be used in this session; do without them.`;
-}
-
 /** A tool of a connected server, offered to the model as `name`. */
 export function createMcpTool(
   name: string,
@@ -61,15 +57,13 @@ export function createMcpTool(
       // Everything the server wrote reaches the model and the terminal under the same rule as a
       // command's output (NUL and other control characters replaced), whatever path it took.
       const delta = (text: string) => partialToolCallOutput("delta", id, replaceControlCharacters(text));
-      // A server that stopped earlier fails at once, with the reason (no waiting on a dead pipe).
-      const before = connection.unavailableReason;
-      if (before !== undefined) {
-        yield delta(unavailableText(server, before));
-        return { stopReason: "failed" };
-      }
       // Progress notifications stream as output lines while the call runs.
       const progress = new ProgressFeed();
-      const call = connection.callTool(tool.name, args, ctx.signal, progress.push);
+      const call = connection.callTool(tool.name, args, {
+        signal: ctx.signal,
+        readOnly: definition.permission === "r",
+        onProgress: progress.push,
+      });
       const lines = progress.follow(call);
       let step = await lines.next();
       while (!step.done) {
@@ -77,18 +71,20 @@ export function createMcpTool(
         step = await lines.next();
       }
       const settled = step.value;
-      if (!settled.ok) {
-        // An interrupt or the timeout: the Environment reports it.
-        if (ctx.signal?.aborted) return;
-        const stopped = connection.unavailableReason;
-        const text =
-          stopped !== undefined
-            ? `The MCP server "${server}" stopped during the call: ${stopped}. The call did not finish, and the server's tools cannot be used for the rest of this session.`
-            : `The MCP server "${server}" answered the call with an error: ${describeError(settled.error)}`;
-        yield delta(text);
+      // callTool reports every ending as a value; a throw here would be a bug in it.
+      const outcome = settled.ok
+        ? settled.value
+        : {
+            status: "error" as const,
+            reason: settled.error instanceof Error ? settled.error.message : String(settled.error),
+          };
+      // An interrupt or the timeout: the Environment reports it.
+      if (outcome.status === "interrupted") return;
+      if (outcome.status !== "answered") {
+        yield delta(callFailureText(server, tool.name, outcome));
         return { stopReason: "failed" };
       }
-      const mapped = mapCallResult(settled.value, { modelHasVision: ctx.modelHasVision });
+      const mapped = mapCallResult(outcome.result, { modelHasVision: ctx.modelHasVision });
       if (mapped.text !== "") yield delta(mapped.text);
       return {
         ...(mapped.failed ? { stopReason: "failed" as const } : {}),
@@ -115,7 +111,11 @@ export function createUnavailableTool(spec: ToolSpec, server: string, reason: ()
       maxOutputLength: DEFAULT_MAX_OUTPUT_LENGTH,
     },
     async *execute(_args, ctx) {
-      yield partialToolCallOutput("delta", ctx.toolCallId, unavailableText(server, reason()));
+      yield partialToolCallOutput(
+        "delta",
+        ctx.toolCallId,
+        replaceControlCharacters(unavailableText(server, reason())),
+      );
       return { stopReason: "failed" };
     },
   };

@@ -3,6 +3,7 @@ import type { Tool } from "@modelcontextprotocol/sdk/types.js";
 import type { McpConnectEndPayload, McpServerConnectResult, ToolSpec } from "@penguin/protocol";
 import type { McpServer } from "@penguin/state";
 import type { BuiltinTool } from "../environment/types.js";
+import { type ConfiguredNames, checkConfiguredNames } from "./configured-names.js";
 import { McpConnectError, McpConnection, oneLine } from "./connection.js";
 import { createMcpTool, createUnavailableTool } from "./mcp-tool.js";
 import { taskSupportProblem } from "./task-call.js";
@@ -23,6 +24,8 @@ export interface McpToolsetOptions {
   redact?: (text: string) => string;
   /** One line for the operator per server skipped (default: stderr). */
   warn?: (line: string) => void;
+  /** The tool names the configuration gives, checked against the servers' tools once connected. */
+  configuredNames?: () => ConfiguredNames;
 }
 
 export interface McpConnectOutcome {
@@ -80,6 +83,7 @@ export class McpToolset {
       if (!a.ok) this.warn(`MCP server "${servers[index].name}" skipped: ${results[index].error}`);
     }
     const tools = this.toolsOf(attempts, results);
+    this.checkConfiguredNames(results);
     const status = attempts.every((a) => a.ok) ? "completed" : "failed";
     return { status, results, tools };
   }
@@ -116,6 +120,27 @@ export class McpToolset {
     }
     if (!a.ok) return { ...base, status: a.error.status, error: this.redact(oneLine(a.error.message)) };
     return { ...base, status: "completed", tools: [] };
+  }
+
+  /**
+   * Names in `allowed_tools` and hooks' `tools` that a connected server does not have: one
+   * warning each, for the operator (stderr) and in the server's result (trace and stream).
+   */
+  private checkConfiguredNames(results: McpServerConnectResult[]): void {
+    const configured = this.options.configuredNames?.();
+    if (!configured) return;
+    const connected = results.flatMap((result) =>
+      result.status === "completed"
+        ? [{ server: result.server, prefix: mcpToolPrefix(result.server), tools: result.tools ?? [] }]
+        : [],
+    );
+    const warnings = checkConfiguredNames(configured, connected);
+    for (const result of results) {
+      const lines = warnings.get(result.server);
+      if (!lines) continue;
+      result.warnings = lines;
+      for (const line of lines) this.warn(`MCP server "${result.server}": ${line}`);
+    }
   }
 
   /** The tools of every server, named; fills each connected server's `tools` in `results`. */

@@ -1,5 +1,6 @@
 import { emptyTokenCounts, type StopReason, type TokenCounts } from "@penguin/protocol";
 import { providerEnvPrefix } from "@penguin/state";
+import { connectionFailureKind, innermostMessage } from "./connection-failure.js";
 import { SdkLoadError } from "./sdk-client.js";
 import type { ModelOutcome } from "./types.js";
 
@@ -103,6 +104,7 @@ function systemCodeOf(error: unknown): string | undefined {
  * is a local server that is not running or a base URL with a typo, not a network blip.
  */
 function connectionFailure(error: unknown, endpoint: ProviderEndpoint | undefined): FailureOutcome {
+  if (connectionFailureKind(error) === "dropped") return droppedConnection(error, endpoint);
   const cause = (error as { cause?: unknown }).cause;
   const detail = cause instanceof Error ? `: ${cause.message}` : "";
   const code = systemCodeOf(error);
@@ -113,6 +115,18 @@ function connectionFailure(error: unknown, endpoint: ProviderEndpoint | undefine
   return outcome(
     "failed",
     `cannot reach ${endpoint.provider} at ${endpoint.baseUrl}${code ? ` (${code})` : ""}: check that it is running and ${setting} (${messageOf(error)}${detail})`,
+  );
+}
+
+/**
+ * The server answered and the connection then closed (before the response, or partway through
+ * the stream): not a server to go and check, a break that the engine's retry gets past.
+ */
+function droppedConnection(error: unknown, endpoint: ProviderEndpoint | undefined): FailureOutcome {
+  const where = endpoint ? `${endpoint.provider} at ${endpoint.baseUrl}` : "the provider";
+  return outcome(
+    "failed",
+    `the connection to ${where} dropped before the reply was complete (${innermostMessage(error)}): the server answered, then the connection closed`,
   );
 }
 
@@ -142,5 +156,6 @@ export function outcomeOfSdkError(error: unknown, endpoint?: ProviderEndpoint): 
   if (error instanceof SyntaxError) {
     return outcome("malformed", `the provider sent a malformed stream chunk (${messageOf(error)})`);
   }
+  if (connectionFailureKind(error) === "dropped") return droppedConnection(error, endpoint);
   return outcome("failed", `the stream broke off: ${messageOf(error)}`);
 }

@@ -59,6 +59,8 @@ import { extendedToolFactories } from "../tools/extended/index.js";
 import { createBuiltinTools, selectToolsForModel } from "../tools/registry.js";
 import { SUBAGENT_TOOL_NAMES, type SubagentManager, subagentToolFactories } from "../tools/subagent/index.js";
 import { checkAllowedTools } from "./allowed-tools.js";
+import { ToolCallRedaction } from "./call-redaction.js";
+import { configuredToolNames } from "./configured-tool-names.js";
 import { type CustomToolRegistration, customTools } from "./custom-tools.js";
 import { checkHookTools } from "./hook-tools.js";
 import { builtinToolNames, knownTools } from "./known-tools.js";
@@ -179,6 +181,7 @@ export class Agent {
       provider: resolved.adapter.info.provider,
       modelId: resolved.adapter.info.modelId,
       ...this.skillsForPrompt(surroundings),
+      tools: this.offeredToolNames(),
     });
     const trace = TraceWriter.create(this.location, id);
     return this.assemble({
@@ -347,6 +350,16 @@ export class Agent {
     });
   }
 
+  /** The built-in and code-registered tools a session offers, after `allowed_tools`. */
+  private offeredToolNames(): string[] {
+    const allowed = this.config.allowed_tools;
+    const names = [
+      ...resolveToolset(this.config).map((tool) => tool.name),
+      ...this.extraTools.map((tool) => tool.name),
+    ];
+    return allowed === undefined ? names : names.filter((name) => allowed.includes(name));
+  }
+
   /**
    * "the system prompt lists the available skills by name and description": loaded with
    * use_skill when the session offers it, else read by path.
@@ -490,6 +503,7 @@ export class Agent {
             recordedTools: input.recordedTools,
             redact: (text) => new SecretRedactor(secrets).redact(text),
             warn: (line) => this.logger.warn(`agent ${this.id}: ${line}`),
+            configuredNames: () => configuredToolNames(this.config.allowed_tools, hooks),
           })
         : undefined;
     // A resumed session's recorded list ends with the MCP tools, which come back after connecting.
@@ -514,6 +528,8 @@ export class Agent {
       if (input.isNew || JSON.stringify(recordedOwnTools) !== JSON.stringify(toolSpecs)) {
         header.push(toolListReady(toolSpecs));
       }
+      // What the session went on without (a broken SKILL.md…), traced and streamed first.
+      header.push(...input.surroundings.warnings);
       for (const record of header) trace.append(record);
     } catch (error) {
       trace.close();
@@ -555,11 +571,12 @@ export class Agent {
       prices,
       budget,
       retry,
-      header: input.isNew ? header : [],
+      header: input.isNew ? header : input.surroundings.warnings,
       meta,
       subagents,
       mcp,
       hooks: hookRunner,
+      callRedaction: new ToolCallRedaction(secrets),
     });
   }
 }

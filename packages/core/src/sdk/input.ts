@@ -1,9 +1,10 @@
 import { randomBytes } from "node:crypto";
-import { chmod, copyFile, readFile, stat, writeFile } from "node:fs/promises";
+import { chmod, copyFile, stat, writeFile } from "node:fs/promises";
 import { basename, extname, isAbsolute, join, resolve } from "node:path";
 import { type ImageUrlPayload, modelMsg, userText } from "@penguin/protocol";
 import { ensurePrivateDir, modelVisiblePath } from "@penguin/state";
 import type { ModelMessage } from "../engine/types.js";
+import { readRegularFile } from "../tools/regular-file.js";
 
 /** What a user sends: text, plus images (paths, http(s) or data URLs) and files (paths). */
 export type RunInput = string | { text: string; images?: string[]; files?: string[] };
@@ -68,7 +69,7 @@ function absolute(base: string, path: string): string {
 async function dataUrlOf(path: string): Promise<string> {
   const mime = MIME_BY_EXTENSION[extname(path).toLowerCase()];
   if (!mime) throw new TypeError(`cannot attach ${path}: use a png, jpeg, gif or webp image`);
-  const bytes = await readFile(path);
+  const bytes = await readRegularFile(path);
   return `data:${mime};base64,${bytes.toString("base64")}`;
 }
 

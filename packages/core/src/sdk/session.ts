@@ -21,6 +21,7 @@ import type { McpToolset } from "../mcp/toolset.js";
 import type { ModelAdapter, ThinkingLevel } from "../models/types.js";
 import type { ProcessManager } from "../tools/command/process-manager.js";
 import type { SubagentInfo, SubagentManager } from "../tools/subagent/index.js";
+import type { ToolCallRedaction } from "./call-redaction.js";
 import { inputMessages, type RunInput } from "./input.js";
 import { checkThinkingLevel } from "./thinking.js";
 
@@ -75,6 +76,8 @@ export interface SessionParts {
   mcp?: McpToolset;
   /** The hooks around tool calls (their set may be empty). */
   hooks?: HookRunner;
+  /** Secrets out of the model's tool-call arguments before they are traced or streamed. */
+  callRedaction?: ToolCallRedaction;
 }
 
 /**
@@ -247,7 +250,7 @@ export class Session {
           finished = true;
           return;
         }
-        yield step.value;
+        yield this.parts.callRedaction?.apply(step.value) ?? step.value;
       }
     } finally {
       if (!finished) {
@@ -322,7 +325,7 @@ export class Session {
           retry: parts.retry,
           steering: this.steering,
           record: (message) => {
-            parts.trace.append(message);
+            parts.trace.append(parts.callRedaction?.apply(message) ?? message);
           },
         },
         messages,

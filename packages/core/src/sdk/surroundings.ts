@@ -1,5 +1,5 @@
 import { stat } from "node:fs/promises";
-import type { OmniMessage } from "@penguin/protocol";
+import { type OmniMessage, warningEvent } from "@penguin/protocol";
 import { discoverSkills, type SystemConfig, workspaceSkillsDir } from "@penguin/state";
 import { CurrentDirectory } from "../environment/current-directory.js";
 import { HookSet, type ToolNameCheck } from "../hooks/hook-set.js";
@@ -19,6 +19,11 @@ export interface SessionSurroundings {
   /** Absent when `skills.enabled` is false. */
   skills?: SkillCatalog;
   hooks: HookSet;
+  /**
+   * What was skipped or not applied, as `warning` events: the session traces and streams them so
+   * SDK and web users see what the operator's log says.
+   */
+  warnings: OmniMessage[];
 }
 
 export interface SurroundingsOptions {
@@ -34,14 +39,21 @@ export interface SurroundingsOptions {
 }
 
 export async function prepareSurroundings(options: SurroundingsOptions): Promise<SessionSurroundings> {
-  const { config, workspaceDir, warn } = options;
+  const { config, workspaceDir } = options;
   const prefix = `agent ${options.agentId}`;
+  const warnings: OmniMessage[] = [];
+  // Each warning goes to the operator's log (as before) and becomes a `warning` event.
+  const note = (source: string, message: string) => {
+    options.warn(`${prefix}: ${message}`);
+    warnings.push(warningEvent(source, message));
+  };
   const directory = new CurrentDirectory(workspaceDir);
   let skills: SkillCatalog | undefined;
   if (config.skills.enabled) {
     const loaded = await loadSessionSkills(options.dataRoot, options.agentId, workspaceDir);
     skills = loaded.catalog;
-    for (const problem of loaded.problems) warn(`${prefix}: skill skipped: ${problem}`);
+    for (const problem of loaded.problems) note("skills", `skill skipped: ${problem}`);
+    for (const notice of loaded.notices) note("skills", notice);
   }
   const hooks = HookSet.fromConfig(config.hooks, workspaceDir, options.tools);
   const workspaceHooks = await hooks.loadFrom(workspaceDir);
@@ -63,26 +75,25 @@ export async function prepareSurroundings(options: SurroundingsOptions): Promise
     );
   }
   if (workspaceHooks.status === "ignored") {
-    warn(
-      `${prefix}: ${workspaceHooks.file} is ignored: workspace hooks run only with hooks.allow_workspace_hooks: true in the agent's system_config.yaml`,
+    note(
+      "hooks",
+      `${workspaceHooks.file} is ignored: workspace hooks run only with hooks.allow_workspace_hooks: true in the agent's system_config.yaml`,
     );
   }
   for (const dir of movedDirectories(options.records ?? [])) {
     if (!(await isDirectory(dir))) {
-      warn(`${prefix}: the session's current directory ${dir} is gone; staying in ${directory.path}`);
+      note("directory", `the session's current directory ${dir} is gone; staying in ${directory.path}`);
       continue;
     }
     directory.moveTo(dir);
     if (skills) skills.add((await discoverSkills(workspaceSkillsDir(dir), "workspace")).skills);
     const loaded = await hooks.loadFrom(dir);
-    if (loaded.status === "invalid") warn(`${prefix}: hooks of ${dir} not loaded: ${loaded.message}`);
+    if (loaded.status === "invalid") note("hooks", `hooks of ${dir} not loaded: ${loaded.message}`);
     if (loaded.status === "loaded" && loaded.rejected.length > 0) {
-      warn(
-        `${prefix}: ${unknownHookToolsMessage(`hooks of ${dir} not loaded`, loaded.rejected, options.tools)}`,
-      );
+      note("hooks", unknownHookToolsMessage(`hooks of ${dir} not loaded`, loaded.rejected, options.tools));
     }
   }
-  return { directory, skills, hooks };
+  return { directory, skills, hooks, warnings };
 }
 
 /** The directories successful change_directory calls moved to, in order. */

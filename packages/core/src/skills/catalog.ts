@@ -39,8 +39,20 @@ export class SkillCatalog {
 
 export interface SessionSkills {
   catalog: SkillCatalog;
-  /** SKILL.md files that could not be used, one line each (for the operator's log). */
+  /** SKILL.md files that could not be used, one line each. */
   problems: string[];
+  /** Skills loaded with something Penguin does not apply (`allowed-tools`), one line each. */
+  notices: string[];
+}
+
+/**
+ * A skill's `allowed-tools` is not applied: Penguin limits tools per agent (`allowed_tools`), not
+ * per skill. Said out loud, so nobody relies on a limit that is not there.
+ */
+export function allowedToolsNotice(skill: SkillInfo): string | undefined {
+  if (skill.allowedTools === undefined) return undefined;
+  const names = skill.allowedTools.length > 0 ? skill.allowedTools.join(", ") : "(none)";
+  return `${skill.file}: skill "${skill.name}" declares allowed-tools (${names}), which Penguin does not apply: while the skill is in use the session keeps all its tools; limit an agent's tools with allowed_tools in its system_config.yaml`;
 }
 
 /** The skills a new session starts with: the agent's, then the workspace's. */
@@ -51,18 +63,23 @@ export async function loadSessionSkills(
 ): Promise<SessionSkills> {
   const catalog = new SkillCatalog();
   const problems: string[] = [];
+  const notices: string[] = [];
   for (const [dir, source] of [
     [agentSkillsDir(dataRoot, agentId), "agent"],
     [workspaceSkillsDir(workspaceDir), "workspace"],
   ] as const) {
     const found = await discoverSkills(dir, source);
     problems.push(...found.problems);
-    const { shadowed } = catalog.add(found.skills);
+    const { added, shadowed } = catalog.add(found.skills);
+    for (const skill of added) {
+      const notice = allowedToolsNotice(skill);
+      if (notice) notices.push(notice);
+    }
     for (const { skill, by } of shadowed) {
       problems.push(
         `${skill.file}: the skill name "${skill.name}" is taken by ${by.file}; this one is left out`,
       );
     }
   }
-  return { catalog, problems };
+  return { catalog, problems, notices };
 }

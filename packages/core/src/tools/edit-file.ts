@@ -1,4 +1,4 @@
-import { readFile, stat, writeFile } from "node:fs/promises";
+import { stat } from "node:fs/promises";
 import type { OmniMessage } from "@penguin/protocol";
 import type { ToolDefinitionConfig } from "@penguin/state";
 import {
@@ -8,6 +8,7 @@ import {
   EDIT_NEAR_MATCH_MAX_LINES,
 } from "../environment/limits.js";
 import type { BuiltinTool, ToolExecutionContext, ToolResult } from "../environment/types.js";
+import { findSites, type Site } from "./edit-sites.js";
 import { sha256Of } from "./extended/file-reads.js";
 import { checkExistingFile, recordWrite } from "./extended/write-guard.js";
 import {
@@ -21,30 +22,38 @@ import {
   shownPath,
   stringArgument,
 } from "./file-tool-support.js";
+import {
+  BYTE_ORDER_MARK,
+  fileText,
+  type LineBreak,
+  lineView,
+  type TextFile,
+  textFileOf,
+  uniformLineBreak,
+  withLineBreaks,
+} from "./line-endings.js";
 import { missingPathHint } from "./path-hint.js";
+import { readRegularFile, writeRegularFile } from "./regular-file.js";
 import { changeSummary, formatHunks, type Hunk, lineDiff, multisetChanges } from "./unified-diff.js";
 
 // "edit_file — the file must exist; old_string must occur exactly once (or set replace_all);
 // success echoes "Replaced N occurrence(s)" plus a git-style unified diff of the changed regions
 // (one hunk per site, nearby sites merged; replace_all storms are capped at a few hunks plus an
 // "…and N more replacements" note)."
+// "Exact" is as read_file shows the file: line breaks are matched as "\n" and written back in
+// the file's own line ending, and a byte order mark is kept but never matched or shown.
 
-/** Start offsets of the non-overlapping occurrences of `needle`, left to right. */
-function occurrences(haystack: string, needle: string): number[] {
-  const found: number[] = [];
-  for (let at = haystack.indexOf(needle); at !== -1; at = haystack.indexOf(needle, at + needle.length)) {
-    found.push(at);
-  }
-  return found;
-}
-
-/** 1-based line numbers of the given (ascending) offsets. */
-function lineNumbersAt(text: string, offsets: number[]): number[] {
+/** 1-based line numbers of the given (ascending) offsets; `lineEnd` is the character that ends a line. */
+function lineNumbersAt(text: string, offsets: number[], lineEnd: "\n" | "\r"): number[] {
   const lines: number[] = [];
   let line = 1;
   let scanned = 0;
   for (const offset of offsets) {
-    for (let at = text.indexOf("\n", scanned); at !== -1 && at < offset; at = text.indexOf("\n", at + 1)) {
+    for (
+      let at = text.indexOf(lineEnd, scanned);
+      at !== -1 && at < offset;
+      at = text.indexOf(lineEnd, at + 1)
+    ) {
       line += 1;
       scanned = at + 1;
     }
@@ -53,13 +62,8 @@ function lineNumbersAt(text: string, offsets: number[]): number[] {
   return lines;
 }
 
-/** Why old_string was not found, when the reason is one the model can fix directly. */
+/** Why old_string was not found, when the reason is one the model can fix directly (both texts as the model sees them). */
 function nearMatchHint(content: string, oldString: string): string {
-  if (content.includes("\r\n") && oldString.includes("\n") && !oldString.includes("\r\n")) {
-    if (content.includes(oldString.replace(/\n/g, "\r\n"))) {
-      return " The file uses CRLF line endings: write old_string with \\r\\n line breaks.";
-    }
-  }
   const wanted = oldString
     .split("\n")
     .map((line) => line.trim())
@@ -87,15 +91,43 @@ function nearMatchHint(content: string, oldString: string): string {
   return "";
 }
 
-function replaceAt(content: string, offsets: number[], oldLength: number, replacement: string): string {
+/** The body with each site replaced; `replacements[i]` goes in place of `sites[i]`. */
+function replaceSites(body: string, sites: Site[], replacements: string[]): string {
   const pieces: string[] = [];
   let from = 0;
-  for (const offset of offsets) {
-    pieces.push(content.slice(from, offset), replacement);
-    from = offset + oldLength;
+  for (const [index, site] of sites.entries()) {
+    pieces.push(body.slice(from, site.start), replacements[index]!);
+    from = site.end;
   }
-  pieces.push(content.slice(from));
+  pieces.push(body.slice(from));
   return pieces.join("");
+}
+
+/**
+ * new_string in the line ending of the text it replaces, or the file's usual one when that text
+ * has no line break (or several kinds): a model writes "\n" whatever the file uses.
+ */
+function replacementFor(file: TextFile, site: Site, newString: string): string {
+  const local = uniformLineBreak(file.body.slice(site.start, site.end), file.crOnly);
+  return withLineBreaks(newString, local ?? file.lineBreak, file.crOnly);
+}
+
+const LINE_BREAK_NAMES: Record<LineBreak, string> = { "\n": "LF", "\r\n": "CRLF", "\r": "CR" };
+
+/** A leading byte order mark dropped, unless it is all there is. */
+function withoutByteOrderMark(text: string): string {
+  return text.startsWith(BYTE_ORDER_MARK) && text.length > BYTE_ORDER_MARK.length
+    ? text.slice(BYTE_ORDER_MARK.length)
+    : text;
+}
+
+/** Why an edit that differs from old_string only in what edit_file keeps as the file has it changes nothing. */
+function unchangedByKeptEncoding(file: TextFile, shown: string): string {
+  const lineEndings = LINE_BREAK_NAMES[file.lineBreak];
+  if (!file.bom) {
+    return `new_string differs from old_string only in line endings, and edit_file writes the file's own line endings (${lineEndings} in ${shown}), so nothing would change. No changes made. To change line endings, use write_file or exec_command.`;
+  }
+  return `new_string differs from old_string only in line endings or the byte order mark, and edit_file keeps both as the file has them (${lineEndings} line endings and a byte order mark in ${shown}), so nothing would change. No changes made. To change them, use write_file or exec_command.`;
 }
 
 /** Whether a hunk's range of new-file lines contains `line`. */
@@ -157,7 +189,7 @@ export function createEditFileTool(definition: ToolDefinitionConfig): BuiltinToo
     try {
       const info = await stat(path.value);
       if (info.isDirectory()) return yield* fail(ctx, `${shown} is a directory, not a file.`);
-      bytes = await readFile(path.value);
+      bytes = await readRegularFile(path.value);
     } catch (error) {
       if (fsErrorCode(error) === "ENOENT") {
         return yield* fail(
@@ -191,37 +223,54 @@ export function createEditFileTool(definition: ToolDefinitionConfig): BuiltinToo
       );
     }
 
-    const found = occurrences(content, oldString.value);
-    if (found.length === 0) {
+    const file = textFileOf(content);
+    // read_file shows the byte order mark as the start of line 1, so a model may copy it.
+    const oldText = file.bom ? withoutByteOrderMark(oldString.value) : oldString.value;
+    const newText = file.bom ? withoutByteOrderMark(newString.value) : newString.value;
+    const view = lineView(file.body, file.crOnly);
+    const lineEnd = file.crOnly ? "\r" : "\n";
+    const search = findSites(file, view, oldText, replaceAll.value);
+    if (search.kind === "missing") {
       return yield* fail(
         ctx,
-        `old_string was not found in ${shown}. No changes made. It must match the file exactly, whitespace and indentation included.${nearMatchHint(content, oldString.value)}`,
+        `old_string was not found in ${shown}. No changes made. It must match the file exactly, whitespace and indentation included.${nearMatchHint(view.text, lineView(oldText, file.crOnly).text)}`,
       );
     }
-    if (found.length > 1 && !replaceAll.value) {
-      const lines = lineNumbersAt(content, found.slice(0, EDIT_MAX_LISTED_MATCHES));
-      const more = found.length > EDIT_MAX_LISTED_MATCHES ? ", …" : "";
+    if (search.kind === "ambiguous") {
+      const count = search.sites.length;
+      const starts = search.sites.slice(0, EDIT_MAX_LISTED_MATCHES).map((site) => site.start);
+      const lines = lineNumbersAt(file.body, starts, lineEnd);
+      const more = count > EDIT_MAX_LISTED_MATCHES ? ", …" : "";
+      const ignored = search.lineEndingsIgnored ? " once line endings are ignored" : "";
       return yield* fail(
         ctx,
-        `old_string occurs ${found.length} times in ${shown} (lines ${lines.join(", ")}${more}). No changes made. Include more surrounding text to make it unique, or set replace_all to true to replace every occurrence.`,
+        `old_string occurs ${count} times in ${shown} (lines ${lines.join(", ")}${more})${ignored}. No changes made. Include more surrounding text to make it unique, or set replace_all to true to replace every occurrence.`,
       );
     }
 
-    const updated = replaceAt(content, found, oldString.value.length, newString.value);
+    const { sites } = search;
+    const replacements = sites.map((site) => replacementFor(file, site, newText));
+    const body = replaceSites(file.body, sites, replacements);
+    if (body === file.body) return yield* fail(ctx, unchangedByKeptEncoding(file, shown));
+    const updated = fileText(file, body);
     try {
-      await writeFile(path.value, updated, "utf8");
+      await writeRegularFile(path.value, updated);
     } catch (error) {
       return yield* fail(ctx, `${describeFsError("write", path.value, error)} No changes made.`);
     }
     // Where each replacement starts in the new text, to tell which ones the capped diff shows.
-    const delta = newString.value.length - oldString.value.length;
-    const siteLines = lineNumbersAt(
-      updated,
-      found.map((offset, index) => offset + index * delta),
-    );
-    const summary = `Replaced ${found.length} occurrence(s) in ${shown}`;
+    let shift = 0;
+    const newStarts = sites.map((site, index) => {
+      const start = site.start + shift;
+      shift += replacements[index]!.length - (site.end - site.start);
+      return start;
+    });
+    const siteLines = lineNumbersAt(body, newStarts, lineEnd);
+    const summary = `Replaced ${sites.length} occurrence(s) in ${shown}`;
     const note = recordWrite(ctx, path.value, updated);
-    return yield* answer(ctx, `${summary}\n${editDiff(path.value, content, updated, siteLines)}`, { note });
+    // The diff shows both versions as read_file does: "\n" line breaks, no byte order mark.
+    const diff = editDiff(path.value, view.text, lineView(body, file.crOnly).text, siteLines);
+    return yield* answer(ctx, `${summary}\n${diff}`, { note });
   }
 
   return {

@@ -2,6 +2,7 @@ import { resolve } from "node:path";
 import { type OmniMessage, partialToolCallOutput } from "@penguin/protocol";
 import { modelVisiblePath } from "@penguin/state";
 import type { ToolExecutionContext, ToolResult } from "../environment/types.js";
+import { SpecialFileError, specialFileMessage } from "./regular-file.js";
 
 // What the file and image tools share: how a path argument becomes a file, how a path is shown
 // to the model, how arguments are read defensively, and how a one-shot answer is returned.
@@ -100,6 +101,7 @@ export function fsErrorCode(error: unknown): string | undefined {
 export function describeFsError(action: string, path: string, error: unknown): string {
   const code = fsErrorCode(error);
   const shown = shownPath(path);
+  if (error instanceof SpecialFileError) return specialFileMessage(action, shown, error.kind);
   switch (code) {
     case "EACCES":
     case "EPERM":

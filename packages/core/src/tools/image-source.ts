@@ -1,7 +1,8 @@
-import { open, stat } from "node:fs/promises";
+import { stat } from "node:fs/promises";
 import { IMAGE_FETCH_TIMEOUT_MS, IMAGE_MAX_BYTES } from "../environment/limits.js";
 import { fsErrorCode, resolveToolPath, shownPath } from "./file-tool-support.js";
 import { missingPathHint } from "./path-hint.js";
+import { openRegularForReading, specialFileKind, specialFileMessage } from "./regular-file.js";
 
 // "Both accept an http(s) URL or a Workspace path and support png/jpeg/gif/webp up to 5MB." The
 // type is read from the content's magic bytes, never from a file name or a Content-Type header,
@@ -136,9 +137,11 @@ async function loadFromFile(workspaceDir: string, source: string): Promise<Image
   try {
     const info = await stat(path);
     if (info.isDirectory()) return { ok: false, error: `${shown} is a directory, not an image file.` };
+    const special = specialFileKind(info);
+    if (special) return { ok: false, error: specialFileMessage("read", shown, special) };
     if (info.size > IMAGE_MAX_BYTES) return { ok: false, error: tooBig(shown, info.size) };
     // Read at most one byte past the cap, in case the file grew since stat.
-    const handle = await open(path, "r");
+    const handle = await openRegularForReading(path);
     try {
       const buffer = Buffer.alloc(IMAGE_MAX_BYTES + 1);
       let length = 0;

@@ -1,10 +1,10 @@
-import { open } from "node:fs/promises";
 import {
   READ_FILE_CHUNK_BYTES,
   READ_FILE_LINE_NUMBER_WIDTH,
   READ_FILE_MAX_LINE_CHARS,
   READ_FILE_SCAN_CAP_BYTES,
 } from "../environment/limits.js";
+import { openRegularForReading } from "./regular-file.js";
 
 // Reads a window of lines from a file of any size by streaming it: only the lines inside the
 // window are kept (each cut to a bounded length), so a window near the end of a 100 MB file
@@ -100,7 +100,7 @@ export function windowOfLines(all: readonly string[], request: Omit<WindowReques
 export async function readLineWindow(path: string, request: WindowRequest): Promise<WindowResult> {
   const { offset, limit, maxChars, signal } = request;
   const lastWanted = offset + limit - 1;
-  const handle = await open(path, "r");
+  const handle = await openRegularForReading(path);
   try {
     const { size } = await handle.stat();
     const chunk = Buffer.allocUnsafe(READ_FILE_CHUNK_BYTES);

@@ -21,6 +21,7 @@ import {
 } from "./file-tool-support.js";
 import { readLineWindow, type WindowResult, windowOfLines } from "./line-window.js";
 import { missingPathHint } from "./path-hint.js";
+import { specialFileKind, specialFileMessage } from "./regular-file.js";
 
 // "read_file — cat -n style output (line number, tab, content); overlong single lines are
 // truncated, and binary content (NUL bytes) is rejected with advice to use shell/image tools."
@@ -92,6 +93,8 @@ export function createReadFileTool(
       if (info.isDirectory()) {
         return yield* fail(ctx, `${shown} is a directory, not a file. ${directoryAdvice(ctx)}`);
       }
+      const special = specialFileKind(info);
+      if (special) return yield* fail(ctx, specialFileMessage("read", shown, special));
       size = info.size;
       mtimeMs = info.mtimeMs;
     } catch (error) {

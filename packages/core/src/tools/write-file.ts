@@ -1,4 +1,4 @@
-import { mkdir, readFile, stat, writeFile } from "node:fs/promises";
+import { mkdir, stat } from "node:fs/promises";
 import { dirname } from "node:path";
 import type { OmniMessage } from "@penguin/protocol";
 import type { ToolDefinitionConfig } from "@penguin/state";
@@ -17,6 +17,7 @@ import {
   shownPath,
   stringArgument,
 } from "./file-tool-support.js";
+import { readRegularFile, specialFileKind, specialFileMessage, writeRegularFile } from "./regular-file.js";
 import {
   changeSummary,
   countChanges,
@@ -82,7 +83,9 @@ export function createWriteFileTool(definition: ToolDefinitionConfig): BuiltinTo
     try {
       const info = await stat(path.value);
       if (info.isDirectory()) return yield* fail(ctx, `${shown} is a directory; write_file writes files.`);
-      const bytes = info.size <= DIFF_MAX_FILE_BYTES ? await readFile(path.value) : undefined;
+      const special = specialFileKind(info);
+      if (special) return yield* fail(ctx, specialFileMessage("write", shown, special));
+      const bytes = info.size <= DIFF_MAX_FILE_BYTES ? await readRegularFile(path.value) : undefined;
       previous = { size: bytes?.length ?? info.size, bytes };
     } catch (error) {
       const code = fsErrorCode(error);
@@ -117,7 +120,7 @@ export function createWriteFileTool(definition: ToolDefinitionConfig): BuiltinTo
 
     try {
       await mkdir(dirname(path.value), { recursive: true });
-      await writeFile(path.value, content.value, "utf8");
+      await writeRegularFile(path.value, content.value);
     } catch (error) {
       return yield* fail(ctx, describeFsError("write", path.value, error));
     }

@@ -112,11 +112,12 @@ describe("errors that are not the SDKs' own", () => {
     });
   });
 
-  it("a broken chunk is malformed; anything else is a stream that broke off", () => {
+  it("a broken chunk is malformed; a body cut short is a dropped connection; anything else is a stream that broke off", () => {
     expect(outcomeOfSdkError(new SyntaxError("Unexpected token } in JSON")).status).toBe("malformed");
     expect(outcomeOfSdkError(new TypeError("terminated"))).toEqual({
       status: "failed",
-      errorMessage: "the stream broke off: terminated",
+      errorMessage:
+        "the connection to the provider dropped before the reply was complete (terminated): the server answered, then the connection closed",
     });
     expect(outcomeOfSdkError("socket hang up")).toEqual({
       status: "failed",

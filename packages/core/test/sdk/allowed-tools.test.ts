@@ -5,7 +5,15 @@ import { describe, expect, it } from "vitest";
 import { allowAll } from "../../src/approval/policies.js";
 import { createAgent } from "../../src/sdk/agent.js";
 import { SetupError } from "../../src/sdk/setup-error.js";
-import { collect, payloadsOf, type Stack, stack, toolMessage, traceRecords } from "../hooks/support.js";
+import {
+  chatMessages,
+  collect,
+  payloadsOf,
+  type Stack,
+  stack,
+  toolMessage,
+  traceRecords,
+} from "../hooks/support.js";
 import { cleanedUpAfterEach } from "../support/cleaned-up.js";
 
 // "`allowed-tools`: a per-agent (and per-child-agent) list that limits which tools the model is
@@ -50,6 +58,30 @@ describe("allowed_tools", () => {
       "read_file",
       "list_files",
     ]);
+  });
+
+  it("leaves the tools it removed out of the built-in system prompt", async () => {
+    const env = await start([{ text: "done" }], { allowed_tools: ["read_file", "edit_file", "write_file"] });
+    const session = await env.session();
+    await collect(session.run("Look around.", { approve: allowAll }));
+    await session.dispose();
+    const system = String(chatMessages(env.llm, 0).find((m) => m.role === "system")?.content);
+    const tools = system.slice(system.indexOf("# Tools"), system.indexOf("# When to stop"));
+    expect(tools).toContain("- Use read_file, edit_file and write_file for files. Paths are absolute");
+    for (const removed of ["exec_command", "input_command", "run_subagent", "the shell"]) {
+      expect(tools).not.toContain(removed);
+    }
+  });
+
+  it("keeps exec_command in the prompt without input_command when only that one is removed", async () => {
+    const env = await start([{ text: "done" }], { allowed_tools: ["exec_command", "read_file"] });
+    const session = await env.session();
+    await collect(session.run("Look around.", { approve: allowAll }));
+    await session.dispose();
+    const system = String(chatMessages(env.llm, 0).find((m) => m.role === "system")?.content);
+    expect(system).toContain("- exec_command runs `bash -lc` in the workspace.");
+    expect(system).not.toContain("input_command");
+    expect(system).toContain("- Use read_file for files, and the shell for searching");
   });
 
   it("answers a call to a tool left out as an unknown tool, and it does not run", async () => {

@@ -62,12 +62,6 @@ describe("edit_file", () => {
     expect(await readFile(file, "utf8")).toBe("function f() {\n    return 1;\n}\n");
   });
 
-  it("points at CRLF line endings when that is why old_string did not match", async () => {
-    await writeFile(file, "a\r\nb\r\n");
-    const out = await edit({ old_string: "a\nb", new_string: "c" });
-    expect(out.output).toContain("The file uses CRLF line endings");
-  });
-
   it("fails with the count and the lines when old_string occurs several times, changing nothing", async () => {
     await writeFile(file, "x = 1\ny = 2\nx = 1\n");
     const out = await edit({ old_string: "x = 1", new_string: "x = 3" });

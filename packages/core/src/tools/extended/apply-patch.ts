@@ -1,5 +1,5 @@
 import type { Stats } from "node:fs";
-import { chmod, lstat, mkdir, readFile, rmdir, stat, unlink, writeFile } from "node:fs/promises";
+import { chmod, lstat, mkdir, rmdir, stat, unlink, writeFile } from "node:fs/promises";
 import { dirname } from "node:path";
 import type { OmniMessage } from "@penguin/protocol";
 import { defaultToolLimits, type ToolDefinitionConfig, type ToolLimits } from "@penguin/state";
@@ -13,6 +13,7 @@ import {
   shownPath,
   stringArgument,
 } from "../file-tool-support.js";
+import { readRegularFile, writeRegularFile } from "../regular-file.js";
 import { sha256Note, sha256Of } from "./file-reads.js";
 import { applyHunks } from "./patch-hunks.js";
 import { type PatchOperation, parsePatch } from "./patch-parser.js";
@@ -93,7 +94,7 @@ export function createApplyPatchTool(
     }
     let bytes: Buffer;
     try {
-      bytes = await readFile(path);
+      bytes = await readRegularFile(path);
     } catch (error) {
       return { ok: false, error: describeFsError("read", path, error) };
     }
@@ -219,7 +220,7 @@ export function createApplyPatchTool(
           if (step.mode !== undefined) await chmod(step.path, step.mode);
         } else if (step.kind === "overwrite") {
           undo.push({ path: step.path, run: () => writeFile(step.path, step.original) });
-          await writeFile(step.path, step.content, "utf8");
+          await writeRegularFile(step.path, step.content);
         } else {
           await unlink(step.path);
           undo.push({

@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
-import { open } from "node:fs/promises";
 import { sep } from "node:path";
+import { openRegularForReading } from "../regular-file.js";
 
 // "Hash-guarded writes … replacing, editing, moving or removing a file needs a read (or listing)
 // of it earlier in the same task (since the last user message)": what the agent has seen of each
@@ -69,7 +69,7 @@ export function sha256Of(data: string | Uint8Array): string {
 /** sha256 (hex) of a whole file, read in chunks so a large file is never held whole; undefined once aborted. */
 export async function sha256File(path: string, signal?: AbortSignal): Promise<string | undefined> {
   const hash = createHash("sha256");
-  const handle = await open(path, "r");
+  const handle = await openRegularForReading(path);
   try {
     const chunk = Buffer.allocUnsafe(HASH_CHUNK_BYTES);
     for (;;) {

@@ -8,6 +8,8 @@
 //                                 optionally ended by "*** End of File" (anchors it at the end)
 //   *** Delete File: <path>
 //   *** End Patch
+//
+// Every `***` line may be indented with spaces or tabs, as models write them.
 
 export interface HunkLine {
   op: " " | "-" | "+";
@@ -39,8 +41,39 @@ const DELETE = "*** Delete File: ";
 const MOVE = "*** Move to: ";
 const END_OF_FILE = "*** End of File";
 
-function isFileHeader(line: string): boolean {
-  return line.startsWith(ADD) || line.startsWith(UPDATE) || line.startsWith(DELETE) || line === END;
+/** The envelope and header lines a patch can hold, besides its first line. */
+type Marker =
+  | { kind: "add" | "update" | "delete" | "move"; path: string }
+  | { kind: "end-patch" | "end-of-file" };
+
+const PATH_MARKERS = [
+  { prefix: ADD, kind: "add" },
+  { prefix: UPDATE, kind: "update" },
+  { prefix: DELETE, kind: "delete" },
+  { prefix: MOVE, kind: "move" },
+] as const;
+
+/**
+ * The marker a line is, read after its leading whitespace: models indent headers with spaces or
+ * tabs (a patch quoted in a list, a tab before a header), and a header-like line must never be
+ * taken for a context line of the hunk above it. Only the known markers count, so a context line
+ * such as " ***" (a Markdown rule) stays text.
+ */
+function markerOf(line: string): Marker | undefined {
+  const text = line.trim();
+  if (text === END) return { kind: "end-patch" };
+  if (text === END_OF_FILE) return { kind: "end-of-file" };
+  // The header's trailing space may have been trimmed with an empty path ("*** Add File:").
+  const padded = `${text} `;
+  for (const { prefix, kind } of PATH_MARKERS) {
+    if (padded.startsWith(prefix)) return { kind, path: padded.slice(prefix.length).trim() };
+  }
+  return undefined;
+}
+
+/** Whether a line starts the next file's section (or ends the patch), closing the current one. */
+function endsSection(marker: Marker | undefined): boolean {
+  return marker !== undefined && marker.kind !== "move" && marker.kind !== "end-of-file";
 }
 
 export function parsePatch(text: string): ParsedPatch {
@@ -60,6 +93,12 @@ export function parsePatch(text: string): ParsedPatch {
     ok: false,
     error: `Patch line ${at + 1}: ${message}`,
   });
+  // A marker out of its place is an error, never text of a hunk or of an added file.
+  const misplaced = (at: number, marker: Marker): ParsedPatch => {
+    if (marker.kind === "move") return error(at, `"${MOVE}" must come right after an "${UPDATE}" line.`);
+    if (marker.kind === "end-of-file") return error(at, `"${END_OF_FILE}" must end a hunk.`);
+    return error(at, `"${END}" must be the last line of the patch.`);
+  };
   let i = first + 1;
   while (i < last) {
     const line = lines[i]!;
@@ -68,13 +107,17 @@ export function parsePatch(text: string): ParsedPatch {
       continue;
     }
     const header = i;
-    if (line.startsWith(ADD)) {
-      const path = line.slice(ADD.length).trim();
+    const marker = markerOf(line);
+    if (marker?.kind === "add") {
+      const path = marker.path;
       if (path === "") return error(i, "Add File needs a path.");
       const body: string[] = [];
       i += 1;
-      while (i < last && !isFileHeader(lines[i]!)) {
+      while (i < last) {
         const bodyLine = lines[i]!;
+        const inner = markerOf(bodyLine);
+        if (endsSection(inner)) break;
+        if (inner) return misplaced(i, inner);
         if (!bodyLine.startsWith("+")) {
           return error(
             i,
@@ -92,34 +135,39 @@ export function parsePatch(text: string): ParsedPatch {
       });
       continue;
     }
-    if (line.startsWith(DELETE)) {
-      const path = line.slice(DELETE.length).trim();
+    if (marker?.kind === "delete") {
+      const path = marker.path;
       if (path === "") return error(i, "Delete File needs a path.");
       operations.push({ kind: "delete", path, patchLine: header + 1 });
       i += 1;
       continue;
     }
-    if (line.startsWith(UPDATE)) {
-      const path = line.slice(UPDATE.length).trim();
+    if (marker?.kind === "update") {
+      const path = marker.path;
       if (path === "") return error(i, "Update File needs a path.");
       i += 1;
       let moveTo: string | undefined;
-      if (i < last && lines[i]!.startsWith(MOVE)) {
-        moveTo = lines[i]!.slice(MOVE.length).trim();
+      const move = i < last ? markerOf(lines[i]!) : undefined;
+      if (move?.kind === "move") {
+        moveTo = move.path;
         if (moveTo === "") return error(i, "Move to needs a path.");
         i += 1;
       }
       const hunks: PatchHunk[] = [];
       let current: PatchHunk | undefined;
-      while (i < last && !isFileHeader(lines[i]!)) {
+      while (i < last) {
         const hunkLine = lines[i]!;
-        if (hunkLine.startsWith("@@")) {
+        const inner = markerOf(hunkLine);
+        if (endsSection(inner)) break;
+        if (inner?.kind === "end-of-file") {
+          if (!current) return error(i, `"${END_OF_FILE}" must end a hunk (in Update File: ${path}).`);
+          current.atEnd = true;
+        } else if (inner) {
+          return misplaced(i, inner);
+        } else if (hunkLine.startsWith("@@")) {
           const anchor = hunkLine.slice(2).trim();
           current = { anchor: anchor === "" ? undefined : anchor, lines: [], atEnd: false, patchLine: i + 1 };
           hunks.push(current);
-        } else if (hunkLine === END_OF_FILE) {
-          if (!current) return error(i, `"${END_OF_FILE}" must end a hunk (in Update File: ${path}).`);
-          current.atEnd = true;
         } else {
           const op = hunkLine[0];
           // An empty line inside a hunk is an empty context line whose leading space was lost.
@@ -158,6 +206,7 @@ export function parsePatch(text: string): ParsedPatch {
       operations.push({ kind: "update", path, moveTo, hunks, patchLine: header + 1 });
       continue;
     }
+    if (marker) return misplaced(i, marker);
     return error(i, `expected "${ADD}", "${UPDATE}", "${DELETE}" or "${END}", got ${JSON.stringify(line)}.`);
   }
   if (operations.length === 0) return { ok: false, error: "The patch is empty: it changes no file." };

@@ -1,10 +1,10 @@
-import { open, readFile } from "node:fs/promises";
 import type { ToolLimits } from "@penguin/state";
 import { IMAGE_MAX_BYTES } from "../../environment/limits.js";
 import type { ToolExecutionContext } from "../../environment/types.js";
 import { describeFsError } from "../file-tool-support.js";
 import { imageDimensions } from "../image-dimensions.js";
 import { type ImageMimeType, sniffImageType } from "../image-source.js";
+import { openRegularForReading, readRegularFile } from "../regular-file.js";
 import { extractPdfText } from "./pdf-text.js";
 
 // read_file's rich branch ("In the extended preset `read_file` also returns an image as image
@@ -51,7 +51,7 @@ function megabytes(bytes: number): string {
 }
 
 async function readHead(path: string): Promise<Buffer> {
-  const handle = await open(path, "r");
+  const handle = await openRegularForReading(path);
   try {
     const head = Buffer.alloc(SNIFF_BYTES);
     const { bytesRead } = await handle.read(head, 0, SNIFF_BYTES, 0);
@@ -100,7 +100,7 @@ export function createRichReader(limits: RichReadLimits) {
       text: `${shown} is a ${name} image of ${megabytes(bytes)}; images up to ${IMAGE_MAX_BYTES / MB} MB are returned as images. Make a smaller copy first (e.g. with exec_command: convert big.png -resize 50% small.png) and read that.`,
     });
     if (size > IMAGE_MAX_BYTES) return tooLarge(size);
-    const bytes = await readFile(path);
+    const bytes = await readRegularFile(path);
     // The file may have grown since it was stat'ed.
     if (bytes.length > IMAGE_MAX_BYTES) return tooLarge(bytes.length);
     const dimensions = imageDimensions(bytes, mimeType);
@@ -136,7 +136,7 @@ export function createRichReader(limits: RichReadLimits) {
         text: `${shown} is a PDF of ${megabytes(size)}; PDFs up to ${megabytes(limits.pdfMaxBytes)} are read (tools.limits.read_file.pdfMaxBytes). Extract its text with exec_command instead (e.g. pdftotext -f 1 -l 20 file.pdf -).`,
       };
     }
-    const data = await readFile(path);
+    const data = await readRegularFile(path);
     const extracted = await extractPdfText(data, { maxPages: limits.pdfMaxPages, signal: ctx.signal });
     if (!extracted.ok) {
       switch (extracted.reason) {

@@ -1,5 +1,5 @@
 import type { Stats } from "node:fs";
-import { lstat, readdir, readFile, stat } from "node:fs/promises";
+import { lstat, readdir, stat } from "node:fs/promises";
 import { isAbsolute, join, relative, sep } from "node:path";
 import type { OmniMessage } from "@penguin/protocol";
 import { defaultToolLimits, type ToolDefinitionConfig, type ToolLimits } from "@penguin/state";
@@ -16,6 +16,7 @@ import {
   stringArgument,
 } from "../file-tool-support.js";
 import { missingPathHint } from "../path-hint.js";
+import { readRegularFile } from "../regular-file.js";
 import { baseNameMatcher, pathGlobProblem } from "./glob.js";
 import { type MatchFailure, RegexMatcher } from "./regex-matcher.js";
 
@@ -258,7 +259,7 @@ export function createSearchTextTool(
       if (size > limits.maxFileBytes) return "oversized";
       let bytes: Buffer;
       try {
-        bytes = await readFile(path);
+        bytes = await readRegularFile(path);
       } catch {
         return "unreadable";
       }

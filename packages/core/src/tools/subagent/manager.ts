@@ -33,8 +33,8 @@ export class SubagentManager {
   private readonly evicted = new Set<string>();
   /** Evicted subagents still shutting down, awaited by disposeAll. */
   private readonly endings = new Set<Promise<void>>();
-  /** Spawns waiting for their child session; they hold a place under the cap. */
-  private starting = 0;
+  /** The ids of spawns waiting for their child session; they hold a place under the cap. */
+  private readonly starting = new Set<string>();
   private nextId = 1;
   private disposed = false;
 
@@ -60,7 +60,7 @@ export class SubagentManager {
    */
   async spawn(request: ChildSessionRequest): Promise<SpawnResult> {
     if (this.disposed) return { ok: false, error: "the subagents of this session have been shut down" };
-    if (this.subagents.size + this.starting >= this.maxSessions) {
+    if (this.subagents.size + this.starting.size >= this.maxSessions) {
       const victim = this.pickEviction();
       if (!victim) return { ok: false, error: this.fullMessage() };
       this.evict(victim);
@@ -69,14 +69,14 @@ export class SubagentManager {
     // round start together, and `sub_N` should name the N-th spawn the model asked for whatever
     // order the sessions finish starting in. A spawn that then fails leaves a gap in the numbers.
     const id = `${SUBAGENT_ID_PREFIX}${this.nextId++}`;
-    this.starting++;
+    this.starting.add(id);
     let session: Awaited<ReturnType<SubagentLauncher["create"]>>;
     try {
       session = await this.options.launcher.create(request);
     } catch (error) {
       return { ok: false, error: `the subagent could not be started: ${messageOf(error)}` };
     } finally {
-      this.starting--;
+      this.starting.delete(id);
     }
     if (this.disposed) {
       await session.dispose();
@@ -181,8 +181,13 @@ export class SubagentManager {
   }
 
   private fullMessage(): string {
-    const running = [...this.subagents.values()].map((subagent) => subagent.id);
-    return `cannot start another subagent: all ${this.maxSessions} subagent sessions are running or in use (${running.join(", ")}), and running subagents are never evicted. Poll one with input_subagent until it finishes, then retry.`;
+    // Spawns still starting hold places too: without them the list could be empty ("in use ()")
+    // when every place is taken by calls of the same round.
+    const taken = [
+      ...[...this.subagents.values()].map((subagent) => subagent.id),
+      ...[...this.starting].map((id) => `${id} (starting)`),
+    ];
+    return `cannot start another subagent: all ${this.maxSessions} subagent sessions are running or in use (${taken.join(", ")}), and running subagents are never evicted. Poll one with input_subagent until it finishes, then retry.`;
   }
 }
 

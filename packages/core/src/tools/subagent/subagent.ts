@@ -1,5 +1,4 @@
 import {
-  isPartialMessage,
   isPayload,
   type OmniMessage,
   type StopReason,
@@ -10,17 +9,11 @@ import type { ApprovalPolicy } from "../../approval/policies.js";
 import type { ApproveFn } from "../../environment/types.js";
 import { UnreadBuffer } from "../command/unread-buffer.js";
 import { ApprovalWatch, type PendingApproval } from "./approval-watch.js";
-import { MAX_DETACHED_BACKLOG_MESSAGES } from "./limits.js";
+import { LiveRelay, type SubagentFeed } from "./live-relay.js";
 import type { ChildSession, SubagentInfo, SubagentStatus, TaskOutcome, UsageSink } from "./types.js";
 
 let useCounter = 0;
 const nextUseOrder = () => ++useCounter;
-
-/** The messages a following call has not taken yet. */
-export interface SubagentFeed {
-  take(): OmniMessage[];
-  close(): void;
-}
 
 export interface SubagentOptions {
   id: string;
@@ -36,8 +29,9 @@ export interface SubagentOptions {
 /**
  * One child session of a parent session, driven by run_subagent and input_subagent. Its task
  * runs on its own (the child's stream is always consumed, whether or not a call follows it): a
- * call that follows it streams the child's messages into the parent, tagged with `origin`; while
- * no call follows it, its complete messages wait in a bounded backlog and its assistant text in a
+ * call that follows it streams the child's messages into the parent, tagged with `origin` (see
+ * live-relay.ts for how the framing stays whole); while no call follows it, its complete
+ * messages wait in a bounded backlog and its assistant text in a
  * bounded unread buffer ("a producer such as a command or subagent session may already have
  * replaced overflow with an [..., N chars of earlier output dropped ...] marker").
  */
@@ -58,8 +52,7 @@ export class Subagent {
   private readonly unread: UnreadBuffer;
   private readonly approvals: ApprovalWatch;
   private readonly onUsage: UsageSink | undefined;
-  private readonly feeds = new Set<OmniMessage[]>();
-  private backlog: OmniMessage[] = [];
+  private readonly relay = new LiveRelay();
   private readonly waiters = new Set<() => void>();
 
   constructor(options: SubagentOptions) {
@@ -185,15 +178,7 @@ export class Subagent {
 
   /** Follows the child: messages from now on (after what waited in the backlog) until `close`. */
   subscribe(): SubagentFeed {
-    const queue = this.backlog;
-    this.backlog = [];
-    this.feeds.add(queue);
-    return {
-      take: () => queue.splice(0),
-      close: () => {
-        this.feeds.delete(queue);
-      },
-    };
+    return this.relay.subscribe();
   }
 
   /** Resolves on the child's next message, status or approval change, after `ms`, or on abort. */
@@ -235,6 +220,7 @@ export class Subagent {
     } catch (error) {
       this.outcome ??= { status: "failed", message: `the subagent's session failed: ${messageOf(error)}` };
     } finally {
+      this.relay.flush();
       this.outcome ??= { status: "aborted", message: "the subagent's task ended without a result" };
       if (this.state === "running") this.state = "idle";
       this.controller = undefined;
@@ -244,13 +230,7 @@ export class Subagent {
 
   private observe(message: OmniMessage): void {
     if (message.origin === undefined || message.origin.length === 0) this.note(message);
-    const tagged = withOrigin(message, this.sessionId);
-    if (this.feeds.size > 0) {
-      for (const feed of this.feeds) feed.push(tagged);
-    } else if (!isPartialMessage(message)) {
-      this.backlog.push(tagged);
-      if (this.backlog.length > MAX_DETACHED_BACKLOG_MESSAGES) this.backlog.shift();
-    }
+    this.relay.deliver(withOrigin(message, this.sessionId));
     this.wake();
   }
 
