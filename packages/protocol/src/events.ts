@@ -137,6 +137,8 @@ export const McpServerConnectResultSchema = z.looseObject({
   tools: z.array(z.string()).optional(),
   /** Why it did not connect, in one line. */
   error: z.string().optional(),
+  /** Tools the server listed that the model is not offered, each with why (by the server's name for it). */
+  left_out: z.array(z.object({ tool: z.string(), reason: z.string() })).optional(),
   /**
    * Tool names of the configuration (`allowed_tools`, a hook's `tools`) that this server, once
    * connected, turned out not to have: one line each, naming the closest tool it has.

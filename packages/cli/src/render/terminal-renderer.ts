@@ -2,6 +2,7 @@ import type { OmniMessage, TokenCounts, ToolSpec } from "@penguin/protocol";
 import { completedTopLevelString } from "./partial-json.js";
 import { Screen } from "./screen.js";
 import type { Style } from "./style.js";
+import { terminalSafe } from "./terminal-text.js";
 import { CALL_DESCRIPTION_ARGUMENTS, collapseOutput, summarizeToolCall } from "./tool-call-summary.js";
 
 export interface RendererOptions {
@@ -38,6 +39,9 @@ const indent = (text: string, prefix: string) =>
     .map((l) => prefix + l)
     .join("\n");
 
+/** The status line shows at most this much of a running call's latest output line. */
+export const STATUS_LINE_MAX_CHARS = 60;
+
 /** A finished call says how long it ran when that was at least this long. */
 export const SHOW_ELAPSED_FROM_MS = 1000;
 
@@ -52,6 +56,10 @@ interface CallState {
   detailShown?: boolean;
   /** When the call was approved and started running. */
   startedAt?: number;
+  /** The last complete line its output streamed so far (progress of a long call). */
+  lastOutputLine?: string;
+  /** The streamed text after that line's newline, until its own newline arrives. */
+  openOutputLine?: string;
   child: boolean;
 }
 
@@ -114,6 +122,9 @@ export class TerminalRenderer {
       case "partial_tool_call":
         this.onPartialCall(p.tool_call_id, p.name, p.arguments, child);
         return;
+      case "partial_tool_call_output":
+        if (p.event_type === "delta") this.onPartialOutput(p.tool_call_id, p.output);
+        return;
       case "tool_call": {
         const state = this.callState(p.tool_call_id, p.name, child);
         state.arguments = p.arguments;
@@ -133,18 +144,19 @@ export class TerminalRenderer {
           return;
         }
         const by = p.source?.name ? ` by ${p.source.name}` : "";
-        this.line(style.yellow(`  ✗ ${p.decision}${by}${p.reason ? `: ${p.reason}` : ""}`));
+        this.line(style.yellow(`  ✗ ${p.decision}${by}${p.reason ? `: ${terminalSafe(p.reason)}` : ""}`));
         return;
       }
       case "tool_call_output": {
         const state = this.calls.get(p.tool_call_id);
         this.calls.delete(p.tool_call_id);
-        const collapsed = collapseOutput(p.output);
+        const output = terminalSafe(p.output);
+        const collapsed = collapseOutput(output);
         const folded = !this.opts.fullOutput && collapsed.folded > 0;
-        const text = folded ? collapsed.text : p.output.replace(/\n$/, "");
+        const text = folded ? collapsed.text : output.replace(/\n$/, "");
         if (folded) {
           const title = state ? summarizeToolCall(state.name, state.arguments).title : p.tool_call_id;
-          this.lastFolded = { title, text: p.output };
+          this.lastFolded = { title, text: output };
         }
         const mark =
           p.stop_reason && p.stop_reason !== "completed" ? style.yellow(` [${p.stop_reason}]`) : "";
@@ -225,10 +237,11 @@ export class TerminalRenderer {
     if (running.length > 0) {
       const first = running[0];
       const label = first.description ?? summarizeToolCall(first.name, first.arguments).title;
+      const latest = first.lastOutputLine ? style.dim(` · ${first.lastOutputLine}`) : "";
       const since = first.startedAt ?? this.requestStartedAt;
       const elapsed = since !== undefined ? style.dim(` · ${formatElapsed(this.now() - since)}`) : "";
       const more = running.length > 1 ? style.dim(` (+${running.length - 1} more)`) : "";
-      return `${label}${elapsed}${more}`;
+      return `${label}${latest}${elapsed}${more}`;
     }
     if (this.requestStartedAt !== undefined) {
       return `${style.dim("waiting for the model")}${style.dim(` · ${formatElapsed(this.now() - this.requestStartedAt)}`)}`;
@@ -253,6 +266,31 @@ export class TerminalRenderer {
     }
     if (name) state.name = name;
     return state;
+  }
+
+  /**
+   * Keeps the last complete line a running call streamed, for the status line (which the spinner
+   * redraws on its own): an MCP server's progress, a command's latest line.
+   */
+  private onPartialOutput(id: string, delta: string): void {
+    const state = this.calls.get(id);
+    if (!state) return;
+    // Only a line's head can be shown: an open line keeps no more than that (with room for the
+    // terminal sequences dropped from it) while it grows.
+    const head = (text: string) => text.slice(0, STATUS_LINE_MAX_CHARS * 4);
+    const open = state.openOutputLine ?? "";
+    const end = delta.lastIndexOf("\n");
+    if (end === -1) {
+      state.openOutputLine = head(open + delta);
+      return;
+    }
+    const before = delta.lastIndexOf("\n", end - 1);
+    const complete = before === -1 ? open + delta.slice(0, end) : delta.slice(before + 1, end);
+    state.openOutputLine = head(delta.slice(end + 1));
+    const line = terminalSafe(head(complete)).trim();
+    if (line === "") return;
+    state.lastOutputLine =
+      line.length > STATUS_LINE_MAX_CHARS ? `${line.slice(0, STATUS_LINE_MAX_CHARS - 1)}…` : line;
   }
 
   /** Streams a call's arguments; its description is shown the moment its closing quote arrives. */

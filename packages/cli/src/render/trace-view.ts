@@ -2,6 +2,7 @@ import type { OmniMessage, TokenCounts } from "@penguin/protocol";
 import { formatModelRef } from "@penguin/state";
 import { formatLocalTime, truncateLine } from "./format.js";
 import type { Style } from "./style.js";
+import { terminalSafe } from "./terminal-text.js";
 import { collapseOutput, summarizeToolCall } from "./tool-call-summary.js";
 
 export interface TraceViewOptions {
@@ -82,7 +83,8 @@ export class TraceView {
         const status =
           p.stop_reason && p.stop_reason !== "completed" ? style.yellow(` [${p.stop_reason}]`) : "";
         const images = p.images && p.images.length > 0 ? style.dim(` (+${p.images.length} image(s))`) : "";
-        const shown = this.#opts.full ? p.output.replace(/\n$/, "") : collapseOutput(p.output).text;
+        const output = terminalSafe(p.output);
+        const shown = this.#opts.full ? output.replace(/\n$/, "") : collapseOutput(output).text;
         return [
           `  ${style.dim("←")} ${name} output ${style.dim(`[${p.tool_call_id}]`)}${status}${images}`,
           style.dim(indent(shown, "    │ ")),
@@ -111,7 +113,7 @@ export class TraceView {
       case "approval_decision": {
         const name = this.#callNames.get(p.tool_call_id) ?? p.tool_call_id;
         const by = p.source ? ` by ${p.source.kind}${p.source.name ? ` "${p.source.name}"` : ""}` : "";
-        const reason = p.reason ? `: ${p.reason}` : "";
+        const reason = p.reason ? `: ${terminalSafe(p.reason)}` : "";
         const text = `${p.decision === "allow" ? "✓" : "✗"} ${p.decision} ${name}${by}${reason}`;
         return [`  ${p.decision === "allow" ? style.green(text) : style.red(text)}`];
       }

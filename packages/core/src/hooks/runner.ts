@@ -1,4 +1,5 @@
 import { hookResult, type OmniMessage, type StopReason, type ToolCallPayload } from "@penguin/protocol";
+import { replaceControlCharacters } from "../environment/control-characters.js";
 import { PENGUIN_HOOK_ANSWER_SHAPE, readHookAnswer } from "./hook-answer.js";
 import type { ActiveHook, HookPhase, HookSet } from "./hook-set.js";
 import { type HookProcessResult, runHookProcess } from "./run-hook.js";
@@ -89,8 +90,13 @@ export class HookRunner {
     return result;
   }
 
+  /**
+   * What a hook printed, made fit to leave the runner (deny reasons, shown output, traced output):
+   * control characters replaced as in a command's output, then secrets redacted.
+   */
   private redact(text: string): string {
-    return this.context.redact ? this.context.redact(text) : text;
+    const clean = replaceControlCharacters(text);
+    return this.context.redact ? this.context.redact(clean) : clean;
   }
 
   private payloadOf(call: ToolCall): Record<string, unknown> {

@@ -1,11 +1,13 @@
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { IMAGE_MAX_BYTES } from "../environment/limits.js";
 import { type ImageMimeType, sniffImageType } from "../tools/image-source.js";
+import { structuredContentText } from "./structured-content.js";
 
 // "results mapped: text content → output, image content → `images` (data URLs), structured
 // content → JSON text, `isError` → stop_reason failed". What the model cannot take (audio, binary
 // resources, images it cannot read or that are too large) becomes a one-line note in the output,
-// so the model knows something was there.
+// so the model knows something was there. Structured content never brings base64 media or a copy
+// of the content blocks into the text.
 
 /** An MCP tool result as Penguin's tool output. */
 export interface MappedResult {
@@ -89,20 +91,17 @@ function blockText(block: Block, images: string[], options: MapOptions): string 
 }
 
 /**
- * Maps a `tools/call` result. Structured content is given as JSON text when the server sent no
- * text of its own (servers are asked to repeat structured content as text, and most do).
+ * Maps a `tools/call` result. Structured content is given as JSON text when it adds something
+ * (see structured-content.ts).
  */
 export function mapCallResult(result: CallToolResult, options: MapOptions): MappedResult {
   const images: string[] = [];
   const parts: string[] = [];
-  let hasText = false;
   for (const block of result.content ?? []) {
-    if (block.type === "text") hasText = true;
     const text = blockText(block, images, options);
     if (text !== undefined) parts.push(text);
   }
-  if (!hasText && result.structuredContent !== undefined) {
-    parts.push(JSON.stringify(result.structuredContent, null, 2));
-  }
+  const structured = structuredContentText(result);
+  if (structured !== undefined) parts.push(structured);
   return { text: parts.join("\n"), images, failed: result.isError === true };
 }

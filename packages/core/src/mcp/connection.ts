@@ -1,7 +1,7 @@
 import { isAbsolute, resolve } from "node:path";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
-import type { CallToolResult, Tool } from "@modelcontextprotocol/sdk/types.js";
+import type { CallToolResult, ServerCapabilities, Tool } from "@modelcontextprotocol/sdk/types.js";
 import type { McpServer } from "@penguin/state";
 import { lossDetail, watchedFetch } from "./connection-watch.js";
 import {
@@ -11,8 +11,10 @@ import {
   MCP_SDK_REQUEST_TIMEOUT_MS,
   MCP_STDERR_TAIL_CHARS,
 } from "./limits.js";
+import { ProgressRoutes, type ProgressUpdate } from "./progress.js";
 import { loadMcpSdk, type McpSdk } from "./sdk.js";
 import { expiredSessionAnswer, isSessionExpired } from "./session-expiry.js";
+import { callToolAsTask, requiresTask } from "./task-call.js";
 
 export type McpServerConfig = McpServer["config"];
 
@@ -75,6 +77,8 @@ export interface CallOptions {
   signal?: AbortSignal;
   /** A read-only call may be sent again after the server forgot the session. */
   readOnly: boolean;
+  /** Gets the server's progress notifications (a progress token is sent with the call). */
+  onProgress?: (update: ProgressUpdate) => void;
 }
 
 type Ready = { status: "ready"; client: Client } | Exclude<McpCallOutcome, { status: "answered" }>;
@@ -101,6 +105,10 @@ export class McpConnection {
   private lost: { client: Client; reason: string; delivered: boolean } | undefined;
   private connecting: Promise<Tool[]> | undefined;
   private reconnecting: Promise<Ready> | undefined;
+  /** Progress tokens of the calls running now. */
+  private readonly progress = new ProgressRoutes();
+  /** The tools that can only be called as tasks (`execution.taskSupport: "required"`). */
+  private taskRequired = new Set<string>();
   /** Settles when the transport has closed (a stdio server's process has ended). */
   private ended: Promise<void> = Promise.resolve();
 
@@ -109,6 +117,11 @@ export class McpConnection {
     readonly config: McpServerConfig,
     private readonly workspaceDir: string,
   ) {}
+
+  /** What the server said it supports in the handshake (undefined until connected). */
+  get serverCapabilities(): ServerCapabilities | undefined {
+    return this.client?.getServerCapabilities();
+  }
 
   private get remote(): boolean {
     return this.config.transport !== "stdio";
@@ -153,6 +166,7 @@ export class McpConnection {
     try {
       const { client, tools } = await this.handshake(sdk, signal, true);
       this.client = client;
+      this.taskRequired = new Set(tools.filter(requiresTask).map((tool) => tool.name));
       return tools;
     } catch (error) {
       // A server that failed to connect is skipped for the session.
@@ -190,6 +204,10 @@ export class McpConnection {
     });
     // Errors of a live connection surface as failed calls; nothing to report on their own.
     client.onerror = () => {};
+    // Set on every client, so a reconnected one routes progress too.
+    client.setNotificationHandler(sdk.ProgressNotificationSchema, (notification) =>
+      this.progress.deliver(notification.params),
+    );
     client.onclose = () => {
       markEnded();
       if (this.closing || discarded) return;
@@ -274,15 +292,20 @@ export class McpConnection {
    */
   async callTool(name: string, args: Record<string, unknown>, options: CallOptions): Promise<McpCallOutcome> {
     const { signal } = options;
-    const ready = await this.ready(signal);
-    if (ready.status !== "ready") return ready;
-    const first = await this.send(ready.client, name, args, signal);
-    if (first.status !== "session-expired") return first;
-    const again = await this.reconnect(signal);
-    if (again.status !== "ready") return again;
-    if (!options.readOnly) return { status: "not-repeated", reason: first.reason };
-    const second = await this.send(again.client, name, args, signal);
-    return second.status === "session-expired" ? { status: "error", reason: second.reason } : second;
+    const route = options.onProgress ? this.progress.open(options.onProgress) : undefined;
+    try {
+      const ready = await this.ready(signal);
+      if (ready.status !== "ready") return ready;
+      const first = await this.send(ready.client, name, args, signal, route?.token);
+      if (first.status !== "session-expired") return first;
+      const again = await this.reconnect(signal);
+      if (again.status !== "ready") return again;
+      if (!options.readOnly) return { status: "not-repeated", reason: first.reason };
+      const second = await this.send(again.client, name, args, signal, route?.token);
+      return second.status === "session-expired" ? { status: "error", reason: second.reason } : second;
+    } finally {
+      route?.close();
+    }
   }
 
   /** The client to send a call with: the current one, or (remote, after a loss) a new one. */
@@ -299,12 +322,18 @@ export class McpConnection {
     name: string,
     args: Record<string, unknown>,
     signal: AbortSignal | undefined,
+    progressToken: string | undefined,
   ): Promise<Sent> {
+    const params = {
+      name,
+      arguments: args,
+      ...(progressToken !== undefined ? { _meta: { progressToken } } : {}),
+    };
+    const options = { signal, timeout: MCP_SDK_REQUEST_TIMEOUT_MS };
     try {
-      const result = await client.callTool({ name, arguments: args }, undefined, {
-        signal,
-        timeout: MCP_SDK_REQUEST_TIMEOUT_MS,
-      });
+      const result = this.taskRequired.has(name)
+        ? await callToolAsTask(client, params, options)
+        : await client.callTool(params, undefined, options);
       // A server of the 2024-10-07 protocol answers `{toolResult}`: shown as JSON text.
       if (!("content" in result) && "toolResult" in result) {
         return {

@@ -37,3 +37,12 @@ export const MCP_CLOSE_WAIT_MS = 5_000;
 
 /** What Penguin calls itself in the MCP `initialize` handshake (servers log it; none depend on it). */
 export const MCP_CLIENT_INFO = { name: "penguin", version: "0.0.0" } as const;
+
+/**
+ * "Long-running MCP tools stream progress notifications as partial output": each notification is
+ * one line of the output the model reads, so a server that reports every small step is cut off
+ * after this many lines (the rest are counted in one note) to leave room for the result.
+ */
+export const MCP_PROGRESS_MAX_LINES = 20;
+/** A progress line is one line; a longer message is cut with an ellipsis. */
+export const MCP_PROGRESS_LINE_MAX_CHARS = 200;

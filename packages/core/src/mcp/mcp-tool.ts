@@ -1,11 +1,13 @@
 import type { Tool } from "@modelcontextprotocol/sdk/types.js";
 import { partialToolCallOutput, type ToolSpec } from "@penguin/protocol";
 import type { ToolDefinitionConfig } from "@penguin/state";
+import { replaceControlCharacters } from "../environment/control-characters.js";
 import { DEFAULT_MAX_OUTPUT_LENGTH, DEFAULT_TOOL_TIMEOUT_MS } from "../environment/limits.js";
 import type { BuiltinTool } from "../environment/types.js";
 import { callFailureText, unavailableText } from "./call-failure.js";
 import { mapCallResult } from "./call-result.js";
 import type { McpConnection, McpServerConfig } from "./connection.js";
+import { ProgressFeed } from "./progress.js";
 
 // An MCP server's tool is a BuiltinTool like any other: the Environment validates its arguments
 // against the server's input schema, frames, times out (`timeoutMs` of the server), truncates
@@ -52,19 +54,38 @@ export function createMcpTool(
     definition,
     async *execute(args, ctx) {
       const id = ctx.toolCallId;
-      const outcome = await connection.callTool(tool.name, args, {
+      // Everything the server wrote reaches the model and the terminal under the same rule as a
+      // command's output (NUL and other control characters replaced), whatever path it took.
+      const delta = (text: string) => partialToolCallOutput("delta", id, replaceControlCharacters(text));
+      // Progress notifications stream as output lines while the call runs.
+      const progress = new ProgressFeed();
+      const call = connection.callTool(tool.name, args, {
         signal: ctx.signal,
         readOnly: definition.permission === "r",
+        onProgress: progress.push,
       });
+      const lines = progress.follow(call);
+      let step = await lines.next();
+      while (!step.done) {
+        yield delta(step.value);
+        step = await lines.next();
+      }
+      const settled = step.value;
+      // callTool reports every ending as a value; a throw here would be a bug in it.
+      const outcome = settled.ok
+        ? settled.value
+        : {
+            status: "error" as const,
+            reason: settled.error instanceof Error ? settled.error.message : String(settled.error),
+          };
       // An interrupt or the timeout: the Environment reports it.
       if (outcome.status === "interrupted") return;
       if (outcome.status !== "answered") {
-        yield partialToolCallOutput("delta", id, callFailureText(server, tool.name, outcome));
+        yield delta(callFailureText(server, tool.name, outcome));
         return { stopReason: "failed" };
       }
-      const result = outcome.result;
-      const mapped = mapCallResult(result, { modelHasVision: ctx.modelHasVision });
-      if (mapped.text !== "") yield partialToolCallOutput("delta", id, mapped.text);
+      const mapped = mapCallResult(outcome.result, { modelHasVision: ctx.modelHasVision });
+      if (mapped.text !== "") yield delta(mapped.text);
       return {
         ...(mapped.failed ? { stopReason: "failed" as const } : {}),
         ...(mapped.images.length > 0 ? { images: mapped.images } : {}),
@@ -90,7 +111,11 @@ export function createUnavailableTool(spec: ToolSpec, server: string, reason: ()
       maxOutputLength: DEFAULT_MAX_OUTPUT_LENGTH,
     },
     async *execute(_args, ctx) {
-      yield partialToolCallOutput("delta", ctx.toolCallId, unavailableText(server, reason()));
+      yield partialToolCallOutput(
+        "delta",
+        ctx.toolCallId,
+        replaceControlCharacters(unavailableText(server, reason())),
+      );
       return { stopReason: "failed" };
     },
   };

@@ -2,7 +2,7 @@ import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { SSEClientTransport } from "@modelcontextprotocol/sdk/client/sse.js";
 import type { getDefaultEnvironment, StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import type { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import type { ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
+import type { ErrorCode, McpError, ProgressNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
 
 /**
  * The parts of the official MCP SDK a connection uses, imported when a session first connects to
@@ -14,6 +14,7 @@ export interface McpSdk {
   Client: typeof Client;
   McpError: typeof McpError;
   ErrorCode: typeof ErrorCode;
+  ProgressNotificationSchema: typeof ProgressNotificationSchema;
   StdioClientTransport: typeof StdioClientTransport;
   getDefaultEnvironment: typeof getDefaultEnvironment;
   StreamableHTTPClientTransport: typeof StreamableHTTPClientTransport;
@@ -33,6 +34,7 @@ export async function loadMcpSdk(): Promise<McpSdk> {
     Client: client.Client,
     McpError: types.McpError,
     ErrorCode: types.ErrorCode,
+    ProgressNotificationSchema: types.ProgressNotificationSchema,
     StdioClientTransport: stdio.StdioClientTransport,
     getDefaultEnvironment: stdio.getDefaultEnvironment,
     StreamableHTTPClientTransport: http.StreamableHTTPClientTransport,

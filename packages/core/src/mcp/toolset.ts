@@ -6,6 +6,7 @@ import type { BuiltinTool } from "../environment/types.js";
 import { type ConfiguredNames, checkConfiguredNames } from "./configured-names.js";
 import { McpConnectError, McpConnection, oneLine } from "./connection.js";
 import { createMcpTool, createUnavailableTool } from "./mcp-tool.js";
+import { taskSupportProblem } from "./task-call.js";
 import { mcpToolPrefix, ToolNamer } from "./tool-names.js";
 
 export interface McpToolsetOptions {
@@ -159,6 +160,15 @@ export class McpToolset {
       }
       const names: string[] = [];
       for (const tool of a.tools) {
+        const problem = taskSupportProblem(tool, a.connection.serverCapabilities);
+        if (problem !== undefined) {
+          this.warn(`MCP server "${server}": tool "${tool.name}" left out: ${problem}`);
+          results[index].left_out = [
+            ...(results[index].left_out ?? []),
+            { tool: tool.name, reason: problem },
+          ];
+          continue;
+        }
         const name = namer.nameFor(server, tool.name);
         if (name === undefined) {
           this.warn(

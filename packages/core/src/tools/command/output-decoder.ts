@@ -1,4 +1,8 @@
 import { isAscii } from "node:buffer";
+import { replaceControlCharacters } from "../../environment/control-characters.js";
+
+// The one rule for control characters, shared with MCP results and hook output.
+export { REPLACEMENT_CHARACTER, replaceControlCharacters } from "../../environment/control-characters.js";
 
 /**
  * Turns a stream of stdout or stderr bytes into text for the model.
@@ -11,15 +15,6 @@ import { isAscii } from "node:buffer";
  *   databases reject. ESC is kept so that ANSI sequences from tools that ignore NO_COLOR stay
  *   recognisable as such instead of turning into stray `[31m` fragments.
  */
-export const REPLACEMENT_CHARACTER = "\uFFFD";
-
-// C0 controls except \t (09), \n (0A), \r (0D) and ESC (1B).
-const UNSAFE_CONTROL_CHARACTERS = /[\u0000-\u0008\u000B\u000C\u000E-\u001A\u001C-\u001F]/g;
-
-export function replaceControlCharacters(text: string): string {
-  return text.replace(UNSAFE_CONTROL_CHARACTERS, REPLACEMENT_CHARACTER);
-}
-
 export class OutputDecoder {
   private readonly decoder = new TextDecoder("utf-8", { fatal: false });
   /** Whether the decoder may hold the first bytes of a character that the chunk boundary cut. */
