@@ -12,6 +12,8 @@ import { authRoutes } from "./auth/routes.js";
 import type { ServerDatabase } from "./db/schema.js";
 import type { AppEnv } from "./http/context.js";
 import { jsonError } from "./http/errors.js";
+import { checkHost, HostAllowList } from "./http/host-check.js";
+import { jsonResponseHeaders } from "./http/json-headers.js";
 import { buildOpenApiDocument } from "./http/openapi.js";
 import { requestLog } from "./http/request-log.js";
 import { type AnyRouteSpec, defineRoute, mountRoutes, routeKey } from "./http/route.js";
@@ -29,6 +31,12 @@ export interface ServerAppOptions {
    * matches the `Host` header; needed behind a proxy that rewrites `Host`.
    */
   allowedOrigins?: readonly string[];
+  /**
+   * Host names (`penguin.example.com`) this server answers for besides IP addresses, `localhost`
+   * and the hosts of `allowedOrigins`; a request whose `Host` names anything else gets 421
+   * (DNS rebinding). Needed when users reach the server by a name, e.g. behind a proxy.
+   */
+  allowedHosts?: readonly string[];
   /** Largest request body in bytes; larger ones get 413. Default 1 MiB. */
   maxBodyBytes?: number;
   loginThrottle?: LoginThrottleOptions;
@@ -79,6 +87,10 @@ export function createServerApp(options: ServerAppOptions): ServerApp {
   const { db, logger } = options;
   const now = options.now ?? (() => new Date());
   const allowedOrigins = new Set(options.allowedOrigins ?? []);
+  const hostAllowList = new HostAllowList([
+    ...(options.allowedHosts ?? []),
+    ...[...allowedOrigins].filter((origin) => URL.canParse(origin)).map((origin) => new URL(origin).host),
+  ]);
   const maxBodyBytes = options.maxBodyBytes ?? MAX_BODY_BYTES;
 
   const health = defineRoute({
@@ -138,6 +150,9 @@ export function createServerApp(options: ServerAppOptions): ServerApp {
 
   const app = new Hono<AppEnv>();
   app.use(requestLog(logger));
+  app.use(jsonResponseHeaders());
+  // Before anything else answers (the web app's files included): a rebound name gets nothing.
+  app.use(checkHost(hostAllowList));
   // The web app's files are public (the app shows the login page); /api paths pass through.
   if (options.webRoot !== undefined) app.use(serveWeb(options.webRoot));
   // Authentication first: a stranger's body is never read, whatever its size.

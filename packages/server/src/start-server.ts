@@ -1,4 +1,4 @@
-import type { AddressInfo } from "node:net";
+import { type AddressInfo, isIP } from "node:net";
 import { join } from "node:path";
 import { type ServerType, serve } from "@hono/node-server";
 import { createLogger, logsDir, resolveDataRoot } from "@penguin/state";
@@ -34,6 +34,7 @@ export interface StartServerOptions
     ServerAppOptions,
     | "secureCookies"
     | "allowedOrigins"
+    | "allowedHosts"
     | "maxBodyBytes"
     | "loginThrottle"
     | "passwordHashing"
@@ -153,7 +154,9 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
       ...(options.routes ?? []),
     ];
     const webRoot = options.webRoot === false ? undefined : (options.webRoot ?? packagedWebRoot());
-    const { app } = createServerApp({ ...options, routes, db, logger, webRoot });
+    // The name the server listens on is its own (a wildcard address names nothing).
+    const allowedHosts = [...(options.allowedHosts ?? []), ...(isIP(host) === 0 ? [host] : [])];
+    const { app } = createServerApp({ ...options, allowedHosts, routes, db, logger, webRoot });
     server = serve({ fetch: app.fetch, hostname: host, port: options.port ?? DEFAULT_PORT });
     const address = await listen(server);
     const url = formatUrl(host, address.port);
