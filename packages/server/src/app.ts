@@ -9,6 +9,7 @@ import { PasswordHashGate, type PasswordHashGateOptions } from "./auth/hash-gate
 import { LoginThrottle, type LoginThrottleOptions } from "./auth/login-throttle.js";
 import { authenticate, SESSION_COOKIE_NAME } from "./auth/middleware.js";
 import { authRoutes } from "./auth/routes.js";
+import { streamCredentialVerifier } from "./auth/stream-credentials.js";
 import type { ServerDatabase } from "./db/schema.js";
 import type { AppEnv } from "./http/context.js";
 import { jsonError } from "./http/errors.js";
@@ -18,6 +19,7 @@ import { buildOpenApiDocument } from "./http/openapi.js";
 import { requestLog } from "./http/request-log.js";
 import { type AnyRouteSpec, defineRoute, mountRoutes, routeKey } from "./http/route.js";
 import { AUTH_SESSION_TTL_MS, MAX_BODY_BYTES } from "./limits.js";
+import { StreamRegistry } from "./sse/stream-registry.js";
 import { SERVER_VERSION } from "./version.js";
 import { serveWeb } from "./web/serve-web.js";
 
@@ -51,6 +53,15 @@ export interface ServerAppOptions {
    * `X-Forwarded-For` (which anyone else could forge). Default none.
    */
   trustedProxies?: readonly string[];
+  /**
+   * The open live streams by credential (the session routes share it); default a new one built
+   * from `maxStreamsPerUser` and `streamCredentialRecheckMs`.
+   */
+  streams?: StreamRegistry;
+  /** Live streams (SSE) one user may have open at once; beyond it 429 `too_many_streams`. Default 32. */
+  maxStreamsPerUser?: number;
+  /** How often an open stream's credential is checked again in the database. Default 30 s. */
+  streamCredentialRecheckMs?: number;
   /** Browser session lifetime; default 30 days. */
   sessionTtlMs?: number;
   /** The clock (tests move it to step over backoff delays). */
@@ -92,6 +103,14 @@ export function createServerApp(options: ServerAppOptions): ServerApp {
     ...[...allowedOrigins].filter((origin) => URL.canParse(origin)).map((origin) => new URL(origin).host),
   ]);
   const maxBodyBytes = options.maxBodyBytes ?? MAX_BODY_BYTES;
+  const streams =
+    options.streams ??
+    new StreamRegistry({
+      maxPerUser: options.maxStreamsPerUser,
+      recheckMs: options.streamCredentialRecheckMs,
+      verify: streamCredentialVerifier(db, now),
+      now,
+    });
 
   const health = defineRoute({
     method: "get",
@@ -131,6 +150,7 @@ export function createServerApp(options: ServerAppOptions): ServerApp {
       secureCookies: options.secureCookies ?? false,
       allowedOrigins,
       sessionTtlMs: options.sessionTtlMs ?? AUTH_SESSION_TTL_MS,
+      streams,
     }),
     ...(options.routes ?? []),
   ];

@@ -8,6 +8,7 @@ import type { Logger } from "pino";
 import { agentRoutes } from "./agents/routes.js";
 import { createServerApp, type ServerAppOptions } from "./app.js";
 import { ensureBootstrapAdmin, type InitialAdmin } from "./auth/bootstrap.js";
+import { streamCredentialVerifier } from "./auth/stream-credentials.js";
 import { migrateToLatest } from "./db/migrations.js";
 import { openDatabase, serverDatabaseFile } from "./db/open-database.js";
 import type { ServerDatabase } from "./db/schema.js";
@@ -19,6 +20,7 @@ import { sessionRoutes } from "./sessions/routes.js";
 import { SessionStore } from "./sessions/store.js";
 import { confineWorkspaceRoots, defaultWorkspaceRoots } from "./sessions/workspace.js";
 import { EventHub } from "./sse/event-hub.js";
+import { StreamRegistry } from "./sse/stream-registry.js";
 import { usageRoutes } from "./usage/routes.js";
 import { packagedWebRoot } from "./web/serve-web.js";
 
@@ -40,6 +42,8 @@ export interface StartServerOptions
     | "passwordHashing"
     | "trustedProxies"
     | "sessionTtlMs"
+    | "maxStreamsPerUser"
+    | "streamCredentialRecheckMs"
     | "routes"
     | "now"
   > {
@@ -85,6 +89,8 @@ export interface RunningServer {
   db: Kysely<ServerDatabase>;
   /** The live streams: one channel per session (`session:<id>`) and per user (`user:<id>`). */
   hub: EventHub;
+  /** The open live streams by credential (revocation ends them; capped per user). */
+  streams: StreamRegistry;
   /** The session runtime manager (live SDK sessions, their tasks and approvals). */
   sessions: SessionManager;
   logger: Logger;
@@ -132,7 +138,14 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     if (applied.length > 0) logger.info({ migrations: applied }, "database migrated");
     const initialAdmin = await ensureBootstrapAdmin(db);
     const hub = new EventHub();
-    const store = new SessionStore(db, options.now ?? (() => new Date()));
+    const now = options.now ?? (() => new Date());
+    const store = new SessionStore(db, now);
+    const streams = new StreamRegistry({
+      maxPerUser: options.maxStreamsPerUser,
+      recheckMs: options.streamCredentialRecheckMs,
+      verify: streamCredentialVerifier(db, now),
+      now,
+    });
     const sessions = new SessionManager({
       hub,
       store,
@@ -146,6 +159,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
         manager: sessions,
         store,
         hub,
+        streams,
         // The data root holds the database, every user's traces and the key files: never a workspace.
         workspaceRoots: confineWorkspaceRoots(options.workspaceRoots ?? defaultWorkspaceRoots(), [dataRoot]),
       }),
@@ -156,7 +170,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     const webRoot = options.webRoot === false ? undefined : (options.webRoot ?? packagedWebRoot());
     // The name the server listens on is its own (a wildcard address names nothing).
     const allowedHosts = [...(options.allowedHosts ?? []), ...(isIP(host) === 0 ? [host] : [])];
-    const { app } = createServerApp({ ...options, allowedHosts, routes, db, logger, webRoot });
+    const { app } = createServerApp({ ...options, allowedHosts, routes, db, logger, webRoot, streams });
     server = serve({ fetch: app.fetch, hostname: host, port: options.port ?? DEFAULT_PORT });
     const address = await listen(server);
     const url = formatUrl(host, address.port);
@@ -170,12 +184,14 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
       app,
       db,
       hub,
+      streams,
       sessions,
       logger,
       initialAdmin,
       close() {
         closing ??= (async () => {
           await sessions.close();
+          streams.close();
           hub.close();
           await new Promise<void>((resolve) => {
             running.close(() => resolve());
