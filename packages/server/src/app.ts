@@ -1,5 +1,4 @@
 import { Hono } from "hono";
-import { bodyLimit } from "hono/body-limit";
 import { HTTPException } from "hono/http-exception";
 import type { Kysely } from "kysely";
 import type { Logger } from "pino";
@@ -17,7 +16,13 @@ import { checkHost, HostAllowList } from "./http/host-check.js";
 import { jsonResponseHeaders } from "./http/json-headers.js";
 import { buildOpenApiDocument } from "./http/openapi.js";
 import { requestLog } from "./http/request-log.js";
-import { type AnyRouteSpec, defineRoute, mountRoutes, routeKey } from "./http/route.js";
+import {
+  type AnyRouteSpec,
+  defineRoute,
+  mountMethodNotAllowed,
+  mountRoutes,
+  routeKey,
+} from "./http/route.js";
 import { AUTH_SESSION_TTL_MS, MAX_BODY_BYTES } from "./limits.js";
 import { StreamRegistry } from "./sse/stream-registry.js";
 import { SERVER_VERSION } from "./version.js";
@@ -39,7 +44,10 @@ export interface ServerAppOptions {
    * (DNS rebinding). Needed when users reach the server by a name, e.g. behind a proxy.
    */
   allowedHosts?: readonly string[];
-  /** Largest request body in bytes; larger ones get 413. Default 1 MiB. */
+  /**
+   * Largest request body in bytes; larger ones get 413. Default 1 MiB. The task and steering
+   * routes accept what their documented limits need instead (about 10 MB and 3 MB).
+   */
   maxBodyBytes?: number;
   loginThrottle?: LoginThrottleOptions;
   /**
@@ -160,6 +168,7 @@ export function createServerApp(options: ServerAppOptions): ServerApp {
       routes,
       { title: "Penguin server API", version: SERVER_VERSION },
       SESSION_COOKIE_NAME,
+      maxBodyBytes,
     );
     return document;
   }
@@ -177,13 +186,9 @@ export function createServerApp(options: ServerAppOptions): ServerApp {
   if (options.webRoot !== undefined) app.use(serveWeb(options.webRoot));
   // Authentication first: a stranger's body is never read, whatever its size.
   app.use(authenticate({ db, publicRoutes, allowedOrigins, now }));
-  app.use(
-    bodyLimit({
-      maxSize: maxBodyBytes,
-      onError: (c) => jsonError(c, 413, "payload_too_large", `the body is larger than ${maxBodyBytes} bytes`),
-    }),
-  );
-  mountRoutes(app, routes);
+  // Each route limits its body (authentication has run by then, so a stranger's body is never read).
+  mountRoutes(app, routes, maxBodyBytes);
+  mountMethodNotAllowed(app, routes);
 
   app.notFound((c) => jsonError(c, 404, "not_found", "no such route"));
   app.onError((error, c) => {

@@ -84,3 +84,16 @@ export const MAX_TITLE_CHARS = 120;
 
 /** Images attached to one task (data: or http(s) URLs). */
 export const MAX_TASK_IMAGES = 8;
+/** Characters of one attached image's URL (a data: URL holds the whole image). */
+export const MAX_IMAGE_URL_CHARS = 900_000;
+/** Characters of a task's or a steering message's text. */
+export const MAX_TASK_INPUT_CHARS = 512 * 1024;
+/**
+ * "Documented limits must be reachable": a steering body at every schema limit fits. Image URLs are
+ * ASCII without characters JSON escapes (one byte each); a text character takes at most six
+ * bytes in JSON (`\u001f`); 64 KiB is left for the JSON around them.
+ */
+export const MAX_STEER_BODY_BYTES = 6 * MAX_TASK_INPUT_CHARS + 64 * 1024;
+/** The same for a task, whose images come on top. */
+export const MAX_TASK_BODY_BYTES =
+  MAX_TASK_IMAGES * MAX_IMAGE_URL_CHARS + 6 * MAX_TASK_INPUT_CHARS + 64 * 1024;

@@ -85,6 +85,8 @@ export interface RunningServer {
   port: number;
   /** The Hono app being served. */
   app: Hono<AppEnv>;
+  /** The OpenAPI 3.1 document of the API, as served at `GET /api/openapi.json`. */
+  openApiDocument(): Record<string, unknown>;
   /** The database (open until `close`). */
   db: Kysely<ServerDatabase>;
   /** The live streams: one channel per session (`session:<id>`) and per user (`user:<id>`). */
@@ -170,7 +172,15 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     const webRoot = options.webRoot === false ? undefined : (options.webRoot ?? packagedWebRoot());
     // The name the server listens on is its own (a wildcard address names nothing).
     const allowedHosts = [...(options.allowedHosts ?? []), ...(isIP(host) === 0 ? [host] : [])];
-    const { app } = createServerApp({ ...options, allowedHosts, routes, db, logger, webRoot, streams });
+    const { app, openApiDocument } = createServerApp({
+      ...options,
+      allowedHosts,
+      routes,
+      db,
+      logger,
+      webRoot,
+      streams,
+    });
     server = serve({ fetch: app.fetch, hostname: host, port: options.port ?? DEFAULT_PORT });
     const address = await listen(server);
     const url = formatUrl(host, address.port);
@@ -182,6 +192,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
       host,
       port: address.port,
       app,
+      openApiDocument,
       db,
       hub,
       streams,

@@ -1,4 +1,5 @@
 import { createParser, type EventSourceMessage } from "eventsource-parser";
+import { assertDocumentedResponse } from "./openapi-check.js";
 
 /**
  * A test reader of a `text/event-stream` response over real HTTP: `fetch` plus the
@@ -31,6 +32,7 @@ export class SseClient {
       signal: client.#abort.signal,
     });
     client.status = response.status;
+    await assertDocumentedResponse("GET", url, response);
     client.#done = client.#read(response);
     return client;
   }

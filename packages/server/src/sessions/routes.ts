@@ -8,6 +8,7 @@ import type { AppContext, AuthState } from "../http/context.js";
 import { ErrorResponseSchema, jsonError, notFound } from "../http/errors.js";
 import { SafeIdSchema, SessionIdSchema } from "../http/ids.js";
 import { type AnyRouteSpec, defineRoute } from "../http/route.js";
+import { MAX_STEER_BODY_BYTES, MAX_TASK_BODY_BYTES } from "../limits.js";
 import { publishServerEvent, sessionChannel, userChannel } from "../runtime/channels.js";
 import { type SessionManager, SessionSetupError } from "../runtime/session-manager.js";
 import type { TaskState } from "../runtime/session-runtime.js";
@@ -195,6 +196,7 @@ export function sessionRoutes(options: SessionRoutesOptions): AnyRouteSpec[] {
     access: "user",
     params: IdParams,
     body: TaskRequestSchema,
+    maxBodyBytes: MAX_TASK_BODY_BYTES,
     responses: {
       202: { description: "The task runs", schema: TaskAcceptedSchema },
       400: errorResponse("The session cannot be reopened (its workspace or config is gone)"),
@@ -231,6 +233,7 @@ export function sessionRoutes(options: SessionRoutesOptions): AnyRouteSpec[] {
     access: "user",
     params: IdParams,
     body: SteerRequestSchema,
+    maxBodyBytes: MAX_STEER_BODY_BYTES,
     responses: {
       202: { description: "Queued", schema: SteerResponseSchema },
       404: NOT_FOUND,
