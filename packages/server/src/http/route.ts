@@ -79,7 +79,7 @@ function isJsonContentType(value: string | undefined): boolean {
 
 /**
  * Registers each route on `app` behind the checks that every route shares, in this order:
- * access (admins only → 403), the initial-password gate (403 `password_change_required`),
+ * the body size (413 beyond the route's limit), access (admins only → 403), the initial-password gate (403 `password_change_required`),
  * path parameters (400), query parameters (400), then the JSON body (415 when it is not JSON, 400 when it does not parse
  * or does not match its schema). Authentication itself (401) happens earlier, in the global
  * middleware, for every route that is not public.
