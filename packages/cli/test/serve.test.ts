@@ -1,4 +1,5 @@
 import { mkdirSync } from "node:fs";
+import { request as httpRequest } from "node:http";
 import { type AddressInfo, createServer } from "node:net";
 import { join } from "node:path";
 import { execa } from "execa";
@@ -184,6 +185,22 @@ describe("penguin serve security options", () => {
     expect(await foreign.json()).toMatchObject({ error: "forbidden_origin" });
   });
 
+  test("--allowed-host lets requests naming that host through the Host check, and no other name", async () => {
+    const server = await serve(["--allowed-host", "penguin.example.com"]);
+    const { hostname, port } = new URL(server.url);
+    const statusFor = (host: string) =>
+      new Promise<number>((resolveStatus, reject) => {
+        const sent = httpRequest({ hostname, port, path: "/api/health", headers: { host } }, (response) => {
+          response.resume();
+          resolveStatus(response.statusCode ?? 0);
+        });
+        sent.on("error", reject);
+        sent.end();
+      });
+    expect(await statusFor(`penguin.example.com:${port}`)).toBe(200);
+    expect(await statusFor(`attacker.example:${port}`)).toBe(421);
+  });
+
   test("--workspace-root confines session workspaces", async () => {
     const allowed = tempDir("roots");
     const project = join(allowed, "project");
@@ -221,6 +238,8 @@ describe("penguin serve security options", () => {
         /--workspace-root .* is not an existing folder/,
       ],
       [["--trusted-proxy", "proxy.example"], /--trusted-proxy takes an IP address/],
+      [["--allowed-host", "https://penguin.example.com"], /--allowed-host takes a host name/],
+      [["--max-streams-per-user", "0"], /--max-streams-per-user takes a whole number/],
       [["--idle-release", "soon"], /--idle-release takes a number of minutes/],
     ] as const) {
       const r = await execa(process.execPath, [CLI_BIN, "serve", "--port", "0", ...args], { reject: false });

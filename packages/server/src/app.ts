@@ -1,5 +1,4 @@
 import { Hono } from "hono";
-import { bodyLimit } from "hono/body-limit";
 import { HTTPException } from "hono/http-exception";
 import type { Kysely } from "kysely";
 import type { Logger } from "pino";
@@ -9,13 +8,23 @@ import { PasswordHashGate, type PasswordHashGateOptions } from "./auth/hash-gate
 import { LoginThrottle, type LoginThrottleOptions } from "./auth/login-throttle.js";
 import { authenticate, SESSION_COOKIE_NAME } from "./auth/middleware.js";
 import { authRoutes } from "./auth/routes.js";
+import { streamCredentialVerifier } from "./auth/stream-credentials.js";
 import type { ServerDatabase } from "./db/schema.js";
 import type { AppEnv } from "./http/context.js";
 import { jsonError } from "./http/errors.js";
+import { checkHost, HostAllowList } from "./http/host-check.js";
+import { jsonResponseHeaders } from "./http/json-headers.js";
 import { buildOpenApiDocument } from "./http/openapi.js";
 import { requestLog } from "./http/request-log.js";
-import { type AnyRouteSpec, defineRoute, mountRoutes, routeKey } from "./http/route.js";
+import {
+  type AnyRouteSpec,
+  defineRoute,
+  mountMethodNotAllowed,
+  mountRoutes,
+  routeKey,
+} from "./http/route.js";
 import { AUTH_SESSION_TTL_MS, MAX_BODY_BYTES } from "./limits.js";
+import { StreamRegistry } from "./sse/stream-registry.js";
 import { SERVER_VERSION } from "./version.js";
 import { serveWeb } from "./web/serve-web.js";
 
@@ -29,7 +38,16 @@ export interface ServerAppOptions {
    * matches the `Host` header; needed behind a proxy that rewrites `Host`.
    */
   allowedOrigins?: readonly string[];
-  /** Largest request body in bytes; larger ones get 413. Default 1 MiB. */
+  /**
+   * Host names (`penguin.example.com`) this server answers for besides IP addresses, `localhost`
+   * and the hosts of `allowedOrigins`; a request whose `Host` names anything else gets 421
+   * (DNS rebinding). Needed when users reach the server by a name, e.g. behind a proxy.
+   */
+  allowedHosts?: readonly string[];
+  /**
+   * Largest request body in bytes; larger ones get 413. Default 1 MiB. The task and steering
+   * routes accept what their documented limits need instead (about 10 MB and 3 MB).
+   */
   maxBodyBytes?: number;
   loginThrottle?: LoginThrottleOptions;
   /**
@@ -43,6 +61,15 @@ export interface ServerAppOptions {
    * `X-Forwarded-For` (which anyone else could forge). Default none.
    */
   trustedProxies?: readonly string[];
+  /**
+   * The open live streams by credential (the session routes share it); default a new one built
+   * from `maxStreamsPerUser` and `streamCredentialRecheckMs`.
+   */
+  streams?: StreamRegistry;
+  /** Live streams (SSE) one user may have open at once; beyond it 429 `too_many_streams`. Default 32. */
+  maxStreamsPerUser?: number;
+  /** How often an open stream's credential is checked again in the database. Default 30 s. */
+  streamCredentialRecheckMs?: number;
   /** Browser session lifetime; default 30 days. */
   sessionTtlMs?: number;
   /** The clock (tests move it to step over backoff delays). */
@@ -79,7 +106,19 @@ export function createServerApp(options: ServerAppOptions): ServerApp {
   const { db, logger } = options;
   const now = options.now ?? (() => new Date());
   const allowedOrigins = new Set(options.allowedOrigins ?? []);
+  const hostAllowList = new HostAllowList([
+    ...(options.allowedHosts ?? []),
+    ...[...allowedOrigins].filter((origin) => URL.canParse(origin)).map((origin) => new URL(origin).host),
+  ]);
   const maxBodyBytes = options.maxBodyBytes ?? MAX_BODY_BYTES;
+  const streams =
+    options.streams ??
+    new StreamRegistry({
+      maxPerUser: options.maxStreamsPerUser,
+      recheckMs: options.streamCredentialRecheckMs,
+      verify: streamCredentialVerifier(db, now),
+      now,
+    });
 
   const health = defineRoute({
     method: "get",
@@ -119,6 +158,7 @@ export function createServerApp(options: ServerAppOptions): ServerApp {
       secureCookies: options.secureCookies ?? false,
       allowedOrigins,
       sessionTtlMs: options.sessionTtlMs ?? AUTH_SESSION_TTL_MS,
+      streams,
     }),
     ...(options.routes ?? []),
   ];
@@ -128,6 +168,7 @@ export function createServerApp(options: ServerAppOptions): ServerApp {
       routes,
       { title: "Penguin server API", version: SERVER_VERSION },
       SESSION_COOKIE_NAME,
+      maxBodyBytes,
     );
     return document;
   }
@@ -138,17 +179,16 @@ export function createServerApp(options: ServerAppOptions): ServerApp {
 
   const app = new Hono<AppEnv>();
   app.use(requestLog(logger));
+  app.use(jsonResponseHeaders());
+  // Before anything else answers (the web app's files included): a rebound name gets nothing.
+  app.use(checkHost(hostAllowList));
   // The web app's files are public (the app shows the login page); /api paths pass through.
   if (options.webRoot !== undefined) app.use(serveWeb(options.webRoot));
   // Authentication first: a stranger's body is never read, whatever its size.
   app.use(authenticate({ db, publicRoutes, allowedOrigins, now }));
-  app.use(
-    bodyLimit({
-      maxSize: maxBodyBytes,
-      onError: (c) => jsonError(c, 413, "payload_too_large", `the body is larger than ${maxBodyBytes} bytes`),
-    }),
-  );
-  mountRoutes(app, routes);
+  // Each route limits its body (authentication has run by then, so a stranger's body is never read).
+  mountRoutes(app, routes, maxBodyBytes);
+  mountMethodNotAllowed(app, routes);
 
   app.notFound((c) => jsonError(c, 404, "not_found", "no such route"));
   app.onError((error, c) => {

@@ -83,6 +83,12 @@ export {
 } from "./sse/event-hub.js";
 export { HEARTBEAT_COMMENT, type StreamChannelOptions, streamChannel } from "./sse/stream-channel.js";
 export {
+  type StreamCredential,
+  type StreamLease,
+  StreamRegistry,
+  type StreamRegistryOptions,
+} from "./sse/stream-registry.js";
+export {
   type RunningServer,
   SERVER_LOG_FILE_NAME,
   type StartServerOptions,

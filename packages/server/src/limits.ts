@@ -55,6 +55,18 @@ export const SSE_MAX_BUFFERED_BYTES = 8 * 1024 * 1024;
 /** SSE: "heartbeat every 20 s", as a comment line that clients ignore and proxies see as traffic. */
 export const SSE_HEARTBEAT_MS = 20_000;
 
+/**
+ * "Cap SSE connections per user": live streams one user may have open at once (every tab holds
+ * two: its user events and the open session's). Beyond it the answer is 429 `too_many_streams`.
+ */
+export const MAX_STREAMS_PER_USER = 32;
+/**
+ * "Re-check a stream's credential periodically": an open stream's browser session or API token
+ * is looked up again this often, so one that expired or was removed by other means ends it.
+ * Revocations through the API end the streams at once, without waiting for this.
+ */
+export const STREAM_CREDENTIAL_RECHECK_MS = 30_000;
+
 /** SQLite waits this long for a lock held by another connection before failing with SQLITE_BUSY. */
 export const SQLITE_BUSY_TIMEOUT_MS = 5000;
 
@@ -72,3 +84,16 @@ export const MAX_TITLE_CHARS = 120;
 
 /** Images attached to one task (data: or http(s) URLs). */
 export const MAX_TASK_IMAGES = 8;
+/** Characters of one attached image's URL (a data: URL holds the whole image). */
+export const MAX_IMAGE_URL_CHARS = 900_000;
+/** Characters of a task's or a steering message's text. */
+export const MAX_TASK_INPUT_CHARS = 512 * 1024;
+/**
+ * "Documented limits must be reachable": a steering body at every schema limit fits. Image URLs are
+ * ASCII without characters JSON escapes (one byte each); a text character takes at most six
+ * bytes in JSON (`\u001f`); 64 KiB is left for the JSON around them.
+ */
+export const MAX_STEER_BODY_BYTES = 6 * MAX_TASK_INPUT_CHARS + 64 * 1024;
+/** The same for a task, whose images come on top. */
+export const MAX_TASK_BODY_BYTES =
+  MAX_TASK_IMAGES * MAX_IMAGE_URL_CHARS + 6 * MAX_TASK_INPUT_CHARS + 64 * 1024;

@@ -1,4 +1,4 @@
-import type { AddressInfo } from "node:net";
+import { type AddressInfo, isIP } from "node:net";
 import { join } from "node:path";
 import { type ServerType, serve } from "@hono/node-server";
 import { createLogger, logsDir, resolveDataRoot } from "@penguin/state";
@@ -8,6 +8,7 @@ import type { Logger } from "pino";
 import { agentRoutes } from "./agents/routes.js";
 import { createServerApp, type ServerAppOptions } from "./app.js";
 import { ensureBootstrapAdmin, type InitialAdmin } from "./auth/bootstrap.js";
+import { streamCredentialVerifier } from "./auth/stream-credentials.js";
 import { migrateToLatest } from "./db/migrations.js";
 import { openDatabase, serverDatabaseFile } from "./db/open-database.js";
 import type { ServerDatabase } from "./db/schema.js";
@@ -19,6 +20,7 @@ import { sessionRoutes } from "./sessions/routes.js";
 import { SessionStore } from "./sessions/store.js";
 import { confineWorkspaceRoots, defaultWorkspaceRoots } from "./sessions/workspace.js";
 import { EventHub } from "./sse/event-hub.js";
+import { StreamRegistry } from "./sse/stream-registry.js";
 import { usageRoutes } from "./usage/routes.js";
 import { packagedWebRoot } from "./web/serve-web.js";
 
@@ -34,11 +36,14 @@ export interface StartServerOptions
     ServerAppOptions,
     | "secureCookies"
     | "allowedOrigins"
+    | "allowedHosts"
     | "maxBodyBytes"
     | "loginThrottle"
     | "passwordHashing"
     | "trustedProxies"
     | "sessionTtlMs"
+    | "maxStreamsPerUser"
+    | "streamCredentialRecheckMs"
     | "routes"
     | "now"
   > {
@@ -80,10 +85,14 @@ export interface RunningServer {
   port: number;
   /** The Hono app being served. */
   app: Hono<AppEnv>;
+  /** The OpenAPI 3.1 document of the API, as served at `GET /api/openapi.json`. */
+  openApiDocument(): Record<string, unknown>;
   /** The database (open until `close`). */
   db: Kysely<ServerDatabase>;
   /** The live streams: one channel per session (`session:<id>`) and per user (`user:<id>`). */
   hub: EventHub;
+  /** The open live streams by credential (revocation ends them; capped per user). */
+  streams: StreamRegistry;
   /** The session runtime manager (live SDK sessions, their tasks and approvals). */
   sessions: SessionManager;
   logger: Logger;
@@ -131,7 +140,14 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     if (applied.length > 0) logger.info({ migrations: applied }, "database migrated");
     const initialAdmin = await ensureBootstrapAdmin(db);
     const hub = new EventHub();
-    const store = new SessionStore(db, options.now ?? (() => new Date()));
+    const now = options.now ?? (() => new Date());
+    const store = new SessionStore(db, now);
+    const streams = new StreamRegistry({
+      maxPerUser: options.maxStreamsPerUser,
+      recheckMs: options.streamCredentialRecheckMs,
+      verify: streamCredentialVerifier(db, now),
+      now,
+    });
     const sessions = new SessionManager({
       hub,
       store,
@@ -145,6 +161,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
         manager: sessions,
         store,
         hub,
+        streams,
         // The data root holds the database, every user's traces and the key files: never a workspace.
         workspaceRoots: confineWorkspaceRoots(options.workspaceRoots ?? defaultWorkspaceRoots(), [dataRoot]),
       }),
@@ -153,7 +170,17 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
       ...(options.routes ?? []),
     ];
     const webRoot = options.webRoot === false ? undefined : (options.webRoot ?? packagedWebRoot());
-    const { app } = createServerApp({ ...options, routes, db, logger, webRoot });
+    // The name the server listens on is its own (a wildcard address names nothing).
+    const allowedHosts = [...(options.allowedHosts ?? []), ...(isIP(host) === 0 ? [host] : [])];
+    const { app, openApiDocument } = createServerApp({
+      ...options,
+      allowedHosts,
+      routes,
+      db,
+      logger,
+      webRoot,
+      streams,
+    });
     server = serve({ fetch: app.fetch, hostname: host, port: options.port ?? DEFAULT_PORT });
     const address = await listen(server);
     const url = formatUrl(host, address.port);
@@ -165,14 +192,17 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
       host,
       port: address.port,
       app,
+      openApiDocument,
       db,
       hub,
+      streams,
       sessions,
       logger,
       initialAdmin,
       close() {
         closing ??= (async () => {
           await sessions.close();
+          streams.close();
           hub.close();
           await new Promise<void>((resolve) => {
             running.close(() => resolve());

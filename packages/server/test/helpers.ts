@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach } from "vitest";
 import { type RunningServer, type StartServerOptions, startServer } from "../src/index.js";
+import { assertDocumentedResponse, checkResponsesAgainst, stopCheckingResponses } from "./openapi-check.js";
 
 const cleanups: (() => Promise<void>)[] = [];
 
@@ -21,7 +22,12 @@ export async function tempDataRoot(): Promise<string> {
 export async function startTestServer(options: StartServerOptions = {}): Promise<RunningServer> {
   const dataRoot = options.dataRoot ?? (await tempDataRoot());
   const server = await startServer({ port: 0, ...options, dataRoot });
-  cleanups.push(() => server.close());
+  // Every answer this server gives through `request` or `SseClient` is checked against its document.
+  checkResponsesAgainst(server.url, server.openApiDocument());
+  cleanups.push(async () => {
+    stopCheckingResponses(server.url);
+    await server.close();
+  });
   return server;
 }
 
@@ -51,11 +57,15 @@ export async function request(
   const origin =
     options.origin === undefined ? (options.cookie !== undefined ? baseUrl : null) : options.origin;
   if (origin !== null) headers.origin = origin;
-  return fetch(new URL(path, baseUrl), {
-    method: options.method ?? (options.json !== undefined ? "POST" : "GET"),
+  const url = new URL(path, baseUrl);
+  const method = options.method ?? (options.json !== undefined ? "POST" : "GET");
+  const response = await fetch(url, {
+    method,
     headers,
     body: options.json !== undefined ? JSON.stringify(options.json) : options.body,
   });
+  await assertDocumentedResponse(method, url.href, response);
+  return response;
 }
 
 /** The value of the session cookie set by a login response. */

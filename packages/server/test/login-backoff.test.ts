@@ -3,7 +3,7 @@ import { BackoffTable } from "../src/auth/backoff-table.js";
 import { addressKey, normalizeAddress, trustedProxySet } from "../src/auth/client-address.js";
 import { PasswordHashGate } from "../src/auth/hash-gate.js";
 import { LoginThrottle } from "../src/auth/login-throttle.js";
-import { type ErrorBody, readJson, request, startTestServer } from "./helpers.js";
+import { type ErrorBody, readJson, request, sessionCookieFrom, startTestServer } from "./helpers.js";
 
 describe("login failures", () => {
   it("get 401, then a doubling backoff per username (429 with Retry-After), even for the right password", async () => {
@@ -94,14 +94,16 @@ describe("BackoffTable", () => {
 
 describe("LoginThrottle", () => {
   it("keeps a blocked username blocked after 10,000 other usernames failed", () => {
-    // Default table sizes (10,000 usernames); every flood attempt from its own address so the
+    // Default username table size (10,000); every flood attempt from its own address so the
     // address backoff does not stop the flood first.
-    const throttle = new LoginThrottle({ freeAttempts: 2, baseDelayMs: 60_000 });
+    // The address table is made big enough to still hold the first address's failures, for
+    // which the username's block holds.
+    const throttle = new LoginThrottle({ freeAttempts: 2, baseDelayMs: 60_000, maxTrackedAddresses: 20_000 });
     const now = 0;
     for (let i = 0; i < 3; i++) {
       expect(throttle.admit({ username: "admin", address: "198.51.100.1" }, now)).toEqual({ admitted: true });
     }
-    expect(throttle.admit({ username: "admin", address: "198.51.100.2" }, now)).toMatchObject({
+    expect(throttle.admit({ username: "admin", address: "198.51.100.1" }, now)).toMatchObject({
       admitted: false,
       reason: "username",
     });
@@ -114,11 +116,32 @@ describe("LoginThrottle", () => {
       );
       expect(verdict.admitted).toBe(true);
     }
-    expect(throttle.admit({ username: "admin", address: "203.0.113.9" }, now)).toMatchObject({
+    expect(throttle.admit({ username: "admin", address: "198.51.100.1" }, now)).toMatchObject({
       admitted: false,
       reason: "username",
       retryAfterMs: 60_000,
     });
+  });
+
+  it("checks a blocked username's password once from an address with no failures on record", () => {
+    const throttle = new LoginThrottle({ freeAttempts: 1, addressFreeAttempts: 100, baseDelayMs: 60_000 });
+    const attacker = { username: "admin", address: "198.51.100.1" };
+    expect(throttle.admit(attacker, 0).admitted).toBe(true);
+    expect(throttle.admit(attacker, 0).admitted).toBe(true);
+    expect(throttle.admit(attacker, 0)).toMatchObject({ admitted: false, reason: "username" });
+
+    // The real user, elsewhere, gets the password checked; a right one clears the username.
+    const owner = { username: "admin", address: "203.0.113.9" };
+    expect(throttle.admit(owner, 0).admitted).toBe(true);
+    throttle.succeeded(owner);
+    expect(throttle.usernameRetryAfterMs("admin", 0)).toBe(0);
+
+    // A wrong guess from a fresh address is checked once, then that address is held back too.
+    expect(throttle.admit(attacker, 0).admitted).toBe(true);
+    expect(throttle.admit(attacker, 0).admitted).toBe(true);
+    const fresh = { username: "admin", address: "192.0.2.44" };
+    expect(throttle.admit(fresh, 0).admitted).toBe(true);
+    expect(throttle.admit(fresh, 0)).toMatchObject({ admitted: false, reason: "username" });
   });
 
   it("counts failures per address across usernames, and a success does not reset them", () => {
@@ -193,6 +216,39 @@ describe("login failures per address over HTTP", () => {
     // Behind the proxy, another client is another address; the leftmost entry is the client's
     // own claim and is not what counts.
     expect((await attempt(proxied.url, "y4", from("192.0.2.2"))).status).toBe(401);
+  });
+
+  it("lets the real user in from a clean address while a one-failure-per-block flood keeps the username blocked", async () => {
+    const server = await startTestServer({
+      trustedProxies: ["127.0.0.1"],
+      loginThrottle: { freeAttempts: 2, addressFreeAttempts: 1000, baseDelayMs: 60_000 },
+    });
+    const password = server.initialAdmin!.password;
+    const from = (client: string, pw: string) =>
+      request(server.url, "/api/auth/login", {
+        json: { username: "admin", password: pw },
+        headers: { "x-forwarded-for": client },
+      });
+    const flood: number[] = [];
+    for (let i = 0; i < 6; i++) flood.push((await from("198.51.100.1", `guess ${i}`)).status);
+    expect(flood).toEqual([401, 401, 401, 429, 429, 429]);
+    // The flood's own address stays throttled, even with the right password.
+    expect((await from("198.51.100.1", password)).status).toBe(429);
+
+    // The real user, from an address with no failure on record, gets in.
+    const owner = await from("203.0.113.9", password);
+    expect(owner.status).toBe(200);
+    sessionCookieFrom(owner);
+
+    // A wrong password from a clean address is checked once; after it, that address is blocked too.
+    for (let i = 0; i < 3; i++) expect((await from("198.51.100.1", `again ${i}`)).status).toBe(401);
+    expect((await from("192.0.2.44", "one guess")).status).toBe(401);
+    const second = await from("192.0.2.44", password);
+    expect(second.status).toBe(429);
+    expect(await readJson<ErrorBody>(second)).toMatchObject({
+      error: "too_many_attempts",
+      message: expect.stringMatching(/for this user/),
+    });
   });
 
   it("a blocked username stays blocked while a flood fills the username table", async () => {

@@ -41,7 +41,8 @@ describe("GET /api/openapi.json", () => {
 
     // Every route the app serves is described, under its OpenAPI path.
     const registered = server.app.routes
-      .filter((route) => !(route.method === "ALL" && route.path === "/*"))
+      // Middleware and the 405 answers of known paths are registered for every method.
+      .filter((route) => route.method !== "ALL")
       .map((route) => `${route.method.toLowerCase()} ${route.path.replace(/:([A-Za-z0-9_]+)/g, "{$1}")}`);
     const described = Object.entries(document.paths).flatMap(([path, operations]) =>
       Object.keys(operations).map((method) => `${method} ${path}`),

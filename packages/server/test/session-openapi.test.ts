@@ -21,7 +21,18 @@ it("documents the session, approval, stream, agent and usage routes with their p
   expect(Object.keys(paths["/api/sessions/{id}"]).sort()).toEqual(["delete", "get", "patch"]);
   const decide = paths["/api/sessions/{id}/approvals/{toolCallId}"].post;
   expect(decide.parameters?.map((p) => p.name)).toEqual(["id", "toolCallId"]);
-  expect(Object.keys(decide.responses).sort()).toEqual(["200", "400", "401", "404", "409"]);
+  expect(Object.keys(decide.responses).sort()).toEqual([
+    "200",
+    "400",
+    "401",
+    "403",
+    "404",
+    "409",
+    "413",
+    "415",
+    "421",
+    "500",
+  ]);
   expect(Object.keys(paths["/api/sessions/{id}/tasks"].post.responses)).toContain("202");
   expect(Object.keys(paths["/api/sessions/{id}/tasks"].post.responses)).toContain("409");
   for (const path of [

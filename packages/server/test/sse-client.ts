@@ -1,4 +1,5 @@
 import { createParser, type EventSourceMessage } from "eventsource-parser";
+import { assertDocumentedResponse } from "./openapi-check.js";
 
 /**
  * A test reader of a `text/event-stream` response over real HTTP: `fetch` plus the
@@ -16,20 +17,22 @@ export class SseClient {
 
   static async connect(
     url: string,
-    options: string | { lastEventId?: string; cookie?: string } = {},
+    options: string | { lastEventId?: string; cookie?: string; bearer?: string } = {},
   ): Promise<SseClient> {
-    const { lastEventId, cookie } =
-      typeof options === "string" ? { lastEventId: options, cookie: undefined } : options;
+    const { lastEventId, cookie, bearer } =
+      typeof options === "string" ? { lastEventId: options, cookie: undefined, bearer: undefined } : options;
     const client = new SseClient();
     const response = await fetch(url, {
       headers: {
         accept: "text/event-stream",
         ...(lastEventId ? { "last-event-id": lastEventId } : {}),
         ...(cookie ? { cookie: `penguin_session=${cookie}` } : {}),
+        ...(bearer ? { authorization: `Bearer ${bearer}` } : {}),
       },
       signal: client.#abort.signal,
     });
     client.status = response.status;
+    await assertDocumentedResponse("GET", url, response);
     client.#done = client.#read(response);
     return client;
   }

@@ -18,6 +18,10 @@ export interface ServeOptions {
   allowedOrigin?: string[];
   /** `--trusted-proxy` (repeatable): proxies whose `X-Forwarded-For` names the client. */
   trustedProxy?: string[];
+  /** `--allowed-host` (repeatable): host names the server answers for (DNS rebinding check). */
+  allowedHost?: string[];
+  /** `--max-streams-per-user <count>`. */
+  maxStreamsPerUser?: string;
   /** `--idle-release <minutes>`. */
   idleRelease?: string;
 }
@@ -50,6 +54,16 @@ function checkedFolder(dir: string): string {
   return path;
 }
 
+/** `penguin.example.com`: a host name, no scheme, path or port. */
+function checkedHostName(name: string): string {
+  if (!/^[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?(\.[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?)*\.?$/.test(name)) {
+    throw new UsageError(
+      `--allowed-host takes a host name like penguin.example.com (no scheme, port or path), not "${name}"`,
+    );
+  }
+  return name;
+}
+
 function checkedProxy(address: string): string {
   if (isIP(address) === 0) {
     throw new UsageError(`--trusted-proxy takes an IP address (no host names or ranges), not "${address}"`);
@@ -68,6 +82,16 @@ export function serverOptionsOf(opts: ServeOptions): StartServerOptions {
   if (opts.secureCookies) options.secureCookies = true;
   if (opts.allowedOrigin?.length) options.allowedOrigins = opts.allowedOrigin.map(checkedOrigin);
   if (opts.trustedProxy?.length) options.trustedProxies = opts.trustedProxy.map(checkedProxy);
+  if (opts.allowedHost?.length) options.allowedHosts = opts.allowedHost.map(checkedHostName);
+  if (opts.maxStreamsPerUser !== undefined) {
+    const count = Number(opts.maxStreamsPerUser);
+    if (!(Number.isInteger(count) && count >= 1)) {
+      throw new UsageError(
+        `--max-streams-per-user takes a whole number from 1, not "${opts.maxStreamsPerUser}"`,
+      );
+    }
+    options.maxStreamsPerUser = count;
+  }
   if (opts.idleRelease !== undefined) {
     const minutes = Number(opts.idleRelease);
     if (!(Number.isFinite(minutes) && minutes > 0)) {

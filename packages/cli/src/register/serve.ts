@@ -26,6 +26,16 @@ export function registerServeCommand(program: Command, setExitCode: SetExitCode)
       [],
     )
     .option(
+      "--allowed-host <name>",
+      "a host name the server answers for besides IP addresses, localhost and --host, e.g. penguin.example.com (repeatable; other Host headers get 421)",
+      collect,
+      [],
+    )
+    .option(
+      "--max-streams-per-user <count>",
+      "live streams (SSE) one user may have open at once (default 32; beyond it 429)",
+    )
+    .option(
       "--trusted-proxy <address>",
       "the IP address of a reverse proxy whose X-Forwarded-For names the client, for the login backoff per address (repeatable)",
       collect,

@@ -63,12 +63,18 @@ export async function deleteAllApiTokens(db: Kysely<ServerDatabase>, userId: str
   return Number(result.numDeletedRows);
 }
 
-/** The user a bearer token belongs to, recording (coarsely) when the token was last used. */
+/** Whether an API token with this id still exists (it has not been revoked). */
+export async function apiTokenExists(db: Kysely<ServerDatabase>, tokenId: string): Promise<boolean> {
+  const row = await db.selectFrom("api_tokens").select("id").where("id", "=", tokenId).executeTakeFirst();
+  return row !== undefined;
+}
+
+/** The user a bearer token belongs to and the token's id, recording (coarsely) when the token was last used. */
 export async function findApiTokenUser(
   db: Kysely<ServerDatabase>,
   token: string,
   now: Date,
-): Promise<User | undefined> {
+): Promise<{ user: User; tokenId: string } | undefined> {
   const row = await db
     .selectFrom("api_tokens")
     .innerJoin("users", "users.id", "api_tokens.user_id")
@@ -92,5 +98,5 @@ export async function findApiTokenUser(
       .where("id", "=", row.token_id)
       .execute();
   }
-  return toUser(row);
+  return { user: toUser(row), tokenId: row.token_id };
 }

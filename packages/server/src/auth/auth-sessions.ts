@@ -35,7 +35,7 @@ export async function findAuthSessionUser(
   db: Kysely<ServerDatabase>,
   token: string,
   now: Date,
-): Promise<{ user: User; sessionId: string } | undefined> {
+): Promise<{ user: User; sessionId: string; expiresAt: string } | undefined> {
   const id = hashSecret(token);
   const row = await db
     .selectFrom("auth_sessions")
@@ -51,7 +51,21 @@ export async function findAuthSessionUser(
     .where("auth_sessions.id", "=", id)
     .executeTakeFirst();
   if (!row || row.expires_at <= now.toISOString()) return undefined;
-  return { user: toUser(row), sessionId: id };
+  return { user: toUser(row), sessionId: id, expiresAt: row.expires_at };
+}
+
+/** Whether the browser session with this row id still exists and has not expired. */
+export async function authSessionIsLive(
+  db: Kysely<ServerDatabase>,
+  sessionId: string,
+  now: Date,
+): Promise<boolean> {
+  const row = await db
+    .selectFrom("auth_sessions")
+    .select("expires_at")
+    .where("id", "=", sessionId)
+    .executeTakeFirst();
+  return row !== undefined && row.expires_at > now.toISOString();
 }
 
 export async function deleteAuthSession(db: Kysely<ServerDatabase>, sessionId: string): Promise<void> {

@@ -38,6 +38,11 @@ export class BackoffTable {
     return record ? Math.max(0, record.blockedUntil - now) : 0;
   }
 
+  /** Failures of `key` still on record (0 once it has been quiet long enough to be forgotten). */
+  failures(key: string, now: number): number {
+    return this.#current(key, now)?.failures ?? 0;
+  }
+
   /**
    * Counts a failure of `key`. False when `key` has no record and none could be made because
    * every tracked record is still blocked: the failure is not counted and the caller must refuse.

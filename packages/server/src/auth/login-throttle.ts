@@ -68,10 +68,17 @@ export class LoginThrottle {
    * When the username table is full of blocks still in force, a new username is not tracked:
    * the attempt is refused and still counts against its address, so a flood of throwaway
    * usernames ends up blocked by address instead of lifting anyone's block.
+   *
+   * A username's block holds only for addresses with a failure on record. Otherwise one failed
+   * guess per block period, from anywhere, would lock the real user (the admin included) out
+   * for good. An address with a clean record gets its password checked; a wrong one is counted
+   * against that address, so from then on the block applies to it as well.
    */
   admit(attempt: LoginAttempt, now: number): AdmitResult {
     const byUsername = this.#usernames.retryAfterMs(attempt.username, now);
-    if (byUsername > 0) return { admitted: false, reason: "username", retryAfterMs: byUsername };
+    if (byUsername > 0 && this.#addresses.failures(attempt.address, now) > 0) {
+      return { admitted: false, reason: "username", retryAfterMs: byUsername };
+    }
     const byAddress = this.#addresses.retryAfterMs(attempt.address, now);
     if (byAddress > 0) return { admitted: false, reason: "address", retryAfterMs: byAddress };
     if (!this.#addresses.recordFailure(attempt.address, now)) {

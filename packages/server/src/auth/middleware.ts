@@ -41,9 +41,9 @@ export function authenticate(options: AuthenticateOptions): MiddlewareHandler<Ap
     const authorization = c.req.header("authorization");
     if (authorization !== undefined) {
       const token = BEARER.exec(authorization.trim())?.[1];
-      const user = token === undefined ? undefined : await findApiTokenUser(db, token, now());
-      if (!user) return unauthorized(c);
-      c.set("auth", { user, method: "bearer" });
+      const found = token === undefined ? undefined : await findApiTokenUser(db, token, now());
+      if (!found) return unauthorized(c);
+      c.set("auth", { user: found.user, method: "bearer", apiTokenId: found.tokenId });
       return next();
     }
 
@@ -58,7 +58,12 @@ export function authenticate(options: AuthenticateOptions): MiddlewareHandler<Ap
         "state-changing requests need an Origin header of this server",
       );
     }
-    c.set("auth", { user: session.user, method: "cookie", authSessionId: session.sessionId });
+    c.set("auth", {
+      user: session.user,
+      method: "cookie",
+      authSessionId: session.sessionId,
+      authSessionExpiresAt: session.expiresAt,
+    });
     return next();
   };
 }

@@ -8,6 +8,7 @@ import { IdParamsSchema } from "../http/ids.js";
 import { checkOrigin } from "../http/origin.js";
 import { type AnyRouteSpec, defineRoute } from "../http/route.js";
 import { PASSWORD_HASH_BUSY_RETRY_SECONDS } from "../limits.js";
+import type { StreamRegistry } from "../sse/stream-registry.js";
 import { createApiToken, deleteAllApiTokens, deleteApiToken, listApiTokens } from "./api-tokens.js";
 import { createAuthSession, deleteAuthSession, deleteOtherAuthSessions } from "./auth-sessions.js";
 import { clientAddressKey } from "./client-address.js";
@@ -47,6 +48,8 @@ export interface AuthRoutesOptions {
   secureCookies: boolean;
   allowedOrigins: ReadonlySet<string>;
   sessionTtlMs: number;
+  /** Open live streams: a revoked session or token ends those it opened. */
+  streams: StreamRegistry;
 }
 
 const errorResponse = (description: string) => ({ description, schema: ErrorResponseSchema });
@@ -171,7 +174,10 @@ export function authRoutes(options: AuthRoutesOptions): AnyRouteSpec[] {
     allowBeforePasswordChange: true,
     responses: { 204: { description: "Logged out; the cookie is cleared" } },
     async handle(c, { auth }) {
-      if (auth?.authSessionId !== undefined) await deleteAuthSession(db, auth.authSessionId);
+      if (auth?.authSessionId !== undefined) {
+        await deleteAuthSession(db, auth.authSessionId);
+        options.streams.revokeAuthSession(auth.authSessionId);
+      }
       deleteCookie(c, SESSION_COOKIE_NAME, { path: "/", secure: options.secureCookies });
       return c.body(null, 204);
     },
@@ -223,6 +229,7 @@ export function authRoutes(options: AuthRoutesOptions): AnyRouteSpec[] {
       // browser session making the change stays, so the user is not logged out by it.
       await deleteOtherAuthSessions(db, user.id, auth!.authSessionId);
       const revoked = await deleteAllApiTokens(db, user.id);
+      options.streams.revokeUser(user.id, auth!.authSessionId);
       logger.info(
         { event: "password_changed", user_id: user.id, api_tokens_revoked: revoked },
         "password changed",
@@ -275,6 +282,7 @@ export function authRoutes(options: AuthRoutesOptions): AnyRouteSpec[] {
     async handle(c, { params, auth }) {
       // Scoped to the caller: another user's token id is "not found", never deleted or confirmed.
       if (!(await deleteApiToken(db, auth!.user.id, params.id))) return notFound(c, "no such token");
+      options.streams.revokeApiToken(params.id);
       logger.info(
         { event: "token_revoked", user_id: auth!.user.id, token_id: params.id },
         "API token revoked",

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { ErrorResponseSchema } from "./errors.js";
-import type { AnyRouteSpec } from "./route.js";
+import { type AnyRouteSpec, routeBodyLimit } from "./route.js";
 
 export const OPENAPI_VERSION = "3.1.0";
 
@@ -56,23 +56,72 @@ function queryParameters(spec: AnyRouteSpec): JsonObject[] {
   }));
 }
 
-function operation(spec: AnyRouteSpec): JsonObject {
-  const responses: JsonObject = {};
-  for (const [status, response] of Object.entries(spec.responses)) {
-    responses[status] = {
-      description: response.description,
-      ...(response.schema
-        ? { content: { "application/json": { schema: jsonSchema(response.schema, "output") } } }
-        : {}),
+/** Methods whose requests may carry a body (and so meet the body limit). */
+const BODY_METHODS: ReadonlySet<string> = new Set(["post", "put", "patch", "delete"]);
+
+/**
+ * The answers every route shares (see `mountRoutes` and the global middleware), added to what a
+ * route documents itself, so the document lists every status the server can send.
+ */
+function sharedResponses(spec: AnyRouteSpec, maxBodyBytes: number): JsonObject {
+  const errorContent = { "application/json": { schema: jsonSchema(ErrorResponseSchema, "output") } };
+  const shared: JsonObject = {
+    500: {
+      description: "internal_error: the server failed (the log has the details)",
+      content: errorContent,
+    },
+    421: {
+      description: "misdirected_request: the Host header names neither this server nor an allowed host",
+      content: errorContent,
+    },
+  };
+  if (spec.access !== "public") {
+    shared[401] = { description: "Not logged in and no valid bearer token", content: errorContent };
+    shared[403] = {
+      description:
+        "forbidden_origin: a cookie request that changes state without this server's Origin; password_change_required: the initial password must be changed first" +
+        (spec.access === "admin" ? "; forbidden: the caller is not an admin" : ""),
+      content: errorContent,
     };
   }
-  const errorContent = { "application/json": { schema: jsonSchema(ErrorResponseSchema, "output") } };
-  if (spec.access !== "public") {
-    responses["401"] ??= { description: "Not logged in and no valid bearer token", content: errorContent };
-  }
   if (spec.params || spec.body || spec.query) {
-    responses["400"] ??= { description: "Invalid path parameter, query or body", content: errorContent };
+    shared[400] = {
+      description: "invalid_request: invalid path parameter, query or body",
+      content: errorContent,
+    };
   }
+  if (BODY_METHODS.has(spec.method)) {
+    shared[413] = {
+      description: `payload_too_large: the body is larger than ${maxBodyBytes} bytes`,
+      content: errorContent,
+    };
+  }
+  if (spec.body) {
+    shared[415] = {
+      description: "unsupported_media_type: the body is not application/json",
+      content: errorContent,
+    };
+  }
+  return shared;
+}
+
+function operation(spec: AnyRouteSpec, defaultMaxBodyBytes: number): JsonObject {
+  const shared = sharedResponses(spec, routeBodyLimit(spec, defaultMaxBodyBytes));
+  const responses: JsonObject = {};
+  for (const [status, response] of Object.entries(spec.responses)) {
+    const own = response.schema ? jsonSchema(response.schema, "output") : undefined;
+    const common = shared[status] as
+      | { description: string; content: { "application/json": { schema: JsonObject } } }
+      | undefined;
+    // A route's own answer for a shared status (a 400 for an invalid config, a 403 of its own)
+    // comes besides the shared one, never instead of it.
+    const schema = own && common ? { anyOf: [own, common.content["application/json"].schema] } : own;
+    responses[status] = {
+      description: common ? `${response.description}; or ${common.description}` : response.description,
+      ...(schema ? { content: { "application/json": { schema } } } : {}),
+    };
+  }
+  for (const [status, response] of Object.entries(shared)) responses[status] ??= response;
   return {
     operationId: `${spec.method}${openApiPath(spec.path)
       .split(/[/{}_.-]+/)
@@ -106,12 +155,13 @@ export function buildOpenApiDocument(
   routes: readonly AnyRouteSpec[],
   info: OpenApiInfo,
   cookieName: string,
+  maxBodyBytes: number,
 ): JsonObject {
   const paths: Record<string, JsonObject> = {};
   for (const spec of routes) {
     const path = openApiPath(spec.path);
     paths[path] ??= {};
-    paths[path][spec.method] = operation(spec);
+    paths[path][spec.method] = operation(spec, maxBodyBytes);
   }
   return {
     openapi: OPENAPI_VERSION,

@@ -1,4 +1,5 @@
 import type { Hono } from "hono";
+import { bodyLimit } from "hono/body-limit";
 import type { z } from "zod";
 import type { AppContext, AppEnv, AuthState } from "./context.js";
 import { forbidden, formatIssues, jsonError, unauthorized } from "./errors.js";
@@ -46,6 +47,11 @@ export interface RouteSpec<
   /** An object schema of the query parameters (each a string); unknown parameters are ignored. */
   query?: Q;
   responses: Record<number, RouteResponse>;
+  /**
+   * The largest body this route accepts, when its schema's own limits need more than the
+   * server's default (413 beyond it). The OpenAPI document states it.
+   */
+  maxBodyBytes?: number;
   handle(c: AppContext, input: RouteInput<P, B, Q>): Response | Promise<Response>;
 }
 
@@ -73,14 +79,23 @@ function isJsonContentType(value: string | undefined): boolean {
 
 /**
  * Registers each route on `app` behind the checks that every route shares, in this order:
- * access (admins only → 403), the initial-password gate (403 `password_change_required`),
+ * the body size (413 beyond the route's limit), access (admins only → 403), the initial-password gate (403 `password_change_required`),
  * path parameters (400), query parameters (400), then the JSON body (415 when it is not JSON, 400 when it does not parse
  * or does not match its schema). Authentication itself (401) happens earlier, in the global
  * middleware, for every route that is not public.
  */
-export function mountRoutes(app: Hono<AppEnv>, routes: readonly AnyRouteSpec[]): void {
+export function mountRoutes(
+  app: Hono<AppEnv>,
+  routes: readonly AnyRouteSpec[],
+  defaultMaxBodyBytes: number,
+): void {
   for (const spec of routes) {
-    app.on(spec.method.toUpperCase(), spec.path, async (c) => {
+    const maxBodyBytes = routeBodyLimit(spec, defaultMaxBodyBytes);
+    const limit = bodyLimit({
+      maxSize: maxBodyBytes,
+      onError: (c) => jsonError(c, 413, "payload_too_large", `the body is larger than ${maxBodyBytes} bytes`),
+    });
+    app.on(spec.method.toUpperCase(), spec.path, limit, async (c) => {
       const auth = c.get("auth");
       if (spec.access !== "public") {
         if (!auth) return unauthorized(c);
@@ -137,6 +152,33 @@ export function mountRoutes(app: Hono<AppEnv>, routes: readonly AnyRouteSpec[]):
         typeof spec.body,
         typeof spec.query
       >);
+    });
+  }
+}
+
+/** The body limit of a route: its own when it declares one, else the server's. */
+export function routeBodyLimit(spec: AnyRouteSpec, defaultMaxBodyBytes: number): number {
+  return spec.maxBodyBytes ?? defaultMaxBodyBytes;
+}
+
+/**
+ * A path the API serves, asked with a method it does not serve, gets 405 with the `Allow`
+ * header (RFC 9110), not a 404 that would claim the path does not exist. Registered after every
+ * route, so it only answers what no route did; HEAD is served wherever GET is.
+ */
+export function mountMethodNotAllowed(app: Hono<AppEnv>, routes: readonly AnyRouteSpec[]): void {
+  const methodsByPath = new Map<string, Set<string>>();
+  for (const spec of routes) {
+    const methods = methodsByPath.get(spec.path) ?? new Set<string>();
+    methods.add(spec.method.toUpperCase());
+    if (spec.method === "get") methods.add("HEAD");
+    methodsByPath.set(spec.path, methods);
+  }
+  for (const [path, methods] of methodsByPath) {
+    const allow = [...methods].sort().join(", ");
+    app.all(path, (c) => {
+      c.header("Allow", allow);
+      return jsonError(c, 405, "method_not_allowed", `${path} answers ${allow} only`);
     });
   }
 }

@@ -2,16 +2,19 @@ import type { RunInput } from "@penguin/core";
 import type { OmniMessage } from "@penguin/protocol";
 import { approvalAudit, readSession, TraceError } from "@penguin/trace";
 import { z } from "zod";
+import { streamCredentialOf } from "../auth/stream-credentials.js";
 import type { SessionRow } from "../db/schema.js";
 import type { AppContext, AuthState } from "../http/context.js";
 import { ErrorResponseSchema, jsonError, notFound } from "../http/errors.js";
 import { SafeIdSchema, SessionIdSchema } from "../http/ids.js";
 import { type AnyRouteSpec, defineRoute } from "../http/route.js";
+import { MAX_STEER_BODY_BYTES, MAX_TASK_BODY_BYTES } from "../limits.js";
 import { publishServerEvent, sessionChannel, userChannel } from "../runtime/channels.js";
 import { type SessionManager, SessionSetupError } from "../runtime/session-manager.js";
 import type { TaskState } from "../runtime/session-runtime.js";
 import type { EventHub } from "../sse/event-hub.js";
 import { streamChannel } from "../sse/stream-channel.js";
+import type { StreamLease, StreamRegistry } from "../sse/stream-registry.js";
 import {
   AbortResponseSchema,
   AuditResponseSchema,
@@ -40,6 +43,8 @@ export interface SessionRoutesOptions {
   store: SessionStore;
   hub: EventHub;
   workspaceRoots: readonly string[];
+  /** The open streams by credential: ends them on revocation and caps them per user. */
+  streams: StreamRegistry;
 }
 
 const errorResponse = (description: string) => ({ description, schema: ErrorResponseSchema });
@@ -60,6 +65,21 @@ export function sessionRoutes(options: SessionRoutesOptions): AnyRouteSpec[] {
     if (!row || !auth) return undefined;
     return row.user_id === auth.user.id || auth.user.role === "admin" ? row : undefined;
   }
+
+  /** A lease for one more stream of the caller, or the 429 that refuses it. */
+  function openLease(c: AppContext, auth: AuthState): StreamLease | Response {
+    const lease = options.streams.open(streamCredentialOf(auth));
+    if (lease) return lease;
+    return jsonError(
+      c,
+      429,
+      "too_many_streams",
+      `this user already has ${options.streams.maxPerUser} live streams open (other tabs or clients); close one and retry`,
+    );
+  }
+  const TOO_MANY_STREAMS = errorResponse(
+    "too_many_streams: the user already has the most live streams allowed (maxStreamsPerUser) open",
+  );
 
   const taskStateOf = (id: string): TaskState => manager.runtime(id)?.taskState() ?? IDLE;
   const sessionNotFound = (c: AppContext) => notFound(c, "no such session");
@@ -176,6 +196,7 @@ export function sessionRoutes(options: SessionRoutesOptions): AnyRouteSpec[] {
     access: "user",
     params: IdParams,
     body: TaskRequestSchema,
+    maxBodyBytes: MAX_TASK_BODY_BYTES,
     responses: {
       202: { description: "The task runs", schema: TaskAcceptedSchema },
       400: errorResponse("The session cannot be reopened (its workspace or config is gone)"),
@@ -212,6 +233,7 @@ export function sessionRoutes(options: SessionRoutesOptions): AnyRouteSpec[] {
     access: "user",
     params: IdParams,
     body: SteerRequestSchema,
+    maxBodyBytes: MAX_STEER_BODY_BYTES,
     responses: {
       202: { description: "Queued", schema: SteerResponseSchema },
       404: NOT_FOUND,
@@ -416,11 +438,14 @@ export function sessionRoutes(options: SessionRoutesOptions): AnyRouteSpec[] {
     tag: "streams",
     access: "user",
     params: IdParams,
-    responses: { 200: { description: "text/event-stream" }, 404: NOT_FOUND },
+    responses: { 200: { description: "text/event-stream" }, 404: NOT_FOUND, 429: TOO_MANY_STREAMS },
     async handle(c, { params, auth }) {
       const row = await visible(auth, params.id);
       if (!row) return sessionNotFound(c);
+      const lease = openLease(c, auth!);
+      if (lease instanceof Response) return lease;
       return streamChannel(c, hub, sessionChannel(row.id), {
+        lease,
         snapshot: () =>
           manager.runtime(row.id)?.snapshotEvents() ?? [
             { event: "server_event", data: JSON.stringify({ type: "task_state", ...IDLE }) },
@@ -436,8 +461,12 @@ export function sessionRoutes(options: SessionRoutesOptions): AnyRouteSpec[] {
       "The caller's live events (SSE server_event): session_created, session_updated, session_state, session_deleted",
     tag: "streams",
     access: "user",
-    responses: { 200: { description: "text/event-stream" } },
-    handle: (c) => streamChannel(c, hub, userChannel(c.get("auth")!.user.id)),
+    responses: { 200: { description: "text/event-stream" }, 429: TOO_MANY_STREAMS },
+    handle(c, { auth }) {
+      const lease = openLease(c, auth!);
+      if (lease instanceof Response) return lease;
+      return streamChannel(c, hub, userChannel(auth!.user.id), { lease });
+    },
   });
 
   function readTrace(sessionId: string) {

@@ -2,7 +2,7 @@ import { OmniMessageSchema } from "@penguin/protocol";
 import { APPROVAL_MODES } from "@penguin/state";
 import { z } from "zod";
 import { SafeIdSchema } from "../http/ids.js";
-import { MAX_TASK_IMAGES, MAX_TITLE_CHARS } from "../limits.js";
+import { MAX_IMAGE_URL_CHARS, MAX_TASK_IMAGES, MAX_TASK_INPUT_CHARS, MAX_TITLE_CHARS } from "../limits.js";
 
 export const ApprovalModeSchema = z
   .enum(APPROVAL_MODES)
@@ -10,10 +10,11 @@ export const ApprovalModeSchema = z
     "allow-all: every call runs; deny-all: none runs; read-only: tools with permission r run, the rest wait for a human; always-ask: every call waits for a human",
   );
 
+// Rules are written as patterns, not refinements, so the OpenAPI document states them too.
 const TitleSchema = z
   .string()
   .max(MAX_TITLE_CHARS)
-  .refine((title) => !/[\r\n]/.test(title), "a title is one line");
+  .regex(/^[^\r\n]*$/, "a title is one line");
 
 export const SessionSchema = z.object({
   id: z.string(),
@@ -37,6 +38,7 @@ export const CreateSessionRequestSchema = z.strictObject({
     .string()
     .min(1)
     .max(4096)
+    .regex(/^\//, "an absolute path")
     .describe("Absolute path of an existing folder inside one of the server's workspaceRoots"),
   model: z
     .string()
@@ -56,7 +58,9 @@ export const PatchSessionRequestSchema = z
   .refine(
     (body) => body.approval_mode !== undefined || body.title !== undefined,
     "set approval_mode or title",
-  );
+  )
+  // The refinement above, as the document says it (a key set to undefined cannot come from JSON).
+  .meta({ minProperties: 1 });
 
 export const ListSessionsQuerySchema = z.object({
   all: z.enum(["true", "false"]).optional().describe("Admins only: true lists every user's sessions"),
@@ -64,18 +68,14 @@ export const ListSessionsQuerySchema = z.object({
 
 const ImageSchema = z
   .string()
-  .max(900_000)
-  .refine(
-    (image) => /^(data:image\/[a-z+.-]+;base64,|https?:\/\/)/i.test(image),
-    "a data:image/…;base64 or http(s) URL",
+  .max(MAX_IMAGE_URL_CHARS)
+  .regex(
+    /^(?:data:image\/[a-z0-9+.-]+;base64,[A-Za-z0-9+/=]*|https?:\/\/[!#-[\]-~]+)$/,
+    "a data:image/…;base64 URL or an http(s) URL (printable ASCII)",
   );
 
 export const TaskRequestSchema = z.strictObject({
-  input: z
-    .string()
-    .min(1)
-    .max(512 * 1024)
-    .describe("What the user asks"),
+  input: z.string().min(1).max(MAX_TASK_INPUT_CHARS).describe("What the user asks"),
   images: z.array(ImageSchema).max(MAX_TASK_IMAGES).optional(),
 });
 
@@ -87,10 +87,7 @@ export const TaskStateSchema = z.object({
 export const TaskAcceptedSchema = z.object({ session_id: z.string(), task_state: TaskStateSchema });
 
 export const SteerRequestSchema = z.strictObject({
-  input: z
-    .string()
-    .min(1)
-    .max(512 * 1024),
+  input: z.string().min(1).max(MAX_TASK_INPUT_CHARS),
 });
 export const SteerResponseSchema = z.object({ task_state: TaskStateSchema });
 

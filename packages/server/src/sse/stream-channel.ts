@@ -2,6 +2,7 @@ import type { Context } from "hono";
 import { streamSSE } from "hono/streaming";
 import { SSE_HEARTBEAT_MS } from "../limits.js";
 import type { EventHub, HubEvent, PublishInput } from "./event-hub.js";
+import type { StreamLease } from "./stream-registry.js";
 
 export interface StreamChannelOptions {
   /** Comment lines this often keep proxies from closing an idle stream; default 20 s. */
@@ -15,6 +16,11 @@ export interface StreamChannelOptions {
    * last hub event and a reconnect loses nothing.
    */
   snapshot?: () => PublishInput[];
+  /**
+   * The stream's hold on the credential that opened it: the stream ends as soon as the lease is
+   * revoked, and delivers no event once it is no longer valid; it is released when the stream ends.
+   */
+  lease?: StreamLease;
 }
 
 /** The heartbeat: an SSE comment, which every client ignores. */
@@ -42,6 +48,12 @@ export function streamChannel(
   // The newest seq when subscribing: once an event at or past it is written, the gap is over.
   const boundary = newest === undefined ? 0 : Number(newest.slice(newest.lastIndexOf("-") + 1));
   const hasGap = lastEventId !== undefined && lastEventId !== "" && lastEventId !== newest;
+  const { lease } = options;
+  const endOnRevoke = () => subscription.close();
+  lease?.signal.addEventListener("abort", endOnRevoke, { once: true });
+  if (lease?.signal.aborted) subscription.close();
+  // Checked before every write: a revoked or expired credential gets nothing more.
+  const mayDeliver = () => lease === undefined || lease.valid();
   return streamSSE(c, async (stream) => {
     stream.onAbort(() => subscription.close());
     const heartbeat = setInterval(() => {
@@ -51,6 +63,7 @@ export function streamChannel(
       const events = snapshot ?? [];
       snapshot = undefined;
       for (const event of events) {
+        if (!mayDeliver()) return;
         await stream.writeSSE({ data: event.data, ...(event.event ? { event: event.event } : {}) });
       }
     };
@@ -59,6 +72,7 @@ export function streamChannel(
     try {
       if (!hasGap) await writeSnapshot();
       for await (const event of subscription) {
+        if (!mayDeliver()) break;
         await write(event);
         if (snapshot && event.seq >= boundary) await writeSnapshot();
         if (stream.aborted) break;
@@ -66,6 +80,8 @@ export function streamChannel(
     } finally {
       clearInterval(heartbeat);
       subscription.close();
+      lease?.signal.removeEventListener("abort", endOnRevoke);
+      lease?.release();
     }
   });
 }
