@@ -1,11 +1,14 @@
 import { performance } from "node:perf_hooks";
 import type { Tool } from "@modelcontextprotocol/sdk/types.js";
 import type { McpConnectEndPayload, McpServerConnectResult, ToolSpec } from "@penguin/protocol";
-import type { McpServer } from "@penguin/state";
+import type { McpServer, McpToolBudget } from "@penguin/state";
 import type { BuiltinTool } from "../environment/types.js";
 import { McpConnectError, McpConnection, oneLine } from "./connection.js";
 import { createMcpTool, createUnavailableTool } from "./mcp-tool.js";
+import { LOAD_MCP_TOOLS_TOOL, READ_MCP_RESOURCE_TOOL } from "./limits.js";
 import { mcpToolPrefix, ToolNamer } from "./tool-names.js";
+import { toolBudgetWarnings } from "./tool-budget.js";
+import { catalogTools, type McpCatalogSetup } from "./toolset-extras.js";
 
 export interface McpToolsetOptions {
   servers: readonly McpServer[];
@@ -22,6 +25,12 @@ export interface McpToolsetOptions {
   redact?: (text: string) => string;
   /** One line for the operator per server skipped (default: stderr). */
   warn?: (line: string) => void;
+  /** `tools.mcpToolBudget`: tool-list warnings and deferred loading (absent: never deferred). */
+  budget?: McpToolBudget;
+  /** The session's whole tool list (the Environment's), for the list `load_mcp_tools` records. */
+  toolList?: () => ToolSpec[];
+  /** `allowed_tools` of the agent, when it has one. */
+  allowedTools?: readonly string[];
 }
 
 export interface McpConnectOutcome {
@@ -44,6 +53,8 @@ type Attempt =
 export class McpToolset {
   private connections: McpConnection[] = [];
   private state: "idle" | "connected" | "closed" = "idle";
+  /** Deferred loading and `read_mcp_resource`, set up when the servers connect. */
+  private extras: McpCatalogSetup | undefined;
 
   constructor(private readonly options: McpToolsetOptions) {}
 
@@ -59,7 +70,20 @@ export class McpToolset {
 
   /** Whether `name` is one of this toolset's servers' tool names (`mcp__<server>__…`). */
   ownsToolName(name: string): boolean {
-    return this.options.servers.some((server) => name.startsWith(mcpToolPrefix(server.name)));
+    if (this.options.servers.some((server) => name.startsWith(mcpToolPrefix(server.name)))) return true;
+    return name === READ_MCP_RESOURCE_TOOL || name === LOAD_MCP_TOOLS_TOOL;
+  }
+
+  /** The tool list the model is offered: `specs` without deferred MCP tools not loaded yet. */
+  offered(specs: readonly ToolSpec[]): ToolSpec[] {
+    return this.extras?.catalog ? this.extras.catalog.offered(specs) : [...specs];
+  }
+
+  /** Warns (once per limit) when the offered tool list is past `tools.mcpToolBudget`. */
+  checkToolList(offered: readonly ToolSpec[]): void {
+    if (!this.options.budget) return;
+    const deferred = this.extras?.catalog !== undefined;
+    for (const line of toolBudgetWarnings(offered, this.options.budget, deferred)) this.warn(line);
   }
 
   /** Connects every server at once, each within its `connectTimeoutMs`. */
@@ -79,6 +103,17 @@ export class McpToolset {
       if (!a.ok) this.warn(`MCP server "${servers[index].name}" skipped: ${results[index].error}`);
     }
     const tools = this.toolsOf(attempts, results);
+    this.extras = catalogTools({
+      mcpTools: tools,
+      connected: attempts.flatMap((a) => (a.ok ? [a.connection] : [])),
+      budget: this.options.budget,
+      reservedNames: this.options.reservedNames,
+      allowedTools: this.options.allowedTools,
+      recordedTools: this.options.recordedTools,
+      toolList: this.options.toolList,
+      warn: (line) => this.warn(line),
+    });
+    tools.push(...this.extras.tools);
     const status = attempts.every((a) => a.ok) ? "completed" : "failed";
     return { status, results, tools };
   }

@@ -22,6 +22,7 @@ import {
   type ProjectConfig,
   readFileRichEnabled,
   resolveDataRoot,
+  resolveMcpToolBudget,
   resolveToolLimits,
   resolveToolset,
   type SystemConfig,
@@ -490,6 +491,9 @@ export class Agent {
             recordedTools: input.recordedTools,
             redact: (text) => new SecretRedactor(secrets).redact(text),
             warn: (line) => this.logger.warn(`agent ${this.id}: ${line}`),
+            budget: resolveMcpToolBudget(this.config.tools),
+            toolList: () => environment.toolSpecs(),
+            allowedTools: this.config.allowed_tools,
           })
         : undefined;
     // A resumed session's recorded list ends with the MCP tools, which come back after connecting.

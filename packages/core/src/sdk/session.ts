@@ -1,4 +1,5 @@
 import {
+  isPayload,
   mcpConnectBegin,
   mcpConnectEnd,
   type OmniMessage,
@@ -223,7 +224,9 @@ export class Session {
     yield end;
     if (outcome.status === "aborted") return;
     parts.environment.addTools(outcome.tools);
-    parts.toolSpecs = parts.environment.toolSpecs();
+    // Deferred MCP tools are in the Environment but not in the list until load_mcp_tools loads them.
+    parts.toolSpecs = mcp.offered(parts.environment.toolSpecs());
+    mcp.checkToolList(parts.toolSpecs);
     const ready = toolListReady(parts.toolSpecs);
     parts.trace.append(ready);
     yield ready;
@@ -310,7 +313,12 @@ export class Session {
           gate: {
             guardrail: parts.guardrail,
             rules: parts.rules,
-            permissionOf: (name) => parts.toolSpecs.find((tool) => tool.name === name)?.permission,
+            permissionOf: (name) =>
+              // A deferred MCP tool called before it was loaded still has its permission.
+              (
+                parts.toolSpecs.find((tool) => tool.name === name) ??
+                parts.environment.toolSpecs().find((tool) => tool.name === name)
+              )?.permission,
             ...(parts.hooks ? { beforeHooks: parts.hooks.before.bind(parts.hooks) } : {}),
           },
           signal: controller.signal,
@@ -323,6 +331,11 @@ export class Session {
           steering: this.steering,
           record: (message) => {
             parts.trace.append(message);
+            // load_mcp_tools recorded a longer tool list: the next request offers it. Changed in
+            // place, since the engine holds this array for the whole task.
+            if (isPayload(message, "tool_list_ready") && message.origin === undefined) {
+              parts.toolSpecs.splice(0, parts.toolSpecs.length, ...message.payload.tools);
+            }
           },
         },
         messages,
