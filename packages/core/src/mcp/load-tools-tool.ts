@@ -39,7 +39,9 @@ export function createLoadMcpToolsTool(catalog: McpToolCatalog, toolList: () => 
       const outcome = catalog.load(names);
       const lines: string[] = [];
       if (outcome.loaded.length > 0) {
-        lines.push(`Loaded: ${outcome.loaded.join(", ")}. They are in your tool list from your next step on.`);
+        lines.push(
+          `Loaded: ${outcome.loaded.join(", ")}. They are in your tool list from your next step on.`,
+        );
       }
       if (outcome.already.length > 0) lines.push(`Already loaded: ${outcome.already.join(", ")}.`);
       if (outcome.unknown.length > 0) {

@@ -87,7 +87,10 @@ export function createReadMcpResourceTool(servers: readonly McpConnection[]): Bu
     } catch (error) {
       // An interrupt or the timeout: the Environment reports it.
       if (ctx.signal?.aborted) return {};
-      return yield* fail(ctx, `The MCP server "${connection.name}" could not read ${uri}: ${describeError(error)}`);
+      return yield* fail(
+        ctx,
+        `The MCP server "${connection.name}" could not read ${uri}: ${describeError(error)}`,
+      );
     }
     const rendered = renderContents(contents, ctx.modelHasVision);
     const lines = rendered.text === "" ? [] : rendered.text.split("\n");
@@ -115,8 +118,16 @@ export function createReadMcpResourceTool(servers: readonly McpConnection[]): Bu
       parameters: {
         type: "object",
         properties: {
-          server: { type: "string", enum: names, description: "The MCP server whose resources to list or read." },
-          uri: { type: "string", minLength: 1, description: "The resource to read, as listed (e.g. file:///notes.md)." },
+          server: {
+            type: "string",
+            enum: names,
+            description: "The MCP server whose resources to list or read.",
+          },
+          uri: {
+            type: "string",
+            minLength: 1,
+            description: "The resource to read, as listed (e.g. file:///notes.md).",
+          },
           offset: { type: "integer", minimum: 1, description: "The first line to show (1-based)." },
           limit: { type: "integer", minimum: 1, description: "How many lines to show." },
         },

@@ -1,6 +1,10 @@
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { describeError, type McpConnection } from "./connection.js";
-import { MCP_RESOURCE_LINK_MAX_CHARS, MCP_RESOURCE_LINKS_READ_MAX, READ_MCP_RESOURCE_TOOL } from "./limits.js";
+import {
+  MCP_RESOURCE_LINK_MAX_CHARS,
+  MCP_RESOURCE_LINKS_READ_MAX,
+  READ_MCP_RESOURCE_TOOL,
+} from "./limits.js";
 import { readResource } from "./resources.js";
 
 // "resolve resource links in results": a tool that answers with a `resource_link` points at
@@ -30,7 +34,9 @@ async function linkedContent(connection: McpConnection, uri: string, signal?: Ab
     });
   } catch (error) {
     if (signal?.aborted) throw error;
-    return [{ type: "resource", resource: { uri, text: `[${uri} could not be read: ${describeError(error)}]` } }];
+    return [
+      { type: "resource", resource: { uri, text: `[${uri} could not be read: ${describeError(error)}]` } },
+    ];
   }
 }
 

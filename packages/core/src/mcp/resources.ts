@@ -16,7 +16,11 @@ export interface ResourceListing {
 type ResourceContents = ReadResourceResult["contents"][number];
 
 /** Every page of `resources/list` up to `max` entries, and the server's templates. */
-export async function listResources(client: Client, max: number, signal?: AbortSignal): Promise<ResourceListing> {
+export async function listResources(
+  client: Client,
+  max: number,
+  signal?: AbortSignal,
+): Promise<ResourceListing> {
   const options = { signal, timeout: MCP_SDK_REQUEST_TIMEOUT_MS };
   const resources: Resource[] = [];
   let cursor: string | undefined;
@@ -42,7 +46,11 @@ export async function listResources(client: Client, max: number, signal?: AbortS
 }
 
 /** `resources/read` of one uri. */
-export async function readResource(client: Client, uri: string, signal?: AbortSignal): Promise<ResourceContents[]> {
+export async function readResource(
+  client: Client,
+  uri: string,
+  signal?: AbortSignal,
+): Promise<ResourceContents[]> {
   const result = await client.readResource({ uri }, { signal, timeout: MCP_SDK_REQUEST_TIMEOUT_MS });
   return result.contents;
 }
@@ -79,7 +87,10 @@ export interface RenderedContents {
  * Read contents as text and images: text items as they are (a header line names each item when
  * there are several), images as images for a model that reads them, other binary content as a note.
  */
-export function renderContents(contents: readonly ResourceContents[], modelHasVision: boolean): RenderedContents {
+export function renderContents(
+  contents: readonly ResourceContents[],
+  modelHasVision: boolean,
+): RenderedContents {
   const parts: string[] = [];
   const images: string[] = [];
   for (const item of contents) {

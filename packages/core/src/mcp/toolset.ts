@@ -4,10 +4,10 @@ import type { McpConnectEndPayload, McpServerConnectResult, ToolSpec } from "@pe
 import type { McpServer, McpToolBudget } from "@penguin/state";
 import type { BuiltinTool } from "../environment/types.js";
 import { McpConnectError, McpConnection, oneLine } from "./connection.js";
-import { createMcpTool, createUnavailableTool } from "./mcp-tool.js";
 import { LOAD_MCP_TOOLS_TOOL, READ_MCP_RESOURCE_TOOL } from "./limits.js";
-import { mcpToolPrefix, ToolNamer } from "./tool-names.js";
+import { createMcpTool, createUnavailableTool } from "./mcp-tool.js";
 import { toolBudgetWarnings } from "./tool-budget.js";
+import { mcpToolPrefix, ToolNamer } from "./tool-names.js";
 import { catalogTools, type McpCatalogSetup } from "./toolset-extras.js";
 
 export interface McpToolsetOptions {

@@ -6,7 +6,11 @@ import { CATALOG_SERVER, collect, MODEL, mcpSetup, outputsById, RETRY_FAST, stdi
 
 const start = cleanedUpAfterEach(mcpSetup);
 
-const call = (id: string, name: string, args: Record<string, unknown> = {}) => ({ id, name, arguments: args });
+const call = (id: string, name: string, args: Record<string, unknown> = {}) => ({
+  id,
+  name,
+  arguments: args,
+});
 
 function catalogServer(name: string, serverArgs: string[] = ["--resources"]): McpServer {
   return {
@@ -29,7 +33,11 @@ async function runCalls(
 ) {
   const script = calls.length > 0 ? [{ tool_calls: calls }, { text: "Done." }] : [{ text: "Done." }];
   const env = await start(script, servers, options);
-  const session = await env.agent.createSession({ workspaceDir: env.workspaceDir, model: MODEL, retry: RETRY_FAST });
+  const session = await env.agent.createSession({
+    workspaceDir: env.workspaceDir,
+    model: MODEL,
+    retry: RETRY_FAST,
+  });
   const yielded = await collect(session.run("Go.", { approve: allowAll }));
   const tools = session.tools.map((tool) => tool.name);
   await session.dispose();
@@ -140,7 +148,9 @@ describe("resource links in MCP tool results", () => {
     expect(text).toContain("Report ready.");
     expect(text).toContain("[resource: notes://readme (readme) text/plain]\nreadme line 1\nreadme line 2");
     expect(text).toContain("readme line 40");
-    expect(text).toMatch(/\[resource: notes:\/\/gone \(gone\) text\/plain\]\n\[notes:\/\/gone could not be read: .*Resource not found: notes:\/\/gone/);
+    expect(text).toMatch(
+      /\[resource: notes:\/\/gone \(gone\) text\/plain\]\n\[notes:\/\/gone could not be read: .*Resource not found: notes:\/\/gone/,
+    );
     expect(text).toContain(
       '[… cut at 8000 characters; read the rest with read_mcp_resource {server: "notes", uri: "notes://long", offset}]',
     );
@@ -149,8 +159,11 @@ describe("resource links in MCP tool results", () => {
   it("reads at most five links of one result and leaves the rest as links", async () => {
     const { outputs } = await runCalls([catalogServer("notes")], [call("m", "mcp__notes__many_links")]);
     const text = outputs.get("m")!.output;
-    for (let i = 1; i <= 5; i++) expect(text).toContain(`[resource: notes://item/${i} (item ${i}) text/plain]\nitem ${i}`);
-    expect(text).toContain("[resource: notes://item/6 (item 6) text/plain]\n[resource: notes://item/7 (item 7) text/plain]");
+    for (let i = 1; i <= 5; i++)
+      expect(text).toContain(`[resource: notes://item/${i} (item ${i}) text/plain]\nitem ${i}`);
+    expect(text).toContain(
+      "[resource: notes://item/6 (item 6) text/plain]\n[resource: notes://item/7 (item 7) text/plain]",
+    );
     expect(text).not.toContain("\nitem 6");
   });
 });
