@@ -45,7 +45,7 @@ export const DEFAULT_MCP_WARN_TOOL_BYTES = 32 * 1024;
 /**
  * "past a threshold, MCP tools are listed by name and one-line description in a compact catalog":
  * with `deferLoading: auto`, deferred once the MCP servers together offer more tools than this
- * (two or three ordinary servers stay loaded; nine do not).
+ * (two ordinary servers, about 30 tools, stay loaded; three or more usually do not).
  */
 export const DEFAULT_MCP_DEFER_ABOVE_TOOLS = 40;
 /** `tools.mcpToolBudget.deferLoading`: when MCP tools' schemas wait for `load_mcp_tools`. */
