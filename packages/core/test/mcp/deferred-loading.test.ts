@@ -1,7 +1,7 @@
 import type { OmniMessage, ToolSpec } from "@penguin/protocol";
 import type { McpServer } from "@penguin/state";
 import { describe, expect, it } from "vitest";
-import { allowAll } from "../../src/approval/policies.js";
+import { allowAll, readOnly } from "../../src/approval/policies.js";
 import { cleanedUpAfterEach } from "../support/cleaned-up.js";
 import {
   CATALOG_SERVER,
@@ -171,6 +171,28 @@ describe("deferred loading of MCP tools", () => {
       await env.cleanup();
     }
     expect(sizes[1]).toBeLessThan(sizes[0]);
+  });
+
+  it("runs a deferred tool called before it was loaded, under its own permission", async () => {
+    const env = await start(
+      [{ tool_calls: [call("direct", "mcp__big__tool_2", { query: "early" })] }, { text: "Done." }],
+      [toolServer("big", 50)],
+    );
+    const session = await env.agent.createSession({
+      workspaceDir: env.workspaceDir,
+      model: MODEL,
+      retry: RETRY_FAST,
+    });
+    const asked: string[] = [];
+    // Read-only approval allows an `r` tool without asking: the deferred tool's readOnlyHint counts.
+    const approve = readOnly(async (c) => {
+      asked.push(c.payload.name);
+      return "deny";
+    });
+    const outputs = outputsById(await collect(session.run("Go.", { approve })));
+    await session.dispose();
+    expect(asked).toEqual([]);
+    expect(outputs.get("direct")).toMatchObject({ stop_reason: "completed", output: "tool_2 found: early" });
   });
 
   it("offers the tools a session loaded again after a resume", async () => {
