@@ -2,6 +2,7 @@ import type { OmniMessage, ToolSpec } from "@penguin/protocol";
 import type { McpServer } from "@penguin/state";
 import { describe, expect, it } from "vitest";
 import { allowAll, readOnly } from "../../src/approval/policies.js";
+import { createAgent } from "../../src/sdk/agent.js";
 import { cleanedUpAfterEach } from "../support/cleaned-up.js";
 import {
   CATALOG_SERVER,
@@ -217,6 +218,41 @@ describe("deferred loading of MCP tools", () => {
     const requests = await env.llm.waitForRequests(3);
     expect(sentNames(requests[2].body)).toEqual(sentNames(requests[1].body));
     expect(sentNames(requests[2].body)).toContain("mcp__big__tool_7");
+  });
+});
+
+describe("deferred loading with allowed_tools", () => {
+  it("accepts load_mcp_tools in allowed_tools, catalogs only allowed MCP tools, and defers nothing without it", async () => {
+    const env = await start([{ text: "One." }, { text: "Two." }], [toolServer("big", 50)]);
+    const mcpServers = [toolServer("big", 50)];
+    const allowedMcp = Array.from({ length: 45 }, (_, i) => `mcp__big__tool_${i + 1}`);
+    const firstRequestNames: string[][] = [];
+    for (const [index, allowed] of [
+      ["read_file", "load_mcp_tools", ...allowedMcp],
+      ["read_file", ...allowedMcp],
+    ].entries()) {
+      const agent = await createAgent({
+        dataRoot: env.dataRoot,
+        config: { allowed_tools: allowed, tools: { mcpServers } },
+        logger: { warn: () => {} },
+      });
+      const session = await agent.createSession({
+        workspaceDir: env.workspaceDir,
+        model: MODEL,
+        retry: RETRY_FAST,
+      });
+      await collect(session.run("Hi.", { approve: allowAll }));
+      await session.dispose();
+      firstRequestNames.push(sentNames((await env.llm.waitForRequests(index + 1))[index].body));
+    }
+    const [deferred, whole] = firstRequestNames;
+    expect(deferred).toEqual(["read_file", "load_mcp_tools"]);
+    const loader = sentTools((await env.llm.waitForRequests(1))[0].body).find(
+      (t) => t.name === "load_mcp_tools",
+    )!;
+    expect(loader.description.split("\n").filter((line) => line.startsWith("- mcp__"))).toHaveLength(45);
+    expect(loader.description).not.toContain("mcp__big__tool_46:");
+    expect(whole).toEqual(["read_file", ...allowedMcp]);
   });
 });
 
