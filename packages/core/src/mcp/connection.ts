@@ -178,19 +178,6 @@ export class McpConnection {
     }
   }
 
-  /** Whether the connected server offers resources (its `resources` capability). */
-  get hasResources(): boolean {
-    return this.client?.getServerCapabilities()?.resources !== undefined;
-  }
-
-  /** The SDK client of a server that can take requests now; else throws with the reason. */
-  liveClient(): Client {
-    const client = this.client;
-    const unavailable = this.unavailableReason;
-    if (!client || unavailable !== undefined) throw new Error(unavailable ?? "it is not connected");
-    return client;
-  }
-
   /** Calls one tool; the signal (the Environment's timeout and the user's interrupt) ends it. */
   async callTool(name: string, args: Record<string, unknown>, signal?: AbortSignal): Promise<CallToolResult> {
     const client = this.client;
@@ -269,6 +256,19 @@ export class McpConnection {
       .filter((line) => line !== "");
     const last = lines.at(-1);
     return last ? `; its stderr ends with: ${oneLine(last)}` : "";
+  }
+
+  /** Whether the connected server offers resources (its `resources` capability). */
+  get hasResources(): boolean {
+    return this.client?.getServerCapabilities()?.resources !== undefined;
+  }
+
+  /** The SDK client of a server that can take requests now; else throws with the reason. */
+  liveClient(): Client {
+    const client = this.client;
+    const unavailable = this.unavailableReason;
+    if (!client || unavailable !== undefined) throw new Error(unavailable ?? "it is not connected");
+    return client;
   }
 }
 

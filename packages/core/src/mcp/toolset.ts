@@ -21,16 +21,16 @@ export interface McpToolsetOptions {
    * be reached this time keep their names and places, and fail at once when called.
    */
   recordedTools?: readonly ToolSpec[];
-  /** Secret values out of every reason shown in events and warnings. */
-  redact?: (text: string) => string;
-  /** One line for the operator per server skipped (default: stderr). */
-  warn?: (line: string) => void;
   /** `tools.mcpToolBudget`: tool-list warnings and deferred loading (absent: never deferred). */
   budget?: McpToolBudget;
   /** The session's whole tool list (the Environment's), for the list `load_mcp_tools` records. */
   toolList?: () => ToolSpec[];
   /** `allowed_tools` of the agent, when it has one. */
   allowedTools?: readonly string[];
+  /** Secret values out of every reason shown in events and warnings. */
+  redact?: (text: string) => string;
+  /** One line for the operator per server skipped (default: stderr). */
+  warn?: (line: string) => void;
 }
 
 export interface McpConnectOutcome {
@@ -103,8 +103,14 @@ export class McpToolset {
       if (!a.ok) this.warn(`MCP server "${servers[index].name}" skipped: ${results[index].error}`);
     }
     const tools = this.toolsOf(attempts, results);
+    const status = attempts.every((a) => a.ok) ? "completed" : "failed";
+    return { status, results, tools: [...tools, ...this.setUpExtras(attempts, tools)] };
+  }
+
+  /** `read_mcp_resource` and, past the threshold, `load_mcp_tools` with the catalog. */
+  private setUpExtras(attempts: Attempt[], mcpTools: BuiltinTool[]): BuiltinTool[] {
     this.extras = catalogTools({
-      mcpTools: tools,
+      mcpTools,
       connected: attempts.flatMap((a) => (a.ok ? [a.connection] : [])),
       budget: this.options.budget,
       reservedNames: this.options.reservedNames,
@@ -113,9 +119,7 @@ export class McpToolset {
       toolList: this.options.toolList,
       warn: (line) => this.warn(line),
     });
-    tools.push(...this.extras.tools);
-    const status = attempts.every((a) => a.ok) ? "completed" : "failed";
-    return { status, results, tools };
+    return this.extras.tools;
   }
 
   /** Closes every server connection; stdio servers' processes end. */

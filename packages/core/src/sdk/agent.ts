@@ -488,12 +488,12 @@ export class Agent {
             servers: mcpServers,
             workspaceDir: input.workspaceDir,
             reservedNames: tools.map((tool) => tool.name),
-            recordedTools: input.recordedTools,
-            redact: (text) => new SecretRedactor(secrets).redact(text),
-            warn: (line) => this.logger.warn(`agent ${this.id}: ${line}`),
             budget: resolveMcpToolBudget(this.config.tools),
             toolList: () => environment.toolSpecs(),
             allowedTools: this.config.allowed_tools,
+            recordedTools: input.recordedTools,
+            redact: (text) => new SecretRedactor(secrets).redact(text),
+            warn: (line) => this.logger.warn(`agent ${this.id}: ${line}`),
           })
         : undefined;
     // A resumed session's recorded list ends with the MCP tools, which come back after connecting.
