@@ -10,6 +10,8 @@ import {
   MCP_SDK_REQUEST_TIMEOUT_MS,
   MCP_STDERR_TAIL_CHARS,
 } from "./limits.js";
+import { readResourceLinks } from "./resource-links.js";
+import type { RenderedContents } from "./resources.js";
 import { loadMcpSdk, type McpSdk } from "./sdk.js";
 
 export type McpServerConfig = McpServer["config"];
@@ -269,6 +271,20 @@ export class McpConnection {
     const unavailable = this.unavailableReason;
     if (!client || unavailable !== undefined) throw new Error(unavailable ?? "it is not connected");
     return client;
+  }
+
+  /**
+   * "resolve resource links in results": the content of a result's first resource links, read
+   * from this server (only when it offers resources); undefined when there is nothing to add.
+   */
+  async readResourceLinks(
+    result: CallToolResult,
+    modelHasVision: boolean,
+    signal?: AbortSignal,
+  ): Promise<RenderedContents | undefined> {
+    const client = this.client;
+    if (!client || !this.hasResources || this.unavailableReason !== undefined) return undefined;
+    return readResourceLinks(result, { server: this.name, client, modelHasVision, signal });
   }
 }
 

@@ -5,7 +5,6 @@ import { DEFAULT_MAX_OUTPUT_LENGTH, DEFAULT_TOOL_TIMEOUT_MS } from "../environme
 import type { BuiltinTool } from "../environment/types.js";
 import { mapCallResult } from "./call-result.js";
 import { describeError, type McpConnection, type McpServerConfig } from "./connection.js";
-import { resolveResourceLinks } from "./resource-links.js";
 
 // An MCP server's tool is a BuiltinTool like any other: the Environment validates its arguments
 // against the server's input schema, frames, times out (`timeoutMs` of the server), truncates
@@ -66,7 +65,6 @@ export function createMcpTool(
       let result: Awaited<ReturnType<McpConnection["callTool"]>>;
       try {
         result = await connection.callTool(tool.name, args, ctx.signal);
-        result = await resolveResourceLinks(result, connection, ctx.signal);
       } catch (error) {
         // An interrupt or the timeout: the Environment reports it.
         if (ctx.signal?.aborted) return;
@@ -80,6 +78,14 @@ export function createMcpTool(
       }
       const mapped = mapCallResult(result, { modelHasVision: ctx.modelHasVision });
       if (mapped.text !== "") yield partialToolCallOutput("delta", id, mapped.text);
+      const linked = await connection.readResourceLinks(result, ctx.modelHasVision, ctx.signal);
+      if (linked)
+        yield partialToolCallOutput(
+          "delta",
+          id,
+          `${mapped.text !== "" ? "\n" : ""}${linked.text}`,
+          linked.images,
+        );
       return {
         ...(mapped.failed ? { stopReason: "failed" as const } : {}),
         ...(mapped.images.length > 0 ? { images: mapped.images } : {}),
