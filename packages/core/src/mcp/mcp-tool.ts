@@ -79,13 +79,10 @@ export function createMcpTool(
       const mapped = mapCallResult(result, { modelHasVision: ctx.modelHasVision });
       if (mapped.text !== "") yield partialToolCallOutput("delta", id, mapped.text);
       const linked = await connection.readResourceLinks(result, ctx.modelHasVision, ctx.signal);
-      if (linked)
-        yield partialToolCallOutput(
-          "delta",
-          id,
-          `${mapped.text !== "" ? "\n" : ""}${linked.text}`,
-          linked.images,
-        );
+      if (linked) {
+        const text = `${mapped.text !== "" ? "\n" : ""}${linked.text}`;
+        yield partialToolCallOutput("delta", id, text, linked.images.length > 0 ? linked.images : undefined);
+      }
       return {
         ...(mapped.failed ? { stopReason: "failed" as const } : {}),
         ...(mapped.images.length > 0 ? { images: mapped.images } : {}),

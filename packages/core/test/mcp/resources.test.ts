@@ -140,17 +140,16 @@ describe("read_mcp_resource", () => {
 });
 
 describe("resource links in MCP tool results", () => {
-  it("reads a linked resource into the result, cuts a long one, and says why a link cannot be read", async () => {
+  it("reads a linked resource after the result, cuts a long one, and says why a link cannot be read", async () => {
     const { outputs } = await runCalls([catalogServer("notes")], [call("r", "mcp__notes__report")]);
     const out = outputs.get("r")!;
     expect(out.stop_reason).toBe("completed");
     const text = out.output;
-    expect(text).toContain("Report ready.");
-    expect(text).toContain("[resource: notes://readme (readme) text/plain]\nreadme line 1\nreadme line 2");
-    expect(text).toContain("readme line 40");
-    expect(text).toMatch(
-      /\[resource: notes:\/\/gone \(gone\) text\/plain\]\n\[notes:\/\/gone could not be read: .*Resource not found: notes:\/\/gone/,
-    );
+    expect(text.startsWith("Report ready.\n[resource: notes://readme (readme) text/plain]\n")).toBe(true);
+    expect(text).toContain("[linked resource notes://readme]\nreadme line 1\nreadme line 2\n");
+    expect(text).toContain("readme line 40\n[linked resource notes://gone could not be read: ");
+    expect(text).toContain("Resource not found: notes://gone]");
+    expect(text).toContain("[linked resource notes://long]\nxxxx");
     expect(text).toContain(
       '[… cut at 8000 characters; read the rest with read_mcp_resource {server: "notes", uri: "notes://long", offset}]',
     );
@@ -159,11 +158,20 @@ describe("resource links in MCP tool results", () => {
   it("reads at most five links of one result and leaves the rest as links", async () => {
     const { outputs } = await runCalls([catalogServer("notes")], [call("m", "mcp__notes__many_links")]);
     const text = outputs.get("m")!.output;
-    for (let i = 1; i <= 5; i++)
-      expect(text).toContain(`[resource: notes://item/${i} (item ${i}) text/plain]\nitem ${i}`);
-    expect(text).toContain(
-      "[resource: notes://item/6 (item 6) text/plain]\n[resource: notes://item/7 (item 7) text/plain]",
-    );
+    for (let i = 1; i <= 7; i++)
+      expect(text).toContain(`[resource: notes://item/${i} (item ${i}) text/plain]`);
+    for (let i = 1; i <= 5; i++) expect(text).toContain(`[linked resource notes://item/${i}]\nitem ${i}`);
+    expect(text).not.toContain("[linked resource notes://item/6]");
     expect(text).not.toContain("\nitem 6");
+  });
+
+  it("leaves links of a server without resources as they are", async () => {
+    const { outputs } = await runCalls(
+      [catalogServer("plain", ["--links-only"])],
+      [call("p", "mcp__plain__report")],
+    );
+    const text = outputs.get("p")!.output;
+    expect(text).toContain("[resource: notes://readme (readme) text/plain]");
+    expect(text).not.toContain("[linked resource");
   });
 });
