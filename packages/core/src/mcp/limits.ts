@@ -56,5 +56,5 @@ export const MCP_RESOURCE_LINKS_READ_MAX = 5;
  * one large link does not crowd out the others; the rest is read with `read_mcp_resource`.
  */
 export const MCP_RESOURCE_LINK_MAX_CHARS = 8_000;
-/** Resources listed per server by `read_mcp_resource` without a uri; more are counted, not shown. */
+/** Resources listed per server by `read_mcp_resource` without a uri; a note says when there are more. */
 export const MCP_RESOURCE_LIST_MAX = 200;

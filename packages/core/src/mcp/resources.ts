@@ -9,7 +9,7 @@ import { MCP_SDK_REQUEST_TIMEOUT_MS } from "./limits.js";
 export interface ResourceListing {
   resources: Resource[];
   templates: ResourceTemplate[];
-  /** Resources past the listing cap: counted, not shown. */
+  /** Whether resources past the listing cap were left out. */
   more: boolean;
 }
 
