@@ -5,11 +5,15 @@ import type { McpToolCatalog } from "./catalog.js";
 import { LOAD_MCP_TOOLS_TOOL } from "./limits.js";
 
 /**
- * `load_mcp_tools {names}`: loads deferred MCP tools. The new tool list is yielded as a
- * `tool_list_ready` event (recorded in the trace, so a resumed session offers the same list), and
- * the session sends it from the next request on.
+ * `load_mcp_tools {names}`: loads deferred MCP tools. The new tool list goes to `onLoaded` (the
+ * session sends it from the next request on) and is yielded as a `tool_list_ready` event (recorded
+ * in the trace, so a resumed session offers the same list).
  */
-export function createLoadMcpToolsTool(catalog: McpToolCatalog, toolList: () => ToolSpec[]): BuiltinTool {
+export function createLoadMcpToolsTool(
+  catalog: McpToolCatalog,
+  toolList: () => ToolSpec[],
+  onLoaded?: (offered: ToolSpec[]) => void,
+): BuiltinTool {
   return {
     name: LOAD_MCP_TOOLS_TOOL,
     definition: {
@@ -49,7 +53,11 @@ export function createLoadMcpToolsTool(catalog: McpToolCatalog, toolList: () => 
           `Not in the catalog: ${outcome.unknown.join(", ")}. Use the exact names listed in the description of ${LOAD_MCP_TOOLS_TOOL}.`,
         );
       }
-      if (outcome.loaded.length > 0) yield toolListReady(catalog.offered(toolList()));
+      if (outcome.loaded.length > 0) {
+        const offered = catalog.offered(toolList());
+        onLoaded?.(offered);
+        yield toolListReady(offered);
+      }
       yield partialToolCallOutput("delta", id, lines.join("\n"));
       // Nothing loaded and nothing usable named: the model must correct the call.
       const usable = outcome.loaded.length + outcome.already.length;

@@ -22,6 +22,8 @@ export interface McpCatalogInput {
   /** The tool list the trace recorded last: the MCP tools in it were loaded before (a resume). */
   recordedTools?: readonly ToolSpec[];
   toolList?: () => ToolSpec[];
+  /** Called with the new offered list after a `load_mcp_tools` call loaded tools. */
+  onLoaded?: (offered: ToolSpec[]) => void;
   warn(line: string): void;
 }
 
@@ -70,6 +72,6 @@ export function catalogTools(input: McpCatalogInput): McpCatalogSetup {
     entries,
     (input.recordedTools ?? []).map((spec) => spec.name),
   );
-  tools.push(createLoadMcpToolsTool(catalog, input.toolList));
+  tools.push(createLoadMcpToolsTool(catalog, input.toolList, input.onLoaded));
   return { tools, catalog };
 }

@@ -55,6 +55,8 @@ export class McpToolset {
   private state: "idle" | "connected" | "closed" = "idle";
   /** Deferred loading and `read_mcp_resource`, set up when the servers connect. */
   private extras: McpCatalogSetup | undefined;
+  /** The list `keepUpToDate` was given. */
+  private offeredList: ToolSpec[] | undefined;
 
   constructor(private readonly options: McpToolsetOptions) {}
 
@@ -77,6 +79,14 @@ export class McpToolset {
   /** The tool list the model is offered: `specs` without deferred MCP tools not loaded yet. */
   offered(specs: readonly ToolSpec[]): ToolSpec[] {
     return this.extras?.catalog ? this.extras.catalog.offered(specs) : [...specs];
+  }
+
+  /**
+   * The session's tool list, as the model is offered it: a `load_mcp_tools` call replaces its
+   * contents (in place) with the longer list it records.
+   */
+  keepUpToDate(offered: ToolSpec[]): void {
+    this.offeredList = offered;
   }
 
   /** Warns (once per limit) when the offered tool list is past `tools.mcpToolBudget`. */
@@ -117,6 +127,7 @@ export class McpToolset {
       allowedTools: this.options.allowedTools,
       recordedTools: this.options.recordedTools,
       toolList: this.options.toolList,
+      onLoaded: (offered) => this.offeredList?.splice(0, this.offeredList.length, ...offered),
       warn: (line) => this.warn(line),
     });
     return this.extras.tools;

@@ -1,5 +1,4 @@
 import {
-  isPayload,
   mcpConnectBegin,
   mcpConnectEnd,
   type OmniMessage,
@@ -227,6 +226,8 @@ export class Session {
     // Deferred MCP tools are in the Environment but not in the list until load_mcp_tools loads them.
     parts.toolSpecs = mcp.offered(parts.environment.toolSpecs());
     mcp.checkToolList(parts.toolSpecs);
+    // load_mcp_tools lengthens this list in place: the engine holds it for the whole task.
+    mcp.keepUpToDate(parts.toolSpecs);
     const ready = toolListReady(parts.toolSpecs);
     parts.trace.append(ready);
     yield ready;
@@ -331,11 +332,6 @@ export class Session {
           steering: this.steering,
           record: (message) => {
             parts.trace.append(message);
-            // load_mcp_tools recorded a longer tool list: the next request offers it. Changed in
-            // place, since the engine holds this array for the whole task.
-            if (isPayload(message, "tool_list_ready") && message.origin === undefined) {
-              parts.toolSpecs.splice(0, parts.toolSpecs.length, ...message.payload.tools);
-            }
           },
         },
         messages,
