@@ -139,11 +139,6 @@ export const McpServerConnectResultSchema = z.looseObject({
   error: z.string().optional(),
   /** Tools the server listed that the model is not offered, each with why (by the server's name for it). */
   left_out: z.array(z.object({ tool: z.string(), reason: z.string() })).optional(),
-  /**
-   * Tool names of the configuration (`allowed_tools`, a hook's `tools`) that this server, once
-   * connected, turned out not to have: one line each, naming the closest tool it has.
-   */
-  warnings: z.array(z.string()).optional(),
 });
 export type McpServerConnectResult = z.infer<typeof McpServerConnectResultSchema>;
 

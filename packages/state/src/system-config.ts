@@ -32,6 +32,24 @@ export const DEFAULT_THINKING_LEVEL = "medium";
 export const APPROVAL_MODES = ["allow-all", "deny-all", "read-only", "always-ask"] as const;
 /** MCP servers: how long connecting may take before the server is skipped. */
 export const DEFAULT_MCP_CONNECT_TIMEOUT_MS = 10_000;
+/**
+ * "Warn past a configurable count": OpenAI documents 128 functions as the most one request may
+ * carry, so a session that offers more is warned before a provider refuses it.
+ */
+export const DEFAULT_MCP_WARN_TOOL_COUNT = 128;
+/**
+ * "Warn past a configurable … size": the tool list's JSON, in bytes. 32 KiB (about 8,000 tokens,
+ * twice the extended built-in toolset) is sent again with every request of the session.
+ */
+export const DEFAULT_MCP_WARN_TOOL_BYTES = 32 * 1024;
+/**
+ * "past a threshold, MCP tools are listed by name and one-line description in a compact catalog":
+ * with `deferLoading: auto`, deferred once the MCP servers together offer more tools than this
+ * (two ordinary servers, about 30 tools, stay loaded; three or more usually do not).
+ */
+export const DEFAULT_MCP_DEFER_ABOVE_TOOLS = 40;
+/** `tools.mcpToolBudget.deferLoading`: when MCP tools' schemas wait for `load_mcp_tools`. */
+export const MCP_DEFER_LOADING_MODES = ["auto", "always", "never"] as const;
 
 const positiveInt = z.number().int().positive();
 const positiveNumber = z.number().positive();
@@ -91,6 +109,24 @@ export const McpServerSchema = z.strictObject({
   config: McpServerConfigSchema,
 });
 
+/** `tools.mcpToolBudget`: how large the tool list may grow before a warning, and deferred loading. */
+export const McpToolBudgetSchema = z.strictObject({
+  /** A warning when the first request offers more tools than this. */
+  warnToolCount: positiveInt.default(DEFAULT_MCP_WARN_TOOL_COUNT),
+  /** A warning when the first request's tool list (JSON) is larger than this many bytes. */
+  warnToolBytes: positiveInt.default(DEFAULT_MCP_WARN_TOOL_BYTES),
+  /** auto: deferred past `deferAboveTools`; always; never. */
+  deferLoading: z.enum(MCP_DEFER_LOADING_MODES).default("auto"),
+  /** With `auto`: MCP tools (all servers together) offered with their schemas up to this count. */
+  deferAboveTools: z.number().int().nonnegative().default(DEFAULT_MCP_DEFER_ABOVE_TOOLS),
+});
+export type McpToolBudget = z.infer<typeof McpToolBudgetSchema>;
+
+/** The agent's `tools.mcpToolBudget` with every absent field at its documented default. */
+export function resolveMcpToolBudget(tools: { mcpToolBudget?: McpToolBudget }): McpToolBudget {
+  return tools.mcpToolBudget ?? McpToolBudgetSchema.parse({});
+}
+
 export const ToolsSectionSchema = z.strictObject({
   /** Omitted: the full default toolset. Written: replaces the defaults wholesale. */
   builtin: z.array(ToolDefinitionConfigSchema).superRefine(uniqueNames("tool")).optional(),
@@ -103,6 +139,8 @@ export const ToolsSectionSchema = z.strictObject({
   /** Caps and defaults of the extended tools; absent: every documented default. */
   limits: ToolLimitsSchema.optional(),
   mcpServers: z.array(McpServerSchema).superRefine(uniqueNames("MCP server")).default([]),
+  /** Tool-list warnings and deferred loading of MCP tools; absent: every documented default. */
+  mcpToolBudget: McpToolBudgetSchema.optional(),
 });
 
 /** `skills`: the SKILL.md folders of the agent and the workspace. */

@@ -13,6 +13,7 @@ import {
   loadSystemConfig,
   parseSystemConfig,
   renderDefaultsYaml,
+  resolveMcpToolBudget,
   resolveToolset,
   type SystemConfig,
   systemPromptTemplate,
@@ -233,6 +234,26 @@ describe("other sections", () => {
     expect(errors.map((e) => [e.path, e.line])).toEqual([
       ["tools.mcpServers[0].config.transport", 4],
       ["tools.mcpServers[1].config.url", 6],
+    ]);
+  });
+
+  it("reads tools.mcpToolBudget, fills its defaults, and rejects bad values with their path", () => {
+    expect(resolveMcpToolBudget(expectOk("tools: {}\n").tools)).toEqual({
+      warnToolCount: 128,
+      warnToolBytes: 32768,
+      deferLoading: "auto",
+      deferAboveTools: 40,
+    });
+    const config = expectOk("tools:\n  mcpToolBudget: { deferLoading: always, warnToolCount: 60 }\n");
+    expect(resolveMcpToolBudget(config.tools)).toMatchObject({ deferLoading: "always", warnToolCount: 60 });
+    const errors = expectErrors(
+      "tools:\n  mcpToolBudget: { deferLoading: later, warnToolBytes: 0, deferAboveTools: -1, extra: 1 }\n",
+    );
+    expect(errors.map((e) => e.path).sort()).toEqual([
+      "tools.mcpToolBudget.deferAboveTools",
+      "tools.mcpToolBudget.deferLoading",
+      "tools.mcpToolBudget.extra",
+      "tools.mcpToolBudget.warnToolBytes",
     ]);
   });
 

@@ -3,6 +3,7 @@ import { agentRounds } from "./benchmarks/agent-rounds.js";
 import { cliStart } from "./benchmarks/cli-start.js";
 import { execOverhead } from "./benchmarks/exec-overhead.js";
 import { execStream } from "./benchmarks/exec-stream.js";
+import { mcpRequestSize } from "./benchmarks/mcp-request-size.js";
 import { readFileTail } from "./benchmarks/read-file-tail.js";
 import { requestSize } from "./benchmarks/request-size.js";
 import { trace } from "./benchmarks/trace.js";
@@ -15,6 +16,7 @@ export const BENCHMARKS: readonly Benchmark[] = [
   trace,
   agentRounds,
   requestSize,
+  mcpRequestSize,
   cliStart,
 ];
 

@@ -12,6 +12,8 @@ import {
   MCP_STDERR_TAIL_CHARS,
 } from "./limits.js";
 import { ProgressRoutes, type ProgressUpdate } from "./progress.js";
+import { readResourceLinks } from "./resource-links.js";
+import type { RenderedContents } from "./resources.js";
 import { loadMcpSdk, type McpSdk } from "./sdk.js";
 import { expiredSessionAnswer, isSessionExpired } from "./session-expiry.js";
 import { callToolAsTask, requiresTask } from "./task-call.js";
@@ -457,6 +459,35 @@ export class McpConnection {
       .filter((line) => line !== "");
     const last = lines.at(-1);
     return last ? `; its stderr ends with: ${oneLine(last)}` : "";
+  }
+
+  /** Whether the connected server offers resources (its `resources` capability). */
+  get hasResources(): boolean {
+    return this.client?.getServerCapabilities()?.resources !== undefined;
+  }
+
+  /**
+   * The SDK client for a request that is not a tool call (resources): a remote server whose
+   * connection was lost is connected again first, as for a call; else throws with the reason.
+   */
+  async requestClient(signal?: AbortSignal): Promise<Client> {
+    const ready = await this.ready(signal);
+    if (ready.status === "ready") return ready.client;
+    throw new Error("reason" in ready ? ready.reason : "the request was interrupted");
+  }
+
+  /**
+   * "resolve resource links in results": the content of a result's first resource links, read
+   * from this server (only when it offers resources); undefined when there is nothing to add.
+   */
+  async readResourceLinks(
+    result: CallToolResult,
+    modelHasVision: boolean,
+    signal?: AbortSignal,
+  ): Promise<RenderedContents | undefined> {
+    const client = this.client;
+    if (!client || !this.hasResources || this.unavailableReason !== undefined) return undefined;
+    return readResourceLinks(result, { server: this.name, client, modelHasVision, signal });
   }
 }
 

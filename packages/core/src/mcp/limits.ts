@@ -46,3 +46,24 @@ export const MCP_CLIENT_INFO = { name: "penguin", version: "0.0.0" } as const;
 export const MCP_PROGRESS_MAX_LINES = 20;
 /** A progress line is one line; a longer message is cut with an ellipsis. */
 export const MCP_PROGRESS_LINE_MAX_CHARS = 200;
+
+/** The tool that lists and reads MCP servers' resources: one tool for every server. */
+export const READ_MCP_RESOURCE_TOOL = "read_mcp_resource";
+/** The tool that loads deferred MCP tools' schemas into the tool list. */
+export const LOAD_MCP_TOOLS_TOOL = "load_mcp_tools";
+
+/**
+ * "MCP tools are listed by name and one-line description in a compact catalog": a description is
+ * its first line, cut to this many characters.
+ */
+export const MCP_CATALOG_DESCRIPTION_MAX_CHARS = 120;
+
+/** "resolve resource links in results": at most this many links of one result are read. */
+export const MCP_RESOURCE_LINKS_READ_MAX = 5;
+/**
+ * A linked resource's text is cut here (the call's output cap still applies to the whole result):
+ * one large link does not crowd out the others; the rest is read with `read_mcp_resource`.
+ */
+export const MCP_RESOURCE_LINK_MAX_CHARS = 8_000;
+/** Resources listed per server by `read_mcp_resource` without a uri; a note says when there are more. */
+export const MCP_RESOURCE_LIST_MAX = 200;

@@ -33,7 +33,10 @@ function parametersOf(tool: Tool): ToolDefinitionConfig["parameters"] {
 function definitionOf(name: string, tool: Tool, config: McpServerConfig): ToolDefinitionConfig {
   return {
     name,
-    description: tool.description?.trim() || tool.title || tool.annotations?.title || tool.name,
+    // A server's description reaches every request: the same rule as any text from the server.
+    description: replaceControlCharacters(
+      tool.description?.trim() || tool.title || tool.annotations?.title || tool.name,
+    ),
     parameters: parametersOf(tool),
     permission: mcpToolPermission(tool, config),
     timeoutMs: config.timeoutMs ?? DEFAULT_TOOL_TIMEOUT_MS,
@@ -86,6 +89,11 @@ export function createMcpTool(
       }
       const mapped = mapCallResult(outcome.result, { modelHasVision: ctx.modelHasVision });
       if (mapped.text !== "") yield delta(mapped.text);
+      const linked = await connection.readResourceLinks(outcome.result, ctx.modelHasVision, ctx.signal);
+      if (linked) {
+        const text = replaceControlCharacters(`${mapped.text !== "" ? "\n" : ""}${linked.text}`);
+        yield partialToolCallOutput("delta", id, text, linked.images.length > 0 ? linked.images : undefined);
+      }
       return {
         ...(mapped.failed ? { stopReason: "failed" as const } : {}),
         ...(mapped.images.length > 0 ? { images: mapped.images } : {}),

@@ -1,13 +1,16 @@
 import { performance } from "node:perf_hooks";
 import type { Tool } from "@modelcontextprotocol/sdk/types.js";
 import type { McpConnectEndPayload, McpServerConnectResult, ToolSpec } from "@penguin/protocol";
-import type { McpServer } from "@penguin/state";
+import type { McpServer, McpToolBudget } from "@penguin/state";
 import type { BuiltinTool } from "../environment/types.js";
 import { type ConfiguredNames, checkConfiguredNames } from "./configured-names.js";
 import { McpConnectError, McpConnection, oneLine } from "./connection.js";
+import { LOAD_MCP_TOOLS_TOOL, READ_MCP_RESOURCE_TOOL } from "./limits.js";
 import { createMcpTool, createUnavailableTool } from "./mcp-tool.js";
 import { taskSupportProblem } from "./task-call.js";
+import { toolBudgetWarnings } from "./tool-budget.js";
 import { mcpToolPrefix, ToolNamer } from "./tool-names.js";
+import { catalogTools, type McpCatalogSetup } from "./toolset-extras.js";
 
 export interface McpToolsetOptions {
   servers: readonly McpServer[];
@@ -20,6 +23,12 @@ export interface McpToolsetOptions {
    * be reached this time keep their names and places, and fail at once when called.
    */
   recordedTools?: readonly ToolSpec[];
+  /** `tools.mcpToolBudget`: tool-list warnings and deferred loading (absent: never deferred). */
+  budget?: McpToolBudget;
+  /** The session's whole tool list (the Environment's), for the list `load_mcp_tools` records. */
+  toolList?: () => ToolSpec[];
+  /** `allowed_tools` of the agent, when it has one. */
+  allowedTools?: readonly string[];
   /** Secret values out of every reason shown in events and warnings. */
   redact?: (text: string) => string;
   /** One line for the operator per server skipped (default: stderr). */
@@ -48,6 +57,12 @@ type Attempt =
 export class McpToolset {
   private connections: McpConnection[] = [];
   private state: "idle" | "connected" | "closed" = "idle";
+  /** Deferred loading and `read_mcp_resource`, set up when the servers connect. */
+  private extras: McpCatalogSetup | undefined;
+  /** The list `keepUpToDate` was given. */
+  private offeredList: ToolSpec[] | undefined;
+  /** Warnings not yet handed to the session (`takeWarnings`). */
+  private readonly unreported: string[] = [];
 
   constructor(private readonly options: McpToolsetOptions) {}
 
@@ -63,7 +78,28 @@ export class McpToolset {
 
   /** Whether `name` is one of this toolset's servers' tool names (`mcp__<server>__…`). */
   ownsToolName(name: string): boolean {
-    return this.options.servers.some((server) => name.startsWith(mcpToolPrefix(server.name)));
+    if (this.options.servers.some((server) => name.startsWith(mcpToolPrefix(server.name)))) return true;
+    return name === READ_MCP_RESOURCE_TOOL || name === LOAD_MCP_TOOLS_TOOL;
+  }
+
+  /** The tool list the model is offered: `specs` without deferred MCP tools not loaded yet. */
+  offered(specs: readonly ToolSpec[]): ToolSpec[] {
+    return this.extras?.catalog ? this.extras.catalog.offered(specs) : [...specs];
+  }
+
+  /**
+   * The session's tool list, as the model is offered it: a `load_mcp_tools` call replaces its
+   * contents (in place) with the longer list it records.
+   */
+  keepUpToDate(offered: ToolSpec[]): void {
+    this.offeredList = offered;
+  }
+
+  /** Warns (once per limit) when the offered tool list is past `tools.mcpToolBudget`. */
+  checkToolList(offered: readonly ToolSpec[]): void {
+    if (!this.options.budget) return;
+    const deferred = this.extras?.catalog !== undefined;
+    for (const line of toolBudgetWarnings(offered, this.options.budget, deferred)) this.warn(line);
   }
 
   /** Connects every server at once, each within its `connectTimeoutMs`. */
@@ -85,7 +121,23 @@ export class McpToolset {
     const tools = this.toolsOf(attempts, results);
     this.checkConfiguredNames(results);
     const status = attempts.every((a) => a.ok) ? "completed" : "failed";
-    return { status, results, tools };
+    return { status, results, tools: [...tools, ...this.setUpExtras(attempts, tools)] };
+  }
+
+  /** `read_mcp_resource` and, past the threshold, `load_mcp_tools` with the catalog. */
+  private setUpExtras(attempts: Attempt[], mcpTools: BuiltinTool[]): BuiltinTool[] {
+    this.extras = catalogTools({
+      mcpTools,
+      connected: attempts.flatMap((a) => (a.ok ? [a.connection] : [])),
+      budget: this.options.budget,
+      reservedNames: this.options.reservedNames,
+      allowedTools: this.options.allowedTools,
+      recordedTools: this.options.recordedTools,
+      toolList: this.options.toolList,
+      onLoaded: (offered) => this.offeredList?.splice(0, this.offeredList.length, ...offered),
+      warn: (line) => this.warn(line),
+    });
+    return this.extras.tools;
   }
 
   /** Closes every server connection; stdio servers' processes end. */
@@ -104,7 +156,13 @@ export class McpToolset {
     return this.options.redact ? this.options.redact(text) : text;
   }
 
+  /** The warnings since the last call, for the session to trace and stream as `warning` events. */
+  takeWarnings(): string[] {
+    return this.unreported.splice(0);
+  }
+
   private warn(line: string): void {
+    this.unreported.push(line);
     if (this.options.warn) this.options.warn(line);
     else process.stderr.write(`${line}\n`);
   }
@@ -124,7 +182,7 @@ export class McpToolset {
 
   /**
    * Names in `allowed_tools` and hooks' `tools` that a connected server does not have: one
-   * warning each, for the operator (stderr) and in the server's result (trace and stream).
+   * warning each, for the operator (stderr) and as a `warning` event (trace and stream).
    */
   private checkConfiguredNames(results: McpServerConnectResult[]): void {
     const configured = this.options.configuredNames?.();
@@ -138,7 +196,6 @@ export class McpToolset {
     for (const result of results) {
       const lines = warnings.get(result.server);
       if (!lines) continue;
-      result.warnings = lines;
       for (const line of lines) this.warn(`MCP server "${result.server}": ${line}`);
     }
   }

@@ -1,5 +1,6 @@
 import { resolveToolset, type SystemConfig } from "@penguin/state";
 import type { ToolNameCheck } from "../hooks/hook-set.js";
+import { LOAD_MCP_TOOLS_TOOL, READ_MCP_RESOURCE_TOOL } from "../mcp/limits.js";
 import { mcpToolPrefix } from "../mcp/tool-names.js";
 import { extendedToolFactories } from "../tools/extended/index.js";
 import { BUILTIN_TOOL_FACTORIES } from "../tools/registry.js";
@@ -12,7 +13,11 @@ import { SUBAGENT_TOOL_NAMES } from "../tools/subagent/index.js";
 
 /** Checks tool names against an agent's tools; `describe` lists them for an error message. */
 export function knownTools(config: SystemConfig, customToolNames: readonly string[]): ToolNameCheck {
-  const names = [...new Set([...resolveToolset(config).map((tool) => tool.name), ...customToolNames])];
+  // MCP servers may bring read_mcp_resource and load_mcp_tools too (known once they connect).
+  const mcpExtras = config.tools.mcpServers.length > 0 ? [READ_MCP_RESOURCE_TOOL, LOAD_MCP_TOOLS_TOOL] : [];
+  const names = [
+    ...new Set([...resolveToolset(config).map((tool) => tool.name), ...customToolNames, ...mcpExtras]),
+  ];
   const known = new Set(names);
   const mcpPrefixes = config.tools.mcpServers.map((server) => mcpToolPrefix(server.name));
   return {

@@ -5,6 +5,7 @@ import {
   type SessionMetaPayload,
   type ToolSpec,
   toolListReady,
+  warningEvent,
 } from "@penguin/protocol";
 import type { GuardrailRule } from "@penguin/state";
 import type { TraceWriter } from "@penguin/trace";
@@ -226,10 +227,21 @@ export class Session {
     yield end;
     if (outcome.status === "aborted") return;
     parts.environment.addTools(outcome.tools);
-    parts.toolSpecs = parts.environment.toolSpecs();
+    // Deferred MCP tools are in the Environment but not in the list until load_mcp_tools loads them.
+    parts.toolSpecs = mcp.offered(parts.environment.toolSpecs());
+    mcp.checkToolList(parts.toolSpecs);
+    // load_mcp_tools lengthens this list in place: the engine holds it for the whole task.
+    mcp.keepUpToDate(parts.toolSpecs);
     const ready = toolListReady(parts.toolSpecs);
     parts.trace.append(ready);
     yield ready;
+    // What connecting found wrong (a skipped server, a misspelt tool name, a tool left out, a list
+    // past its budget): traced and streamed like the session's other warnings, after its tool list.
+    for (const line of mcp.takeWarnings()) {
+      const warning = warningEvent("mcp", line);
+      parts.trace.append(warning);
+      yield warning;
+    }
   }
 
   /**
@@ -313,7 +325,12 @@ export class Session {
           gate: {
             guardrail: parts.guardrail,
             rules: parts.rules,
-            permissionOf: (name) => parts.toolSpecs.find((tool) => tool.name === name)?.permission,
+            permissionOf: (name) =>
+              // A deferred MCP tool called before it was loaded still has its permission.
+              (
+                parts.toolSpecs.find((tool) => tool.name === name) ??
+                parts.environment.toolSpecs().find((tool) => tool.name === name)
+              )?.permission,
             ...(parts.hooks ? { beforeHooks: parts.hooks.before.bind(parts.hooks) } : {}),
           },
           signal: controller.signal,

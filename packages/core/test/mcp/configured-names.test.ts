@@ -12,9 +12,16 @@ import { collect, kind, MODEL, mcpSetup, payloadOf, RETRY_FAST, traceRecords } f
 
 const start = cleanedUpAfterEach(mcpSetup);
 
-type Result = { server: string; status: string; warnings?: string[] };
+type Result = { server: string; status: string };
 const connectResults = (messages: ReturnType<typeof traceRecords>) =>
   payloadOf<{ results: Result[] }>(messages.find((m) => kind(m) === "mcp_connect_end")!).results;
+/** The messages of the `warning` events from MCP, in order. */
+const mcpWarnings = (messages: ReturnType<typeof traceRecords>) =>
+  messages
+    .filter((m) => kind(m) === "warning")
+    .map((m) => payloadOf<{ source: string; message: string }>(m))
+    .filter((w) => w.source === "mcp")
+    .map((w) => w.message);
 
 describe("tool names of the configuration, checked against a connected server's tools", () => {
   it("warns on stderr, in the trace and on the stream about each misspelt name with the closest tool, and loudly about a deny-hook that matches nothing", async () => {
@@ -57,12 +64,18 @@ describe("tool names of the configuration, checked against a connected server's 
       'NO TOOL MATCHES before_tool hook "guard": it will never run, so it denies nothing. Its tools: "mcp__everything__ech0", which the MCP server "everything" does not have (closest: "mcp__everything__echo")',
       'hook "audit" lists in its tools "mcp__everything__get-summ", which the MCP server "everything" does not have (closest: "mcp__everything__get-sum")',
     ];
-    // On the stream and in the trace: in the server's connect result.
+    // On the stream and in the trace: `warning` events after the tool list (the skipped server's
+    // line first, then one for each misspelt name of the server that connected).
     const streamed = connectResults(yielded);
-    expect(streamed[0]).toMatchObject({ server: "everything", status: "completed", warnings: expected });
+    expect(streamed[0]).toMatchObject({ server: "everything", status: "completed" });
     expect(streamed[1].status).toBe("failed");
-    expect(streamed[1].warnings).toBeUndefined();
-    expect(connectResults(traceRecords(session.tracePath))[0].warnings).toEqual(expected);
+    const named = expected.map((line) => `MCP server "everything": ${line}`);
+    const streamedWarnings = mcpWarnings(yielded);
+    expect(streamedWarnings.filter((line) => line.includes('MCP server "everything"'))).toEqual(named);
+    expect(streamedWarnings.some((line) => line.startsWith('MCP server "down" skipped'))).toBe(true);
+    expect(mcpWarnings(traceRecords(session.tracePath))).toEqual(streamedWarnings);
+    const kinds = yielded.map(kind);
+    expect(kinds.indexOf("warning")).toBeGreaterThan(kinds.indexOf("tool_list_ready"));
     // On stderr (the agent's logger): one line each, after the skipped server's line.
     expect(warnings.filter((line) => line.includes('MCP server "everything"'))).toEqual(
       expected.map((line) => `agent default: MCP server "everything": ${line}`),
@@ -90,7 +103,7 @@ describe("tool names of the configuration, checked against a connected server's 
     const yielded = await collect(session.run("Go.", { approve: allowAll }));
     await session.dispose();
     expect(connectResults(yielded)[0]).toMatchObject({ status: "completed" });
-    expect(connectResults(yielded)[0].warnings).toBeUndefined();
+    expect(mcpWarnings(yielded)).toEqual([]);
     expect(warnings).toEqual([]);
   });
 

@@ -8,6 +8,9 @@ import { createAgent } from "../../src/sdk/agent.js";
 
 export { chatMessages, collect, kind, MODEL, RETRY_FAST, traceRecords } from "../sdk/fixtures.js";
 
+/** The MCP server of the resource and deferred-loading tests (stdio): `--tools N`, `--resources`. */
+export const CATALOG_SERVER = resolve(import.meta.dirname, "fixtures/catalog-server.mjs");
+
 /** The test MCP server (stdio), run with this Node. */
 export const TEST_SERVER = resolve(import.meta.dirname, "fixtures/test-server.mjs");
 
@@ -36,7 +39,7 @@ export function stdioServer(name: string, extra: StdioExtra = {}, serverArgs: st
 export async function mcpSetup(
   script: FakeLlmScript,
   servers: McpServer[],
-  options: { vision?: boolean } = {},
+  options: { vision?: boolean; tools?: Record<string, unknown> } = {},
 ) {
   const root = mkdtempSync(join(tmpdir(), "penguin-mcp-"));
   const dataRoot = join(root, "data");
@@ -64,7 +67,7 @@ export async function mcpSetup(
   const warnings: string[] = [];
   const agent = await createAgent({
     dataRoot,
-    config: { tools: { mcpServers: servers } },
+    config: { tools: { mcpServers: servers, ...options.tools } },
     logger: { warn: (line) => warnings.push(line) },
   });
   return {
