@@ -8,6 +8,7 @@ import { allowAll } from "../../src/approval/policies.js";
 import { MCP_PROGRESS_MAX_LINES } from "../../src/mcp/limits.js";
 import { cleanedUpAfterEach } from "../support/cleaned-up.js";
 import {
+  call,
   chatMessages,
   collect,
   eventually,
@@ -43,12 +44,6 @@ function contentServer(options: { args?: string[]; timeoutMs?: number } = {}): M
     },
   } as McpServer;
 }
-
-const call = (id: string, name: string, args: Record<string, unknown> = {}) => ({
-  id,
-  name,
-  arguments: args,
-});
 
 /** One session run of `calls` (then a closing text), on the content server. */
 async function runCalls(

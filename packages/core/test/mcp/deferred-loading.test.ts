@@ -6,6 +6,7 @@ import { createAgent } from "../../src/sdk/agent.js";
 import { cleanedUpAfterEach } from "../support/cleaned-up.js";
 import {
   CATALOG_SERVER,
+  call,
   collect,
   kind,
   MODEL,
@@ -17,12 +18,6 @@ import {
 } from "./support.js";
 
 const start = cleanedUpAfterEach(mcpSetup);
-
-const call = (id: string, name: string, args: Record<string, unknown> = {}) => ({
-  id,
-  name,
-  arguments: args,
-});
 
 function toolServer(name: string, toolCount: number): McpServer {
   return {

@@ -7,6 +7,7 @@ import { timeoutMarker } from "../../src/environment/markers.js";
 import { cleanedUpAfterEach } from "../support/cleaned-up.js";
 import {
   alive,
+  call,
   collect,
   eventually,
   kind,
@@ -22,11 +23,6 @@ import {
 
 const start = cleanedUpAfterEach(mcpSetup);
 
-const call = (id: string, name: string, args: Record<string, unknown> = {}) => ({
-  id,
-  name,
-  arguments: args,
-});
 const connectEnd = (messages: OmniMessage[]) =>
   payloadOf<{ status: string; results: Record<string, unknown>[] }>(
     messages.find((m) => kind(m) === "mcp_connect_end")!,

@@ -10,6 +10,7 @@ import { z } from "zod";
 import { readOnly } from "../../src/approval/policies.js";
 import { REDACTED_MARKER } from "../../src/environment/markers.js";
 import {
+  call,
   collect,
   kind,
   MODEL,
@@ -105,12 +106,6 @@ async function closedPort(): Promise<number> {
 const cleanups: (() => Promise<void>)[] = [];
 afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-});
-
-const call = (id: string, name: string, args: Record<string, unknown> = {}) => ({
-  id,
-  name,
-  arguments: args,
 });
 
 describe("MCP over streamable HTTP", () => {

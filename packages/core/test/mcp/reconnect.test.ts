@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { allowAll } from "../../src/approval/policies.js";
 import { cleanedUpAfterEach } from "../support/cleaned-up.js";
 import { PROGRAMS, PROJECT_SERVER, type RunningServer, serverEntry, startRemote } from "./servers.js";
-import { collect, MODEL, mcpSetup, outputsById, payloadOf, RETRY_FAST } from "./support.js";
+import { call, collect, MODEL, mcpSetup, outputsById, payloadOf, RETRY_FAST } from "./support.js";
 
 // A remote server that restarted: the session connects to it again instead of failing every later
 // call. A lost connection (the server's stream broke) is made again by the next call; a server
@@ -14,8 +14,6 @@ const remotes = cleanedUpAfterEach(async (...args: Parameters<typeof startRemote
   const server: RunningServer = await startRemote(...args);
   return { server, cleanup: () => server.close() };
 });
-
-const call = (id: string, name: string, args: Record<string, unknown>) => ({ id, name, arguments: args });
 
 /** A session on `url`, whose model calls `calls` one task each. */
 async function sessionWith(entry: Parameters<typeof serverEntry>, tasks: ReturnType<typeof call>[][]) {

@@ -2,15 +2,18 @@ import type { McpServer } from "@penguin/state";
 import { describe, expect, it } from "vitest";
 import { allowAll } from "../../src/approval/policies.js";
 import { cleanedUpAfterEach } from "../support/cleaned-up.js";
-import { CATALOG_SERVER, collect, MODEL, mcpSetup, outputsById, RETRY_FAST, stdioServer } from "./support.js";
+import {
+  CATALOG_SERVER,
+  call,
+  collect,
+  MODEL,
+  mcpSetup,
+  outputsById,
+  RETRY_FAST,
+  stdioServer,
+} from "./support.js";
 
 const start = cleanedUpAfterEach(mcpSetup);
-
-const call = (id: string, name: string, args: Record<string, unknown> = {}) => ({
-  id,
-  name,
-  arguments: args,
-});
 
 function catalogServer(name: string, serverArgs: string[] = ["--resources"]): McpServer {
   return {

@@ -4,6 +4,7 @@ import { allowAll, readOnly } from "../../src/approval/policies.js";
 import { REDACTED_MARKER } from "../../src/environment/markers.js";
 import { cleanedUpAfterEach } from "../support/cleaned-up.js";
 import {
+  call,
   chatMessages,
   collect,
   kind,
@@ -18,11 +19,6 @@ import {
 
 const start = cleanedUpAfterEach(mcpSetup);
 
-const call = (id: string, name: string, args: Record<string, unknown> = {}) => ({
-  id,
-  name,
-  arguments: args,
-});
 const toolLists = (messages: OmniMessage[]) =>
   messages.filter((m) => kind(m) === "tool_list_ready").map((m) => payloadOf<{ tools: ToolSpec[] }>(m).tools);
 

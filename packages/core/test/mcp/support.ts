@@ -122,3 +122,10 @@ export async function eventually(check: () => boolean, ms = 10_000): Promise<boo
   }
   return check();
 }
+
+/** One scripted tool call of the fake model. */
+export const call = (id: string, name: string, args: Record<string, unknown> = {}) => ({
+  id,
+  name,
+  arguments: args,
+});
