@@ -2,7 +2,7 @@ import type { Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import type { z } from "zod";
 import type { AppContext, AppEnv, AuthState } from "./context.js";
-import { forbidden, formatIssues, jsonError, unauthorized } from "./errors.js";
+import { ErrorResponseSchema, forbidden, formatIssues, jsonError, unauthorized } from "./errors.js";
 
 export type RouteMethod = "get" | "post" | "put" | "patch" | "delete";
 
@@ -14,15 +14,26 @@ export interface RouteResponse {
   schema?: z.ZodType;
 }
 
+/** A documented error answer: its body has the shape every API error has. */
+export function errorResponse(description: string): RouteResponse {
+  return { description, schema: ErrorResponseSchema };
+}
+
 type Parsed<S> = S extends z.ZodType ? z.output<S> : undefined;
 
-export interface RouteInput<P, B, Q = undefined> {
+/**
+ * The caller a handler sees: a route for users or admins only runs once authentication found
+ * one, so its handler gets it for sure; a public route runs for anyone and gets none.
+ */
+export type RouteAuth<A extends RouteAccess> = A extends "public" ? undefined : AuthState;
+
+export interface RouteInput<P, B, Q = undefined, A extends RouteAccess = RouteAccess> {
   params: Parsed<P>;
   body: Parsed<B>;
   /** The query string, validated by the route's `query` schema (undefined without one). */
   query: Parsed<Q>;
-  /** The caller; undefined only on public routes. */
-  auth: AuthState | undefined;
+  /** The caller: always there on routes for users and admins, undefined on public routes. */
+  auth: RouteAuth<A>;
 }
 
 /**
@@ -33,13 +44,14 @@ export interface RouteSpec<
   P extends z.ZodType | undefined = undefined,
   B extends z.ZodType | undefined = undefined,
   Q extends z.ZodType | undefined = undefined,
+  A extends RouteAccess = RouteAccess,
 > {
   method: RouteMethod;
   /** Hono path syntax (`/api/tokens/:id`). */
   path: string;
   summary: string;
   tag: string;
-  access: RouteAccess;
+  access: A;
   /** May be called while the user still has to replace an initial password. */
   allowBeforePasswordChange?: boolean;
   params?: P;
@@ -52,18 +64,22 @@ export interface RouteSpec<
    * server's default (413 beyond it). The OpenAPI document states it.
    */
   maxBodyBytes?: number;
-  handle(c: AppContext, input: RouteInput<P, B, Q>): Response | Promise<Response>;
+  handle(c: AppContext, input: RouteInput<P, B, Q, A>): Response | Promise<Response>;
 }
 
 export type AnyRouteSpec = RouteSpec<z.ZodType | undefined, z.ZodType | undefined, z.ZodType | undefined>;
 
-/** Identity function that lets TypeScript infer the input types of `handle` from the schemas. */
+/**
+ * Identity function that lets TypeScript infer the input types of `handle` from the schemas and
+ * the type of its caller from `access`.
+ */
 export function defineRoute<
   P extends z.ZodType | undefined = undefined,
   B extends z.ZodType | undefined = undefined,
   Q extends z.ZodType | undefined = undefined,
->(spec: RouteSpec<P, B, Q>): AnyRouteSpec {
-  return spec as unknown as AnyRouteSpec;
+  A extends RouteAccess = RouteAccess,
+>(spec: RouteSpec<P, B, Q, A>): AnyRouteSpec {
+  return spec;
 }
 
 /** `METHOD /path` of a route, as the auth middleware matches public routes. */
@@ -147,11 +163,7 @@ export function mountRoutes(
         body = parsed.data;
       }
 
-      return spec.handle(c, { params, body, query, auth } as RouteInput<
-        typeof spec.params,
-        typeof spec.body,
-        typeof spec.query
-      >);
+      return spec.handle(c, { params, body, query, auth });
     });
   }
 }
