@@ -94,6 +94,38 @@ function isJsonContentType(value: string | undefined): boolean {
 }
 
 /**
+ * One part of the request (path parameters, query, body) as its schema parses it, or the 400
+ * that lists each issue under the part's name (`params.id`). Without a schema the part is
+ * not read and its value is undefined.
+ */
+function validatePart(
+  c: AppContext,
+  schema: z.ZodType | undefined,
+  where: "params" | "query" | "body",
+  message: string,
+  read: () => unknown,
+): { value: unknown } | Response {
+  if (!schema) return { value: undefined };
+  const parsed = schema.safeParse(read());
+  if (parsed.success) return { value: parsed.data };
+  return jsonError(c, 400, "invalid_request", message, { issues: formatIssues(where, parsed.error) });
+}
+
+/** The JSON body parsed by `schema`: 415 when it is not JSON, 400 when it does not parse or match. */
+async function readJsonBody(c: AppContext, schema: z.ZodType): Promise<{ value: unknown } | Response> {
+  if (!isJsonContentType(c.req.header("content-type"))) {
+    return jsonError(c, 415, "unsupported_media_type", "send the body as application/json");
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(await c.req.text());
+  } catch {
+    return jsonError(c, 400, "invalid_request", "the body is not valid JSON");
+  }
+  return validatePart(c, schema, "body", "the body does not match the schema", () => json);
+}
+
+/**
  * Registers each route on `app` behind the checks that every route shares, in this order:
  * the body size (413 beyond the route's limit), access (admins only → 403), the initial-password gate (403 `password_change_required`),
  * path parameters (400), query parameters (400), then the JSON body (415 when it is not JSON, 400 when it does not parse
@@ -121,49 +153,14 @@ export function mountRoutes(
         }
       }
 
-      let params: unknown;
-      if (spec.params) {
-        const parsed = spec.params.safeParse(c.req.param());
-        if (!parsed.success) {
-          return jsonError(c, 400, "invalid_request", "invalid path parameter", {
-            issues: formatIssues("params", parsed.error),
-          });
-        }
-        params = parsed.data;
-      }
+      const params = validatePart(c, spec.params, "params", "invalid path parameter", () => c.req.param());
+      if (params instanceof Response) return params;
+      const query = validatePart(c, spec.query, "query", "invalid query parameter", () => c.req.query());
+      if (query instanceof Response) return query;
+      const body = spec.body ? await readJsonBody(c, spec.body) : { value: undefined };
+      if (body instanceof Response) return body;
 
-      let query: unknown;
-      if (spec.query) {
-        const parsed = spec.query.safeParse(c.req.query());
-        if (!parsed.success) {
-          return jsonError(c, 400, "invalid_request", "invalid query parameter", {
-            issues: formatIssues("query", parsed.error),
-          });
-        }
-        query = parsed.data;
-      }
-
-      let body: unknown;
-      if (spec.body) {
-        if (!isJsonContentType(c.req.header("content-type"))) {
-          return jsonError(c, 415, "unsupported_media_type", "send the body as application/json");
-        }
-        let json: unknown;
-        try {
-          json = JSON.parse(await c.req.text());
-        } catch {
-          return jsonError(c, 400, "invalid_request", "the body is not valid JSON");
-        }
-        const parsed = spec.body.safeParse(json);
-        if (!parsed.success) {
-          return jsonError(c, 400, "invalid_request", "the body does not match the schema", {
-            issues: formatIssues("body", parsed.error),
-          });
-        }
-        body = parsed.data;
-      }
-
-      return spec.handle(c, { params, body, query, auth });
+      return spec.handle(c, { params: params.value, body: body.value, query: query.value, auth });
     });
   }
 }
