@@ -1,8 +1,8 @@
 import type { Kysely } from "kysely";
 import { z } from "zod";
 import type { ServerDatabase } from "../db/schema.js";
-import { listScope } from "../http/list-scope.js";
-import { type AnyRouteSpec, defineRoute, errorResponse } from "../http/route.js";
+import { ALL_USERS_FORBIDDEN, allUsersParameter, listScope } from "../http/list-scope.js";
+import { type AnyRouteSpec, defineRoute } from "../http/route.js";
 
 const TotalsSchema = z.object({
   requests: z.number().int(),
@@ -20,7 +20,7 @@ const UsageResponseSchema = z.object({
 });
 
 const UsageQuerySchema = z.object({
-  all: z.enum(["true", "false"]).optional().describe("Admins only: true sums every user's sessions"),
+  all: allUsersParameter("Admins only: true sums every user's sessions"),
 });
 
 type Totals = z.infer<typeof TotalsSchema>;
@@ -55,7 +55,7 @@ export function usageRoutes(options: { db: Kysely<ServerDatabase> }): AnyRouteSp
     query: UsageQuerySchema,
     responses: {
       200: { description: "Usage", schema: UsageResponseSchema },
-      403: errorResponse("all=true by a user who is not an admin"),
+      403: ALL_USERS_FORBIDDEN,
     },
     async handle(c, { query, auth }) {
       const scope = listScope(c, query.all, auth);
