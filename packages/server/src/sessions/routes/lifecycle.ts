@@ -1,9 +1,8 @@
 import type { SessionRow } from "../../db/schema.js";
 import { jsonError } from "../../http/errors.js";
-import { listScope } from "../../http/list-scope.js";
+import { ALL_USERS_FORBIDDEN, listScope } from "../../http/list-scope.js";
 import { type AnyRouteSpec, defineRoute, errorResponse } from "../../http/route.js";
 import { publishServerEvent, sessionChannel, userChannel } from "../../runtime/channels.js";
-import { SessionSetupError } from "../../runtime/session-manager.js";
 import {
   CreateSessionRequestSchema,
   ListSessionsQuerySchema,
@@ -12,7 +11,13 @@ import {
   SessionResponseSchema,
 } from "../schemas.js";
 import { checkWorkspace } from "../workspace.js";
-import { defineSessionRoute, IdParams, type SessionRoutesOptions, sessionNotFound } from "./session-route.js";
+import {
+  answerUnlessSetupFails,
+  defineSessionRoute,
+  IdParams,
+  type SessionRoutesOptions,
+  sessionNotFound,
+} from "./session-route.js";
 
 /** Creating, listing, reading, changing and deleting sessions. */
 export function sessionLifecycleRoutes(options: SessionRoutesOptions): AnyRouteSpec[] {
@@ -32,7 +37,7 @@ export function sessionLifecycleRoutes(options: SessionRoutesOptions): AnyRouteS
     async handle(c, { body, auth }) {
       const workspace = await checkWorkspace(body.workspace, options.workspaceRoots);
       if (!workspace.ok) return jsonError(c, 400, "invalid_workspace", workspace.message);
-      try {
+      return answerUnlessSetupFails(c, async () => {
         const session = await manager.create({
           userId: auth.user.id,
           agentId: body.agent_id ?? "default",
@@ -42,10 +47,7 @@ export function sessionLifecycleRoutes(options: SessionRoutesOptions): AnyRouteS
           title: body.title,
         });
         return c.json({ session }, 201);
-      } catch (error) {
-        if (error instanceof SessionSetupError) return jsonError(c, 400, "invalid_session", error.message);
-        throw error;
-      }
+      });
     },
   });
 
@@ -58,7 +60,7 @@ export function sessionLifecycleRoutes(options: SessionRoutesOptions): AnyRouteS
     query: ListSessionsQuerySchema,
     responses: {
       200: { description: "Sessions", schema: SessionListResponseSchema },
-      403: errorResponse("all=true by a user who is not an admin"),
+      403: ALL_USERS_FORBIDDEN,
     },
     async handle(c, { query, auth }) {
       const scope = listScope(c, query.all, auth);

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import type { SessionRow } from "../../db/schema.js";
 import type { AppContext, AuthState } from "../../http/context.js";
-import { notFound } from "../../http/errors.js";
+import { jsonError, notFound } from "../../http/errors.js";
 import { SessionIdSchema } from "../../http/ids.js";
 import {
   type AnyRouteSpec,
@@ -10,7 +10,7 @@ import {
   type RouteInput,
   type RouteSpec,
 } from "../../http/route.js";
-import type { SessionManager } from "../../runtime/session-manager.js";
+import { type SessionManager, SessionSetupError } from "../../runtime/session-manager.js";
 import type { TaskState } from "../../runtime/session-runtime.js";
 import type { EventHub } from "../../sse/event-hub.js";
 import type { StreamRegistry } from "../../sse/stream-registry.js";
@@ -38,6 +38,22 @@ export function taskStateOf(manager: SessionManager, id: string): TaskState {
 
 /** The 404 of a session that does not exist or is not the caller's. */
 export const sessionNotFound = (c: AppContext): Response => notFound(c, "no such session");
+
+/**
+ * Answers with what `work` answers, unless the session cannot be set up (its workspace, model,
+ * agent or config is invalid or gone): that is the 400 `invalid_session`, with the reason.
+ */
+export async function answerUnlessSetupFails(
+  c: AppContext,
+  work: () => Promise<Response>,
+): Promise<Response> {
+  try {
+    return await work();
+  } catch (error) {
+    if (error instanceof SessionSetupError) return jsonError(c, 400, "invalid_session", error.message);
+    throw error;
+  }
+}
 
 /**
  * The session if the caller may see it: its owner, or an admin. Anyone else gets the same 404

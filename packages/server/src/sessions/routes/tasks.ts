@@ -2,7 +2,6 @@ import type { RunInput } from "@penguin/core";
 import { jsonError } from "../../http/errors.js";
 import { type AnyRouteSpec, errorResponse } from "../../http/route.js";
 import { MAX_STEER_BODY_BYTES, MAX_TASK_BODY_BYTES } from "../../limits.js";
-import { SessionSetupError } from "../../runtime/session-manager.js";
 import {
   AbortResponseSchema,
   SteerRequestSchema,
@@ -10,7 +9,13 @@ import {
   TaskAcceptedSchema,
   TaskRequestSchema,
 } from "../schemas.js";
-import { defineSessionRoute, IdParams, type SessionRoutesOptions, taskStateOf } from "./session-route.js";
+import {
+  answerUnlessSetupFails,
+  defineSessionRoute,
+  IdParams,
+  type SessionRoutesOptions,
+  taskStateOf,
+} from "./session-route.js";
 
 /** Starting a task, steering it while it runs, and aborting it. */
 export function sessionTaskRoutes(options: SessionRoutesOptions): AnyRouteSpec[] {
@@ -31,7 +36,7 @@ export function sessionTaskRoutes(options: SessionRoutesOptions): AnyRouteSpec[]
     },
     async handle(c, { session, body }) {
       const input: RunInput = body.images ? { text: body.input, images: body.images } : body.input;
-      try {
+      return answerUnlessSetupFails(c, async () => {
         const started = await manager.startTask(session, input);
         if (started === "busy") {
           return jsonError(
@@ -41,11 +46,8 @@ export function sessionTaskRoutes(options: SessionRoutesOptions): AnyRouteSpec[]
             "a task is running; steer it, abort it or wait for task_end",
           );
         }
-      } catch (error) {
-        if (error instanceof SessionSetupError) return jsonError(c, 400, "invalid_session", error.message);
-        throw error;
-      }
-      return c.json({ session_id: session.id, task_state: taskStateOf(manager, session.id) }, 202);
+        return c.json({ session_id: session.id, task_state: taskStateOf(manager, session.id) }, 202);
+      });
     },
   });
 
