@@ -16,7 +16,7 @@ import type { AppEnv } from "./http/context.js";
 import { DEFAULT_HOST, DEFAULT_IDLE_RELEASE_MS, DEFAULT_PORT } from "./limits.js";
 import { serverSecretValues } from "./logging/server-secrets.js";
 import { SessionManager } from "./runtime/session-manager.js";
-import { sessionRoutes } from "./sessions/routes.js";
+import { sessionRoutes } from "./sessions/routes/index.js";
 import { SessionStore } from "./sessions/store.js";
 import { confineWorkspaceRoots, defaultWorkspaceRoots } from "./sessions/workspace.js";
 import { EventHub } from "./sse/event-hub.js";

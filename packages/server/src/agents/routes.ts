@@ -14,9 +14,9 @@ import {
 } from "@penguin/state";
 import type { Context } from "hono";
 import { z } from "zod";
-import { ErrorResponseSchema, jsonError, notFound } from "../http/errors.js";
+import { jsonError, notFound } from "../http/errors.js";
 import { SafeIdSchema } from "../http/ids.js";
-import { type AnyRouteSpec, defineRoute } from "../http/route.js";
+import { type AnyRouteSpec, defineRoute, errorResponse } from "../http/route.js";
 
 export interface AgentRoutesOptions {
   dataRoot: string;
@@ -63,7 +63,6 @@ const InvalidConfigResponseSchema = z.object({
   config_errors: z.array(ConfigErrorSchema),
 });
 
-const errorResponse = (description: string) => ({ description, schema: ErrorResponseSchema });
 const IdParams = z.object({ id: SafeIdSchema });
 
 function invalidConfig(c: Context, errors: readonly ConfigError[]): Response {

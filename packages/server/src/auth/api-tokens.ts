@@ -3,7 +3,7 @@ import type { Kysely } from "kysely";
 import type { ServerDatabase } from "../db/schema.js";
 import { TOKEN_LAST_USED_RESOLUTION_MS } from "../limits.js";
 import { API_TOKEN_PREFIX, generateSecret, hashSecret } from "./tokens.js";
-import { toUser, type User } from "./users.js";
+import { JOINED_USER_COLUMNS, toUser, type User } from "./users.js";
 
 /** An API token as listed: never the token itself. */
 export interface ApiTokenInfo {
@@ -78,15 +78,7 @@ export async function findApiTokenUser(
   const row = await db
     .selectFrom("api_tokens")
     .innerJoin("users", "users.id", "api_tokens.user_id")
-    .select([
-      "users.id",
-      "users.username",
-      "users.role",
-      "users.must_change_password",
-      "users.created_at",
-      "api_tokens.id as token_id",
-      "api_tokens.last_used_at",
-    ])
+    .select([...JOINED_USER_COLUMNS, "api_tokens.id as token_id", "api_tokens.last_used_at"])
     .where("api_tokens.token_hash", "=", hashSecret(token))
     .executeTakeFirst();
   if (!row) return undefined;

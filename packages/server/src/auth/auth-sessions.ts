@@ -2,7 +2,7 @@ import type { Kysely } from "kysely";
 import type { ServerDatabase } from "../db/schema.js";
 import { AUTH_SESSION_TTL_MS } from "../limits.js";
 import { generateSecret, hashSecret } from "./tokens.js";
-import { toUser, type User } from "./users.js";
+import { JOINED_USER_COLUMNS, toUser, type User } from "./users.js";
 
 export interface NewAuthSession {
   /** The cookie value; only its hash is stored. */
@@ -40,14 +40,7 @@ export async function findAuthSessionUser(
   const row = await db
     .selectFrom("auth_sessions")
     .innerJoin("users", "users.id", "auth_sessions.user_id")
-    .select([
-      "users.id",
-      "users.username",
-      "users.role",
-      "users.must_change_password",
-      "users.created_at",
-      "auth_sessions.expires_at",
-    ])
+    .select([...JOINED_USER_COLUMNS, "auth_sessions.expires_at"])
     .where("auth_sessions.id", "=", id)
     .executeTakeFirst();
   if (!row || row.expires_at <= now.toISOString()) return undefined;

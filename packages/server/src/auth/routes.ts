@@ -3,10 +3,10 @@ import { deleteCookie, setCookie } from "hono/cookie";
 import type { Kysely } from "kysely";
 import type { Logger } from "pino";
 import type { ServerDatabase } from "../db/schema.js";
-import { ErrorResponseSchema, jsonError, notFound } from "../http/errors.js";
+import { jsonError, notFound } from "../http/errors.js";
 import { IdParamsSchema } from "../http/ids.js";
 import { checkOrigin } from "../http/origin.js";
-import { type AnyRouteSpec, defineRoute } from "../http/route.js";
+import { type AnyRouteSpec, defineRoute, errorResponse } from "../http/route.js";
 import { PASSWORD_HASH_BUSY_RETRY_SECONDS } from "../limits.js";
 import type { StreamRegistry } from "../sse/stream-registry.js";
 import { createApiToken, deleteAllApiTokens, deleteApiToken, listApiTokens } from "./api-tokens.js";
@@ -51,8 +51,6 @@ export interface AuthRoutesOptions {
   /** Open live streams: a revoked session or token ends those it opened. */
   streams: StreamRegistry;
 }
-
-const errorResponse = (description: string) => ({ description, schema: ErrorResponseSchema });
 
 const REFUSAL_MESSAGES: Record<ThrottleRefusal, string> = {
   username: "too many failed attempts for this user; wait and retry",
@@ -174,7 +172,7 @@ export function authRoutes(options: AuthRoutesOptions): AnyRouteSpec[] {
     allowBeforePasswordChange: true,
     responses: { 204: { description: "Logged out; the cookie is cleared" } },
     async handle(c, { auth }) {
-      if (auth?.authSessionId !== undefined) {
+      if (auth.authSessionId !== undefined) {
         await deleteAuthSession(db, auth.authSessionId);
         options.streams.revokeAuthSession(auth.authSessionId);
       }
@@ -192,7 +190,7 @@ export function authRoutes(options: AuthRoutesOptions): AnyRouteSpec[] {
     allowBeforePasswordChange: true,
     responses: { 200: { description: "The caller", schema: UserResponseSchema } },
     handle(c, { auth }) {
-      return c.json({ user: auth!.user }, 200);
+      return c.json({ user: auth.user }, 200);
     },
   });
 
@@ -210,7 +208,7 @@ export function authRoutes(options: AuthRoutesOptions): AnyRouteSpec[] {
       429: errorResponse("Too many failed attempts, or too many passwords being checked; see Retry-After"),
     },
     async handle(c, { body, auth }) {
-      const user = auth!.user;
+      const user = auth.user;
       // The same backoff as login: a stolen session must not be a way to guess the password.
       const attempt = { username: user.username, address: clientAddressKey(c, options.trustedProxies) };
       const checked = await throttledCheck(c, attempt, async () => {
@@ -227,9 +225,9 @@ export function authRoutes(options: AuthRoutesOptions): AnyRouteSpec[] {
       if ("refused" in hashed) return hashed.refused;
       // Whoever knew the old password may have made sessions and tokens with it: both go. The
       // browser session making the change stays, so the user is not logged out by it.
-      await deleteOtherAuthSessions(db, user.id, auth!.authSessionId);
+      await deleteOtherAuthSessions(db, user.id, auth.authSessionId);
       const revoked = await deleteAllApiTokens(db, user.id);
-      options.streams.revokeUser(user.id, auth!.authSessionId);
+      options.streams.revokeUser(user.id, auth.authSessionId);
       logger.info(
         { event: "password_changed", user_id: user.id, api_tokens_revoked: revoked },
         "password changed",
@@ -247,9 +245,9 @@ export function authRoutes(options: AuthRoutesOptions): AnyRouteSpec[] {
     body: CreateTokenRequestSchema,
     responses: { 201: { description: "Created", schema: CreatedApiTokenSchema } },
     async handle(c, { body, auth }) {
-      const created = await createApiToken(db, auth!.user.id, body.name, now());
+      const created = await createApiToken(db, auth.user.id, body.name, now());
       logger.info(
-        { event: "token_created", user_id: auth!.user.id, token_id: created.id },
+        { event: "token_created", user_id: auth.user.id, token_id: created.id },
         "API token created",
       );
       return c.json(created, 201);
@@ -264,7 +262,7 @@ export function authRoutes(options: AuthRoutesOptions): AnyRouteSpec[] {
     access: "user",
     responses: { 200: { description: "The caller's tokens", schema: ApiTokenListResponseSchema } },
     async handle(c, { auth }) {
-      return c.json({ tokens: await listApiTokens(db, auth!.user.id) }, 200);
+      return c.json({ tokens: await listApiTokens(db, auth.user.id) }, 200);
     },
   });
 
@@ -281,10 +279,10 @@ export function authRoutes(options: AuthRoutesOptions): AnyRouteSpec[] {
     },
     async handle(c, { params, auth }) {
       // Scoped to the caller: another user's token id is "not found", never deleted or confirmed.
-      if (!(await deleteApiToken(db, auth!.user.id, params.id))) return notFound(c, "no such token");
+      if (!(await deleteApiToken(db, auth.user.id, params.id))) return notFound(c, "no such token");
       options.streams.revokeApiToken(params.id);
       logger.info(
-        { event: "token_revoked", user_id: auth!.user.id, token_id: params.id },
+        { event: "token_revoked", user_id: auth.user.id, token_id: params.id },
         "API token revoked",
       );
       return c.body(null, 204);
@@ -333,7 +331,7 @@ export function authRoutes(options: AuthRoutesOptions): AnyRouteSpec[] {
         if ("refused" in created) return created.refused;
         const user = created.result;
         logger.info(
-          { event: "user_created", user_id: auth!.user.id, created_user_id: user.id },
+          { event: "user_created", user_id: auth.user.id, created_user_id: user.id },
           "user created",
         );
         return c.json({ user }, 201);

@@ -3,6 +3,15 @@ import type { Kysely } from "kysely";
 import type { ServerDatabase, UserRole, UserRow } from "../db/schema.js";
 import { hashPassword } from "./password.js";
 
+/** The columns of the users table that make a `User` (see `toUser`), for queries that join it. */
+export const JOINED_USER_COLUMNS = [
+  "users.id",
+  "users.username",
+  "users.role",
+  "users.must_change_password",
+  "users.created_at",
+] as const;
+
 /** What the API shows of a user: never the password hash. */
 export interface User {
   id: string;

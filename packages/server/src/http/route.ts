@@ -2,7 +2,7 @@ import type { Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import type { z } from "zod";
 import type { AppContext, AppEnv, AuthState } from "./context.js";
-import { forbidden, formatIssues, jsonError, unauthorized } from "./errors.js";
+import { ErrorResponseSchema, forbidden, formatIssues, jsonError, unauthorized } from "./errors.js";
 
 export type RouteMethod = "get" | "post" | "put" | "patch" | "delete";
 
@@ -14,15 +14,26 @@ export interface RouteResponse {
   schema?: z.ZodType;
 }
 
+/** A documented error answer: its body has the shape every API error has. */
+export function errorResponse(description: string): RouteResponse {
+  return { description, schema: ErrorResponseSchema };
+}
+
 type Parsed<S> = S extends z.ZodType ? z.output<S> : undefined;
 
-export interface RouteInput<P, B, Q = undefined> {
+/**
+ * The caller a handler sees: a route for users or admins only runs once authentication found
+ * one, so its handler gets it for sure; a public route runs for anyone and gets none.
+ */
+export type RouteAuth<A extends RouteAccess> = A extends "public" ? undefined : AuthState;
+
+export interface RouteInput<P, B, Q = undefined, A extends RouteAccess = RouteAccess> {
   params: Parsed<P>;
   body: Parsed<B>;
   /** The query string, validated by the route's `query` schema (undefined without one). */
   query: Parsed<Q>;
-  /** The caller; undefined only on public routes. */
-  auth: AuthState | undefined;
+  /** The caller: always there on routes for users and admins, undefined on public routes. */
+  auth: RouteAuth<A>;
 }
 
 /**
@@ -33,13 +44,14 @@ export interface RouteSpec<
   P extends z.ZodType | undefined = undefined,
   B extends z.ZodType | undefined = undefined,
   Q extends z.ZodType | undefined = undefined,
+  A extends RouteAccess = RouteAccess,
 > {
   method: RouteMethod;
   /** Hono path syntax (`/api/tokens/:id`). */
   path: string;
   summary: string;
   tag: string;
-  access: RouteAccess;
+  access: A;
   /** May be called while the user still has to replace an initial password. */
   allowBeforePasswordChange?: boolean;
   params?: P;
@@ -52,18 +64,22 @@ export interface RouteSpec<
    * server's default (413 beyond it). The OpenAPI document states it.
    */
   maxBodyBytes?: number;
-  handle(c: AppContext, input: RouteInput<P, B, Q>): Response | Promise<Response>;
+  handle(c: AppContext, input: RouteInput<P, B, Q, A>): Response | Promise<Response>;
 }
 
 export type AnyRouteSpec = RouteSpec<z.ZodType | undefined, z.ZodType | undefined, z.ZodType | undefined>;
 
-/** Identity function that lets TypeScript infer the input types of `handle` from the schemas. */
+/**
+ * Identity function that lets TypeScript infer the input types of `handle` from the schemas and
+ * the type of its caller from `access`.
+ */
 export function defineRoute<
   P extends z.ZodType | undefined = undefined,
   B extends z.ZodType | undefined = undefined,
   Q extends z.ZodType | undefined = undefined,
->(spec: RouteSpec<P, B, Q>): AnyRouteSpec {
-  return spec as unknown as AnyRouteSpec;
+  A extends RouteAccess = RouteAccess,
+>(spec: RouteSpec<P, B, Q, A>): AnyRouteSpec {
+  return spec;
 }
 
 /** `METHOD /path` of a route, as the auth middleware matches public routes. */
@@ -75,6 +91,38 @@ function isJsonContentType(value: string | undefined): boolean {
   if (!value) return false;
   const type = value.split(";")[0].trim().toLowerCase();
   return type === "application/json" || (type.startsWith("application/") && type.endsWith("+json"));
+}
+
+/**
+ * One part of the request (path parameters, query, body) as its schema parses it, or the 400
+ * that lists each issue under the part's name (`params.id`). Without a schema the part is
+ * not read and its value is undefined.
+ */
+function validatePart(
+  c: AppContext,
+  schema: z.ZodType | undefined,
+  where: "params" | "query" | "body",
+  message: string,
+  read: () => unknown,
+): { value: unknown } | Response {
+  if (!schema) return { value: undefined };
+  const parsed = schema.safeParse(read());
+  if (parsed.success) return { value: parsed.data };
+  return jsonError(c, 400, "invalid_request", message, { issues: formatIssues(where, parsed.error) });
+}
+
+/** The JSON body parsed by `schema`: 415 when it is not JSON, 400 when it does not parse or match. */
+async function readJsonBody(c: AppContext, schema: z.ZodType): Promise<{ value: unknown } | Response> {
+  if (!isJsonContentType(c.req.header("content-type"))) {
+    return jsonError(c, 415, "unsupported_media_type", "send the body as application/json");
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(await c.req.text());
+  } catch {
+    return jsonError(c, 400, "invalid_request", "the body is not valid JSON");
+  }
+  return validatePart(c, schema, "body", "the body does not match the schema", () => json);
 }
 
 /**
@@ -105,53 +153,14 @@ export function mountRoutes(
         }
       }
 
-      let params: unknown;
-      if (spec.params) {
-        const parsed = spec.params.safeParse(c.req.param());
-        if (!parsed.success) {
-          return jsonError(c, 400, "invalid_request", "invalid path parameter", {
-            issues: formatIssues("params", parsed.error),
-          });
-        }
-        params = parsed.data;
-      }
+      const params = validatePart(c, spec.params, "params", "invalid path parameter", () => c.req.param());
+      if (params instanceof Response) return params;
+      const query = validatePart(c, spec.query, "query", "invalid query parameter", () => c.req.query());
+      if (query instanceof Response) return query;
+      const body = spec.body ? await readJsonBody(c, spec.body) : { value: undefined };
+      if (body instanceof Response) return body;
 
-      let query: unknown;
-      if (spec.query) {
-        const parsed = spec.query.safeParse(c.req.query());
-        if (!parsed.success) {
-          return jsonError(c, 400, "invalid_request", "invalid query parameter", {
-            issues: formatIssues("query", parsed.error),
-          });
-        }
-        query = parsed.data;
-      }
-
-      let body: unknown;
-      if (spec.body) {
-        if (!isJsonContentType(c.req.header("content-type"))) {
-          return jsonError(c, 415, "unsupported_media_type", "send the body as application/json");
-        }
-        let json: unknown;
-        try {
-          json = JSON.parse(await c.req.text());
-        } catch {
-          return jsonError(c, 400, "invalid_request", "the body is not valid JSON");
-        }
-        const parsed = spec.body.safeParse(json);
-        if (!parsed.success) {
-          return jsonError(c, 400, "invalid_request", "the body does not match the schema", {
-            issues: formatIssues("body", parsed.error),
-          });
-        }
-        body = parsed.data;
-      }
-
-      return spec.handle(c, { params, body, query, auth } as RouteInput<
-        typeof spec.params,
-        typeof spec.body,
-        typeof spec.query
-      >);
+      return spec.handle(c, { params: params.value, body: body.value, query: query.value, auth });
     });
   }
 }

@@ -2,6 +2,7 @@ import { OmniMessageSchema } from "@penguin/protocol";
 import { APPROVAL_MODES } from "@penguin/state";
 import { z } from "zod";
 import { SafeIdSchema } from "../http/ids.js";
+import { allUsersParameter } from "../http/list-scope.js";
 import { MAX_IMAGE_URL_CHARS, MAX_TASK_IMAGES, MAX_TASK_INPUT_CHARS, MAX_TITLE_CHARS } from "../limits.js";
 
 export const ApprovalModeSchema = z
@@ -63,7 +64,7 @@ export const PatchSessionRequestSchema = z
   .meta({ minProperties: 1 });
 
 export const ListSessionsQuerySchema = z.object({
-  all: z.enum(["true", "false"]).optional().describe("Admins only: true lists every user's sessions"),
+  all: allUsersParameter("Admins only: true lists every user's sessions"),
 });
 
 const ImageSchema = z

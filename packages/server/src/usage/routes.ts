@@ -1,7 +1,7 @@
 import type { Kysely } from "kysely";
 import { z } from "zod";
 import type { ServerDatabase } from "../db/schema.js";
-import { ErrorResponseSchema, jsonError } from "../http/errors.js";
+import { ALL_USERS_FORBIDDEN, allUsersParameter, listScope } from "../http/list-scope.js";
 import { type AnyRouteSpec, defineRoute } from "../http/route.js";
 
 const TotalsSchema = z.object({
@@ -20,7 +20,7 @@ const UsageResponseSchema = z.object({
 });
 
 const UsageQuerySchema = z.object({
-  all: z.enum(["true", "false"]).optional().describe("Admins only: true sums every user's sessions"),
+  all: allUsersParameter("Admins only: true sums every user's sessions"),
 });
 
 type Totals = z.infer<typeof TotalsSchema>;
@@ -55,11 +55,11 @@ export function usageRoutes(options: { db: Kysely<ServerDatabase> }): AnyRouteSp
     query: UsageQuerySchema,
     responses: {
       200: { description: "Usage", schema: UsageResponseSchema },
-      403: { description: "all=true by a user who is not an admin", schema: ErrorResponseSchema },
+      403: ALL_USERS_FORBIDDEN,
     },
     async handle(c, { query, auth }) {
-      const all = query.all === "true";
-      if (all && auth!.user.role !== "admin") return jsonError(c, 403, "forbidden", "admins only");
+      const scope = listScope(c, query.all, auth);
+      if (scope instanceof Response) return scope;
       let select = db
         .selectFrom("usage_records")
         .innerJoin("sessions", "sessions.id", "usage_records.session_id")
@@ -76,7 +76,7 @@ export function usageRoutes(options: { db: Kysely<ServerDatabase> }): AnyRouteSp
         ])
         .groupBy(["sessions.id", "sessions.user_id", "sessions.title"])
         .orderBy("sessions.id");
-      if (!all) select = select.where("sessions.user_id", "=", auth!.user.id);
+      if (scope.owner !== undefined) select = select.where("sessions.user_id", "=", scope.owner);
       const rows = await select.execute();
       const sessions = rows.map((row) => ({
         session_id: row.session_id,

@@ -1,0 +1,55 @@
+import type { AnyRouteSpec } from "../../http/route.js";
+import { sessionChannel } from "../../runtime/channels.js";
+import { MessagesResponseSchema, TraceResponseSchema } from "../schemas.js";
+import { readTrace, traceRecords } from "../trace-reads.js";
+import { defineSessionRoute, IDLE, IdParams, type SessionRoutesOptions } from "./session-route.js";
+
+/** A session's history: the messages that seed a client, and the raw trace. */
+export function sessionHistoryRoutes(options: SessionRoutesOptions): AnyRouteSpec[] {
+  const { manager, store, hub } = options;
+
+  const messages = defineSessionRoute(store, {
+    method: "get",
+    path: "/api/sessions/:id/messages",
+    summary:
+      "History from the trace plus the running task's partial state, to seed a client before going live",
+    tag: "sessions",
+    params: IdParams,
+    responses: { 200: { description: "History and live state", schema: MessagesResponseSchema } },
+    handle(c, { session }) {
+      // Read everything in one tick, so the records, the partial state and the event id agree.
+      const runtime = manager.runtime(session.id);
+      const lastEventId = hub.lastEventId(sessionChannel(session.id));
+      const records = traceRecords(manager.location, session.id).filter(
+        (record) =>
+          record.type !== "session_meta" &&
+          !(record.type === "event_msg" && record.payload.type === "tool_list_ready"),
+      );
+      return c.json(
+        {
+          messages: records,
+          partial: runtime?.partialSnapshot() ?? [],
+          task_state: runtime?.taskState() ?? IDLE,
+          approvals: runtime?.approvals.list() ?? [],
+          ...(lastEventId !== undefined ? { last_event_id: lastEventId } : {}),
+        },
+        200,
+      );
+    },
+  });
+
+  const trace = defineSessionRoute(store, {
+    method: "get",
+    path: "/api/sessions/:id/trace",
+    summary: "The session's trace: every record as written, and lines that could not be read",
+    tag: "sessions",
+    params: IdParams,
+    responses: { 200: { description: "The trace", schema: TraceResponseSchema } },
+    handle(c, { session }) {
+      const contents = readTrace(manager.location, session.id);
+      return c.json({ records: contents.records, diagnostics: contents.diagnostics }, 200);
+    },
+  });
+
+  return [messages, trace];
+}

@@ -1,0 +1,118 @@
+import type { SessionRow } from "../../db/schema.js";
+import { jsonError } from "../../http/errors.js";
+import { ALL_USERS_FORBIDDEN, listScope } from "../../http/list-scope.js";
+import { type AnyRouteSpec, defineRoute, errorResponse } from "../../http/route.js";
+import { publishServerEvent, sessionChannel, userChannel } from "../../runtime/channels.js";
+import {
+  CreateSessionRequestSchema,
+  ListSessionsQuerySchema,
+  PatchSessionRequestSchema,
+  SessionListResponseSchema,
+  SessionResponseSchema,
+} from "../schemas.js";
+import { checkWorkspace } from "../workspace.js";
+import {
+  answerUnlessSetupFails,
+  defineSessionRoute,
+  IdParams,
+  type SessionRoutesOptions,
+  sessionNotFound,
+} from "./session-route.js";
+
+/** Creating, listing, reading, changing and deleting sessions. */
+export function sessionLifecycleRoutes(options: SessionRoutesOptions): AnyRouteSpec[] {
+  const { manager, store, hub } = options;
+
+  const create = defineRoute({
+    method: "post",
+    path: "/api/sessions",
+    summary: "Create a session in a workspace, with a model and an approval mode",
+    tag: "sessions",
+    access: "user",
+    body: CreateSessionRequestSchema,
+    responses: {
+      201: { description: "Created; its trace has started", schema: SessionResponseSchema },
+      400: errorResponse("Invalid workspace, unknown model or agent, or an invalid config"),
+    },
+    async handle(c, { body, auth }) {
+      const workspace = await checkWorkspace(body.workspace, options.workspaceRoots);
+      if (!workspace.ok) return jsonError(c, 400, "invalid_workspace", workspace.message);
+      return answerUnlessSetupFails(c, async () => {
+        const session = await manager.create({
+          userId: auth.user.id,
+          agentId: body.agent_id ?? "default",
+          workspace: workspace.path,
+          model: body.model,
+          approvalMode: body.approval_mode,
+          title: body.title,
+        });
+        return c.json({ session }, 201);
+      });
+    },
+  });
+
+  const list = defineRoute({
+    method: "get",
+    path: "/api/sessions",
+    summary: "The caller's sessions, newest first (admins: every user's with all=true)",
+    tag: "sessions",
+    access: "user",
+    query: ListSessionsQuerySchema,
+    responses: {
+      200: { description: "Sessions", schema: SessionListResponseSchema },
+      403: ALL_USERS_FORBIDDEN,
+    },
+    async handle(c, { query, auth }) {
+      const scope = listScope(c, query.all, auth);
+      if (scope instanceof Response) return scope;
+      return c.json({ sessions: await store.list(scope.owner) }, 200);
+    },
+  });
+
+  const get = defineSessionRoute(store, {
+    method: "get",
+    path: "/api/sessions/:id",
+    summary: "One session",
+    tag: "sessions",
+    params: IdParams,
+    responses: { 200: { description: "The session", schema: SessionResponseSchema } },
+    handle: (c, { session }) => c.json({ session }, 200),
+  });
+
+  const patch = defineSessionRoute(store, {
+    method: "patch",
+    path: "/api/sessions/:id",
+    summary: "Change the approval mode (it applies from the next decision, mid-task too) or the title",
+    tag: "sessions",
+    params: IdParams,
+    body: PatchSessionRequestSchema,
+    responses: { 200: { description: "The updated session", schema: SessionResponseSchema } },
+    async handle(c, { session, body }) {
+      const changes: Partial<Pick<SessionRow, "approval_mode" | "title">> = {};
+      if (body.approval_mode !== undefined) changes.approval_mode = body.approval_mode;
+      if (body.title !== undefined) changes.title = body.title;
+      const updated = await store.update(session.id, changes);
+      if (!updated) return sessionNotFound(c);
+      // Every viewer of the session (another tab, another device) and the owner's session list
+      // see the change; the mode itself is re-read by the next decision, not pushed anywhere.
+      publishServerEvent(hub, sessionChannel(session.id), "session_updated", { session: updated });
+      publishServerEvent(hub, userChannel(updated.user_id), "session_updated", { session: updated });
+      return c.json({ session: updated }, 200);
+    },
+  });
+
+  const remove = defineSessionRoute(store, {
+    method: "delete",
+    path: "/api/sessions/:id",
+    summary: "Delete a session: ends its task and every process, removes its trace, scratchpad and rows",
+    tag: "sessions",
+    params: IdParams,
+    responses: { 204: { description: "Deleted" } },
+    async handle(c, { session }) {
+      await manager.delete(session);
+      return c.body(null, 204);
+    },
+  });
+
+  return [create, list, get, patch, remove];
+}

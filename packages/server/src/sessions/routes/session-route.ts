@@ -1,0 +1,103 @@
+import { z } from "zod";
+import type { SessionRow } from "../../db/schema.js";
+import type { AppContext, AuthState } from "../../http/context.js";
+import { jsonError, notFound } from "../../http/errors.js";
+import { SessionIdSchema } from "../../http/ids.js";
+import {
+  type AnyRouteSpec,
+  defineRoute,
+  errorResponse,
+  type RouteInput,
+  type RouteSpec,
+} from "../../http/route.js";
+import { type SessionManager, SessionSetupError } from "../../runtime/session-manager.js";
+import type { TaskState } from "../../runtime/session-runtime.js";
+import type { EventHub } from "../../sse/event-hub.js";
+import type { StreamRegistry } from "../../sse/stream-registry.js";
+import type { SessionStore } from "../store.js";
+
+export interface SessionRoutesOptions {
+  manager: SessionManager;
+  store: SessionStore;
+  hub: EventHub;
+  workspaceRoots: readonly string[];
+  /** The open streams by credential: ends them on revocation and caps them per user. */
+  streams: StreamRegistry;
+}
+
+/** The 404 of every route under `/api/sessions/:id`, unless the route documents a wider one. */
+export const SESSION_NOT_FOUND = errorResponse("No such session (or it belongs to another user)");
+export const IdParams = z.object({ id: SessionIdSchema });
+/** The task state of a session without a loaded runtime: nothing runs, nothing is queued. */
+export const IDLE: TaskState = { state: "idle", pendingSteering: 0 };
+
+/** The task state of a session, idle while its runtime is released. */
+export function taskStateOf(manager: SessionManager, id: string): TaskState {
+  return manager.runtime(id)?.taskState() ?? IDLE;
+}
+
+/** The 404 of a session that does not exist or is not the caller's. */
+export const sessionNotFound = (c: AppContext): Response => notFound(c, "no such session");
+
+/**
+ * Answers with what `work` answers, unless the session cannot be set up (its workspace, model,
+ * agent or config is invalid or gone): that is the 400 `invalid_session`, with the reason.
+ */
+export async function answerUnlessSetupFails(
+  c: AppContext,
+  work: () => Promise<Response>,
+): Promise<Response> {
+  try {
+    return await work();
+  } catch (error) {
+    if (error instanceof SessionSetupError) return jsonError(c, 400, "invalid_session", error.message);
+    throw error;
+  }
+}
+
+/**
+ * The session if the caller may see it: its owner, or an admin. Anyone else gets the same 404
+ * as for an id that does not exist, so ids of other users' sessions never leak.
+ */
+async function visibleSession(
+  store: SessionStore,
+  auth: AuthState,
+  id: string,
+): Promise<SessionRow | undefined> {
+  const row = await store.find(id);
+  if (!row) return undefined;
+  return row.user_id === auth.user.id || auth.user.role === "admin" ? row : undefined;
+}
+
+/** What a handler under `/api/sessions/:id` gets: the route's input and the session it names. */
+export interface SessionRouteInput<P, B> extends RouteInput<P, B, undefined, "user"> {
+  session: SessionRow;
+}
+
+/** A route under `/api/sessions/:id`, for users; its handler runs only for a visible session. */
+export interface SessionRouteSpec<P extends z.ZodType, B extends z.ZodType | undefined>
+  extends Omit<RouteSpec<P, B, undefined, "user">, "access" | "query" | "handle"> {
+  handle(c: AppContext, input: SessionRouteInput<P, B>): Response | Promise<Response>;
+}
+
+/**
+ * Defines a route that acts on one session: it looks the session up for the caller first and
+ * answers 404 `not_found` when it does not exist or is not theirs, so no handler repeats it.
+ * The 404 is documented as `SESSION_NOT_FOUND` unless the route gives a wider description.
+ */
+export function defineSessionRoute<
+  P extends z.ZodType<{ id: string }>,
+  B extends z.ZodType | undefined = undefined,
+>(store: SessionStore, spec: SessionRouteSpec<P, B>): AnyRouteSpec {
+  const { handle, ...route } = spec;
+  return defineRoute<P, B, undefined, "user">({
+    ...route,
+    access: "user",
+    responses: { 404: SESSION_NOT_FOUND, ...spec.responses },
+    async handle(c, input) {
+      const session = await visibleSession(store, input.auth, input.params.id);
+      if (!session) return sessionNotFound(c);
+      return handle(c, { ...input, session });
+    },
+  });
+}
