@@ -56,13 +56,6 @@ import { prepareSurroundings, type SessionSurroundings } from "./surroundings.js
 import { checkThinkingLevel } from "./thinking.js";
 import { existingFolder } from "./workspace-folder.js";
 
-export type {
-  AgentLogger,
-  CreateAgentOptions,
-  CreateSessionOptions,
-  ResumeSessionOptions,
-} from "./agent-options.js";
-
 /** What a new or resumed session is put together from (see Agent.assemble). */
 interface SessionAssembly {
   id: string;
