@@ -98,14 +98,13 @@ export {
 } from "./models/index.js";
 export type { ModelAdapter, ModelInfo, ModelOutcome, ModelRequest, ThinkingLevel } from "./models/types.js";
 // SDK.
-export {
-  Agent,
-  type AgentLogger,
-  type CreateAgentOptions,
-  type CreateSessionOptions,
-  createAgent,
-  type ResumeSessionOptions,
-} from "./sdk/agent.js";
+export { Agent, createAgent } from "./sdk/agent.js";
+export type {
+  AgentLogger,
+  CreateAgentOptions,
+  CreateSessionOptions,
+  ResumeSessionOptions,
+} from "./sdk/agent-options.js";
 export type { CustomToolRegistration } from "./sdk/custom-tools.js";
 export type { RunInput } from "./sdk/input.js";
 export { type RunOptions, Session } from "./sdk/session.js";

@@ -237,14 +237,16 @@ export async function modelsRemove(ref: string, opts: DataRootOptions): Promise<
 }
 
 /** `penguin config default-model [ref]`: shows the default model, or sets it. */
-export async function defaultModel(ref: string | undefined, opts: DataRootOptions): Promise<number> {
-  const root = dataRootOf(opts);
-  const config = await projectConfigOf(root);
-  if (typeof config === "number") return config;
-  if (ref === undefined) {
-    out(config.default_model ?? "(none: sessions need --model or $PENGUIN_MODEL)");
-    return EXIT_COMPLETED;
-  }
+export function defaultModel(ref: string | undefined, opts: DataRootOptions): Promise<number> {
+  return showOrSetModel(
+    ref,
+    opts,
+    (config) => config.default_model ?? "(none: sessions need --model or $PENGUIN_MODEL)",
+    setDefault,
+  );
+}
+
+async function setDefault(root: string, config: ProjectConfig, ref: string): Promise<number> {
   const parsed = parseModelRef(ref);
   if (!parsed) throw new UsageError(`invalid model "${ref}": use provider/model-id or replay:FILE`);
   const file = await save(root, setDefaultModel(config, ref));
@@ -257,14 +259,11 @@ export async function defaultModel(ref: string | undefined, opts: DataRootOption
 }
 
 /** `penguin config vision-model [ref]`: shows the model describe_image asks, or sets it. */
-export async function visionModel(ref: string | undefined, opts: DataRootOptions): Promise<number> {
-  const root = dataRootOf(opts);
-  const config = await projectConfigOf(root);
-  if (typeof config === "number") return config;
-  if (ref === undefined) {
-    out(config.vision_model ?? "(none)");
-    return EXIT_COMPLETED;
-  }
+export function visionModel(ref: string | undefined, opts: DataRootOptions): Promise<number> {
+  return showOrSetModel(ref, opts, (config) => config.vision_model ?? "(none)", setVision);
+}
+
+async function setVision(root: string, config: ProjectConfig, ref: string): Promise<number> {
   modelRefArgument(ref);
   const update = setVisionModel(config, ref);
   if (!update.ok) {
@@ -275,4 +274,21 @@ export async function visionModel(ref: string | undefined, opts: DataRootOptions
   const file = await save(root, update);
   out(`vision model: ${ref} in ${file}`);
   return EXIT_COMPLETED;
+}
+
+/** A model setting of the project config: without a ref, prints the current one; with one, sets it. */
+async function showOrSetModel(
+  ref: string | undefined,
+  opts: DataRootOptions,
+  current: (config: ProjectConfig) => string,
+  set: (root: string, config: ProjectConfig, ref: string) => Promise<number>,
+): Promise<number> {
+  const root = dataRootOf(opts);
+  const config = await projectConfigOf(root);
+  if (typeof config === "number") return config;
+  if (ref === undefined) {
+    out(current(config));
+    return EXIT_COMPLETED;
+  }
+  return set(root, config, ref);
 }

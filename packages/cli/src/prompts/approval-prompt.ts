@@ -3,7 +3,7 @@ import { commandTextOf, SessionRules, splitShellCommand } from "@penguin/core";
 import type { OmniMessage, ToolCallPayload } from "@penguin/protocol";
 import { truncateLine } from "../render/format.js";
 import type { Style } from "../render/style.js";
-import { summarizeToolCall } from "../render/tool-call-summary.js";
+import { readCallArguments, summarizeToolCall } from "../render/tool-call-summary.js";
 
 /** What a question at the terminal gives back: the typed line, or that Ctrl-C was pressed. */
 export const CTRL_C = Symbol("ctrl-c");
@@ -74,14 +74,7 @@ export function describeCall(call: OmniMessage<ToolCallPayload>, style: Style): 
   const { title } = summarizeToolCall(name, argumentsJson);
   const lines = [`${style.yellow("?")} ${style.bold(title)}`];
   const command = commandTextOf(call);
-  let args: Record<string, unknown> | undefined;
-  try {
-    const parsed: unknown = JSON.parse(argumentsJson);
-    if (parsed && typeof parsed === "object" && !Array.isArray(parsed))
-      args = parsed as Record<string, unknown>;
-  } catch {
-    args = undefined;
-  }
+  const args = readCallArguments(argumentsJson).object;
   if (!args) {
     lines.push(`  arguments: ${truncateLine(argumentsJson, ARGUMENT_PREVIEW_CHARS)}`);
     return lines;

@@ -4,20 +4,32 @@
  */
 export const CALL_DESCRIPTION_ARGUMENTS = ["description", "purpose"] as const;
 
+/** A call's arguments as the model wrote them: not JSON, or JSON with an object (absent for any other value). */
+export type CallArguments =
+  | { valid: false; object?: undefined }
+  | { valid: true; object?: Record<string, unknown> };
+
+export function readCallArguments(argumentsJson: string): CallArguments {
+  try {
+    const parsed: unknown = JSON.parse(argumentsJson);
+    if (parsed && typeof parsed === "object" && !Array.isArray(parsed)) {
+      return { valid: true, object: parsed as Record<string, unknown> };
+    }
+    return { valid: true };
+  } catch {
+    return { valid: false };
+  }
+}
+
 /**
  * The one-line form of a tool call at the terminal: its model-written `description` (or
  * `purpose`) when the tool takes one, else the argument that says what it touches (a file path,
  * a source).
  */
 export function summarizeToolCall(name: string, argumentsJson: string): { title: string; detail?: string } {
-  let args: Record<string, unknown> = {};
-  try {
-    const parsed: unknown = JSON.parse(argumentsJson);
-    if (parsed && typeof parsed === "object" && !Array.isArray(parsed))
-      args = parsed as Record<string, unknown>;
-  } catch {
-    return { title: name, detail: "(arguments are not valid JSON)" };
-  }
+  const read = readCallArguments(argumentsJson);
+  if (!read.valid) return { title: name, detail: "(arguments are not valid JSON)" };
+  const args = read.object ?? {};
   const str = (key: string) => (typeof args[key] === "string" ? (args[key] as string) : undefined);
   const description = str("description") ?? str("purpose");
   const command = str("cmd") ?? str("command") ?? str("chars");

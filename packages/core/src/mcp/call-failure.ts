@@ -1,4 +1,4 @@
-import type { McpCallOutcome } from "./connection.js";
+import type { McpCallOutcome } from "./call-outcome.js";
 
 // What the model reads when an MCP call did not get an answer. Each text says what happened to
 // the call and what the server's tools can do next, so the model can decide to retry or move on.

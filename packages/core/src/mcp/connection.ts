@@ -1,22 +1,23 @@
-import { isAbsolute, resolve } from "node:path";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { CallToolResult, ServerCapabilities, Tool } from "@modelcontextprotocol/sdk/types.js";
 import type { McpServer } from "@penguin/state";
-import { lossDetail, watchedFetch } from "./connection-watch.js";
+import type { CallOptions, McpCallOutcome } from "./call-outcome.js";
+import { lossDetail } from "./connection-watch.js";
+import { describeError, oneLine } from "./error-text.js";
 import {
   MCP_CLIENT_INFO,
   MCP_CLOSE_WAIT_MS,
-  MCP_REASON_MAX_CHARS,
   MCP_SDK_REQUEST_TIMEOUT_MS,
   MCP_STDERR_TAIL_CHARS,
 } from "./limits.js";
-import { ProgressRoutes, type ProgressUpdate } from "./progress.js";
+import { ProgressRoutes } from "./progress.js";
 import { readResourceLinks } from "./resource-links.js";
 import type { RenderedContents } from "./resources.js";
 import { loadMcpSdk, type McpSdk } from "./sdk.js";
 import { expiredSessionAnswer, isSessionExpired } from "./session-expiry.js";
 import { callToolAsTask, requiresTask } from "./task-call.js";
+import { killQuietly, openTransport } from "./transport.js";
 
 export type McpServerConfig = McpServer["config"];
 
@@ -29,58 +30,6 @@ export class McpConnectError extends Error {
     super(message);
     this.name = "McpConnectError";
   }
-}
-
-/** One line, bounded: reasons go into events, warnings and tool outputs. */
-export function oneLine(text: string): string {
-  const flat = text.replace(/\s+/g, " ").trim();
-  return flat.length > MCP_REASON_MAX_CHARS ? `${flat.slice(0, MCP_REASON_MAX_CHARS - 1)}…` : flat;
-}
-
-/** An error as a reader can act on it (the SDK and fetch hide the useful part in `code`/`cause`). */
-export function describeError(error: unknown, config?: McpServerConfig): string {
-  if (!(error instanceof Error)) return oneLine(String(error));
-  const code = (error as NodeJS.ErrnoException).code;
-  if (config?.transport === "stdio" && code === "ENOENT") {
-    return `cannot start "${config.command}": no such program (ENOENT)`;
-  }
-  if (config?.transport === "stdio" && code === "EACCES") {
-    return `cannot start "${config.command}": permission denied (EACCES)`;
-  }
-  const cause = (error as { cause?: unknown }).cause;
-  const detail =
-    cause instanceof Error
-      ? ((cause as NodeJS.ErrnoException).code ?? cause.message)
-      : typeof cause === "string"
-        ? cause
-        : undefined;
-  const message = error.message || error.name;
-  return oneLine(detail && !message.includes(detail) ? `${message} (${detail})` : message);
-}
-
-/** How one tool call ended, as a value (the tool turns it into the model's output). */
-export type McpCallOutcome =
-  | { status: "answered"; result: CallToolResult }
-  /** The caller's signal ended it (the Environment's timeout or the user's interrupt). */
-  | { status: "interrupted" }
-  /** The server cannot take calls any more (a stdio server that stopped, a closed session). */
-  | { status: "unavailable"; reason: string }
-  /** A remote server whose connection was lost could not be connected to again. */
-  | { status: "unreachable"; reason: string }
-  /** The connection broke during the call; `final`: the server cannot be reached again. */
-  | { status: "stopped"; reason: string; final: boolean }
-  /** The server had forgotten the session: connected again, but the call was not repeated. */
-  | { status: "not-repeated"; reason: string }
-  /** The server answered the request with an error. */
-  | { status: "error"; reason: string };
-
-export interface CallOptions {
-  /** The Environment's timeout and the user's interrupt. */
-  signal?: AbortSignal;
-  /** A read-only call may be sent again after the server forgot the session. */
-  readOnly: boolean;
-  /** Gets the server's progress notifications (a progress token is sent with the call). */
-  onProgress?: (update: ProgressUpdate) => void;
 }
 
 type Ready = { status: "ready"; client: Client } | Exclude<McpCallOutcome, { status: "answered" }>;
@@ -416,29 +365,12 @@ export class McpConnection {
   }
 
   private transport(sdk: McpSdk, client: Client): Transport {
-    const config = this.config;
-    if (config.transport === "stdio") {
-      const transport = new sdk.StdioClientTransport({
-        command: config.command,
-        args: config.args,
-        // Only the SDK's short list of safe variables (PATH, HOME …) plus the server's own `env`:
-        // API keys and other secrets of Penguin's environment never reach the server.
-        env: { ...sdk.getDefaultEnvironment(), ...(config.env ?? {}) },
-        cwd: config.cwd === undefined ? this.workspaceDir : resolveIn(this.workspaceDir, config.cwd),
-        // Kept, not printed over the user's terminal: its tail explains a failure.
-        stderr: "pipe",
-      });
-      transport.stderr?.on("data", (chunk: Buffer) => {
-        this.stderrTail = (this.stderrTail + chunk.toString("utf8")).slice(-MCP_STDERR_TAIL_CHARS);
-      });
-      return transport;
-    }
-    const url = new URL(config.url);
-    const requestInit = config.headers ? { headers: config.headers } : undefined;
-    const fetch = watchedFetch((error, delivered) => this.connectionLost(client, error, delivered));
-    return config.transport === "http"
-      ? new sdk.StreamableHTTPClientTransport(url, { requestInit, fetch })
-      : new sdk.SSEClientTransport(url, { requestInit, fetch });
+    return openTransport(sdk, this.config, this.workspaceDir, {
+      stderr: (text) => {
+        this.stderrTail = (this.stderrTail + text).slice(-MCP_STDERR_TAIL_CHARS);
+      },
+      lost: (error, delivered) => this.connectionLost(client, error, delivered),
+    });
   }
 
   private connectFailure(error: unknown): string {
@@ -494,18 +426,6 @@ export class McpConnection {
 /** The SDK's error for a connection that closed under a pending request. */
 function isConnectionClosed(sdk: McpSdk, error: unknown): boolean {
   return error instanceof sdk.McpError && error.code === sdk.ErrorCode.ConnectionClosed;
-}
-
-function killQuietly(pid: number): void {
-  try {
-    process.kill(pid, "SIGTERM");
-  } catch {
-    // Already gone.
-  }
-}
-
-function resolveIn(base: string, path: string): string {
-  return isAbsolute(path) ? path : resolve(base, path);
 }
 
 /** `tools/list`, page after page. */

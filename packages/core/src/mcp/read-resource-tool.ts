@@ -9,7 +9,8 @@ import {
 } from "../environment/limits.js";
 import type { BuiltinTool, ToolExecutionContext, ToolResult } from "../environment/types.js";
 import { windowOfLines } from "../tools/line-window.js";
-import { describeError, type McpConnection } from "./connection.js";
+import type { McpConnection } from "./connection.js";
+import { describeError } from "./error-text.js";
 import { MCP_RESOURCE_LIST_MAX, READ_MCP_RESOURCE_TOOL } from "./limits.js";
 import { listingLines, listResources, readResource, renderContents } from "./resources.js";
 

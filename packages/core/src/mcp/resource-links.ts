@@ -1,6 +1,6 @@
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
-import { describeError } from "./connection.js";
+import { describeError } from "./error-text.js";
 import {
   MCP_RESOURCE_LINK_MAX_CHARS,
   MCP_RESOURCE_LINKS_READ_MAX,

@@ -4,7 +4,8 @@ import type { McpConnectEndPayload, McpServerConnectResult, ToolSpec } from "@pe
 import type { McpServer, McpToolBudget } from "@penguin/state";
 import type { BuiltinTool } from "../environment/types.js";
 import { type ConfiguredNames, checkConfiguredNames } from "./configured-names.js";
-import { McpConnectError, McpConnection, oneLine } from "./connection.js";
+import { McpConnectError, McpConnection } from "./connection.js";
+import { oneLine } from "./error-text.js";
 import { LOAD_MCP_TOOLS_TOOL, READ_MCP_RESOURCE_TOOL } from "./limits.js";
 import { createMcpTool, createUnavailableTool } from "./mcp-tool.js";
 import { taskSupportProblem } from "./task-call.js";

@@ -1,14 +1,14 @@
 import { addTokenCounts, type OmniMessage } from "@penguin/protocol";
 import { type Budget, scratchpadRoot, tracesDir } from "@penguin/state";
 import { readSession } from "@penguin/trace";
-import type { SessionBudget } from "../engine/limits.js";
 import type { RetryPolicy } from "../engine/retry.js";
 import type { ConversationState } from "../engine/types.js";
 import type { ThinkingLevel } from "../models/types.js";
 import { type ChildSessionRequest, SubagentManager, type SubagentPointer } from "../tools/subagent/index.js";
-import type { Agent } from "./agent.js";
+import type { ChildSessionMaker, ChildSessionOptions } from "./child-sessions.js";
 import type { ResolvedModel } from "./model-choice.js";
 import type { Session } from "./session.js";
+import { sessionBudget } from "./session-limits.js";
 
 /**
  * How a parent session makes its subagents. "The child Session follows the parent Session — its
@@ -24,7 +24,7 @@ import type { Session } from "./session.js";
  * budget cover what its subagents spent; `token_usage.request` stays the parent's own request.
  */
 export interface SubagentParent {
-  agent: Agent;
+  agent: ChildSessionMaker;
   sessionId: string;
   resolved: ResolvedModel;
   workspaceDir: string;
@@ -40,15 +40,6 @@ export interface SubagentParent {
   state: ConversationState;
   /** Pointer events of a resumed parent's trace. */
   pointers?: readonly SubagentPointer[];
-}
-
-/** Options of a child session, as the parent passes them down. */
-export interface ChildSessionOptions {
-  workspaceDir: string;
-  thinkingLevel: ThinkingLevel;
-  budget?: SessionBudget;
-  retry?: Partial<RetryPolicy>;
-  secrets?: string[];
 }
 
 export function createSubagentManager(parent: SubagentParent): SubagentManager {
@@ -113,8 +104,4 @@ export function subagentPointers(records: readonly OmniMessage[]): SubagentPoint
     pointers.push({ subagentId, sessionId });
   }
   return pointers;
-}
-
-function sessionBudget(budget: Budget): SessionBudget {
-  return { maxTokens: budget.max_tokens, maxCostUsd: budget.max_cost_usd, maxWallMs: budget.max_wall_ms };
 }

@@ -1,0 +1,232 @@
+import type { Agent, Session } from "@penguin/core";
+import { listSessions } from "@penguin/trace";
+import { traceLocationOf } from "../data-root.js";
+import { EXIT_TASK_FAILED, UsageError } from "../exit-codes.js";
+import type { CliLog } from "../logging.js";
+import { resolveModelRef } from "../model-choice.js";
+import { formatLocalTime, tildePath } from "../render/format.js";
+import type { Style } from "../render/style.js";
+import type { TerminalRenderer } from "../render/terminal-renderer.js";
+import { runTask } from "../session/run-task.js";
+import {
+  approvalPolicy,
+  budgetFrom,
+  checkApprovalMode,
+  existingWorkspace,
+  parsePositive,
+  parseThinking,
+} from "../session/session-flags.js";
+import { sessionSetup } from "../session/session-setup.js";
+import { CtrlC } from "../terminal/ctrl-c.js";
+import { helpLines } from "./chat-slash.js";
+
+export interface ChatOptions {
+  model?: string;
+  /** Undefined: the current folder. */
+  workspace?: string;
+  approve: string;
+  maxTurns?: string;
+  thinking?: string;
+  budgetTokens?: string;
+  budgetCost?: string;
+  budgetTime?: string;
+  /** `--resume` alone is `true`: the newest session. */
+  resume?: string | boolean;
+  fullOutput?: boolean;
+  showThinking?: boolean;
+  verbose?: boolean;
+  dataDir?: string;
+}
+
+/** What both front ends (a terminal, or lines piped on stdin) start a chat with. */
+export interface ChatStart {
+  agent: Agent;
+  opts: ChatOptions;
+  /** `--model` or `$PENGUIN_MODEL`, already checked; undefined: the project's default model. */
+  modelRef: string | undefined;
+  /** The session to resume; undefined: a new one. */
+  resume: string | undefined;
+  style: Style;
+  log: CliLog;
+}
+
+/** How many sessions `/sessions` lists. */
+export const SESSIONS_LISTED = 10;
+
+/**
+ * The state of one chat: its session (replaced by /clear, /resume and /model), the approval mode
+ * and the renderer. Both front ends (a terminal, or lines piped on stdin) drive it.
+ */
+export class Chat {
+  session!: Session;
+  mode: string;
+  /**
+   * The model and workspace of the current session (its session_meta once one is open): /clear
+   * and /model start the next session with them, so a resumed session's own carry over.
+   */
+  private modelRef: string | undefined;
+  private workspaceDir: string;
+  readonly ctrlC: CtrlC;
+  private exiting: Promise<void> | undefined;
+  lastStatus = "completed";
+
+  private readonly agent: Agent;
+  private readonly opts: ChatOptions;
+  private readonly style: Style;
+  private readonly log: CliLog;
+
+  constructor(
+    start: ChatStart,
+    private readonly renderer: TerminalRenderer,
+    private readonly ask: Parameters<typeof approvalPolicy>[1] | undefined,
+    private readonly onExit: (code: number) => void,
+  ) {
+    ({ agent: this.agent, opts: this.opts, style: this.style, log: this.log } = start);
+    this.mode = start.opts.approve;
+    this.modelRef = start.modelRef;
+    this.workspaceDir = start.opts.workspace ?? process.cwd();
+    this.ctrlC = new CtrlC({
+      note: (line) => this.say(this.style.yellow(line)),
+      exit: () => void this.exit(EXIT_TASK_FAILED),
+    });
+  }
+
+  private get sessionOptions() {
+    return {
+      thinkingLevel: parseThinking(this.opts.thinking),
+      budget: budgetFrom(this.opts),
+    };
+  }
+
+  say(line: string): void {
+    this.renderer.line(line);
+  }
+
+  async open(resume: string | undefined): Promise<void> {
+    const previous = this.session;
+    this.session =
+      resume !== undefined
+        ? await this.agent.resumeSession(resume, this.sessionOptions)
+        : await this.agent.createSession({
+            workspaceDir: existingWorkspace(this.workspaceDir),
+            model: this.modelRef,
+            ...this.sessionOptions,
+          });
+    if (previous) await previous.dispose();
+    ({ modelRef: this.modelRef, workspaceDir: this.workspaceDir } = sessionSetup(this.session));
+    this.log.debug({ session_id: this.session.id, resumed: resume !== undefined }, "chat session");
+    const verb = resume !== undefined ? "resumed" : "new";
+    this.say(
+      this.style.dim(
+        `${verb} session ${this.session.id} in ${tildePath(this.session.workspaceDir)} · approve: ${this.mode} · /help for commands`,
+      ),
+    );
+  }
+
+  /** Runs one prompt as a task of the current session. */
+  async prompt(text: string): Promise<void> {
+    const approve = approvalPolicy(this.mode, this.ask ?? (async () => "deny"));
+    try {
+      this.lastStatus = await runTask(this.session, text, {
+        approve,
+        signal: this.ctrlC.startTask(),
+        maxTurns: parsePositive("--max-turns", this.opts.maxTurns, true),
+        renderer: this.renderer,
+        log: this.log,
+      });
+    } finally {
+      this.ctrlC.endTask();
+    }
+    this.renderer.finish(undefined);
+  }
+
+  /** Handles a slash command; returns false for /exit. */
+  async slash(name: string, arg: string): Promise<boolean> {
+    const { style } = this;
+    switch (name) {
+      case "help":
+        for (const line of helpLines()) this.say(line);
+        return true;
+      case "exit":
+      case "quit":
+        return false;
+      case "clear":
+        await this.guard(() => this.open(undefined));
+        return true;
+      case "resume":
+        if (!arg) {
+          this.say(style.yellow("/resume takes a session id: /sessions lists them"));
+          return true;
+        }
+        await this.guard(() => this.open(arg));
+        return true;
+      case "model":
+        if (!arg) {
+          this.say(`model: ${this.modelRef ?? "(the project's default_model)"}`);
+          return true;
+        }
+        await this.guard(async () => {
+          const ref = resolveModelRef(arg);
+          const before = this.modelRef;
+          this.modelRef = ref;
+          try {
+            await this.open(undefined);
+          } catch (error) {
+            this.modelRef = before;
+            throw error;
+          }
+        });
+        return true;
+      case "approve":
+        if (arg) {
+          await this.guard(async () => {
+            this.mode = checkApprovalMode(arg);
+          });
+        }
+        this.say(`approval mode: ${this.mode}`);
+        return true;
+      case "sessions": {
+        const sessions = listSessions(traceLocationOf(this.agent.dataRoot))
+          .filter((s) => s.parentSessionId === undefined)
+          .slice(0, SESSIONS_LISTED);
+        for (const s of sessions) {
+          const here = s.sessionId === this.session.id ? style.green(" (this one)") : "";
+          this.say(`  ${s.sessionId}  ${formatLocalTime(s.updated)}  ${s.modelId ?? ""}${here}`);
+        }
+        return true;
+      }
+      case "trace":
+        this.say(`trace: ${this.session.tracePath}`);
+        return true;
+      default:
+        this.say(style.yellow(`unknown command /${name}: /help lists the commands`));
+        return true;
+    }
+  }
+
+  /** A mistake in a slash command's argument is one line, and the chat goes on. */
+  private async guard(action: () => Promise<void>): Promise<void> {
+    try {
+      await action();
+    } catch (error) {
+      if (error instanceof UsageError || (error instanceof Error && error.name === "SetupError")) {
+        this.say(this.style.red(error.message));
+      } else throw error;
+    }
+  }
+
+  /** Disposes the session (every process it started ends) and says how to come back. */
+  exit(code: number): Promise<void> {
+    // Every caller (a second Ctrl-C, a signal, the end of input) waits for the same one.
+    this.exiting ??= this.dispose(code);
+    return this.exiting;
+  }
+
+  private async dispose(code: number): Promise<void> {
+    this.renderer.screen.close();
+    await this.session.dispose();
+    this.say(`${this.style.dim("trace:")} ${this.session.tracePath}`);
+    this.say(this.style.dim(`resume with: penguin chat --resume ${this.session.id}`));
+    this.onExit(code);
+  }
+}

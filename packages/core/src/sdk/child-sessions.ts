@@ -1,0 +1,39 @@
+import type { SessionBudget } from "../engine/limits.js";
+import type { RetryPolicy } from "../engine/retry.js";
+import type { ThinkingLevel } from "../models/types.js";
+import type { ResolvedModel } from "./model-choice.js";
+import type { Session } from "./session.js";
+
+// What a parent's subagent manager needs from the agent that makes child sessions. The Agent
+// meets it; the manager (sdk/subagents.ts) is handed one, so its imports never point back at
+// sdk/agent.ts.
+
+/** Options of a child session, as the parent passes them down. */
+export interface ChildSessionOptions {
+  workspaceDir: string;
+  thinkingLevel: ThinkingLevel;
+  budget?: SessionBudget;
+  retry?: Partial<RetryPolicy>;
+  secrets?: string[];
+}
+
+/** An agent as a maker of subagent sessions (the Agent class is one). */
+export interface ChildSessionMaker {
+  readonly id: string;
+  readonly dataRoot: string;
+  /** A new child session of `parentSessionId`, with the parent's model or the one `model` names. */
+  createSubagentSession(
+    parentSessionId: string,
+    model: ResolvedModel | string,
+    options: ChildSessionOptions,
+  ): Promise<Session>;
+  /** A child session reopened from its trace. */
+  resumeSubagentSession(
+    sessionId: string,
+    parentSessionId: string,
+    parentModel: ResolvedModel,
+    options: ChildSessionOptions,
+  ): Promise<Session>;
+  /** Another agent of the same data root (a child may run under another agent's config). */
+  otherAgent(agentId: string): Promise<ChildSessionMaker>;
+}

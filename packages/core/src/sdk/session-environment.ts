@@ -1,0 +1,64 @@
+import { type ProjectConfig, type SystemConfig, writeGuardEnabled } from "@penguin/state";
+import { Environment } from "../environment/environment.js";
+import { SecretRedactor } from "../environment/redact.js";
+import type { BuiltinTool } from "../environment/types.js";
+import { HookRunner } from "../hooks/runner.js";
+import type { ProcessManager } from "../tools/command/process-manager.js";
+import type { AgentLogger } from "./agent-options.js";
+import type { ResolvedModel } from "./model-choice.js";
+import type { SessionSurroundings } from "./surroundings.js";
+import { describeImageWith } from "./vision.js";
+
+// Where a session's tool calls run: its Environment, with the hooks around every call.
+
+export interface SessionEnvironmentInput {
+  sessionId: string;
+  workspaceDir: string;
+  scratchpadDir: string;
+  config: SystemConfig;
+  project: ProjectConfig;
+  resolved: ResolvedModel;
+  tools: BuiltinTool[];
+  secrets: string[];
+  processes: ProcessManager;
+  surroundings: SessionSurroundings;
+  logger: AgentLogger;
+}
+
+export function sessionEnvironment(input: SessionEnvironmentInput): {
+  environment: Environment;
+  hookRunner: HookRunner;
+} {
+  const { config, resolved, secrets } = input;
+  const adapter = resolved.adapter;
+  const { directory, skills, hooks } = input.surroundings;
+  // Always a runner: change_directory may add a directory's hooks (or report them ignored)
+  // later; with no hooks, a call costs an empty loop.
+  const hookRunner = new HookRunner(hooks, {
+    sessionId: input.sessionId,
+    workspaceDir: input.workspaceDir,
+    currentDir: () => directory.path,
+    redact: (text) => new SecretRedactor(secrets).redact(text),
+  });
+  const environment = new Environment({
+    directory,
+    skills,
+    hooks: hookRunner,
+    allowedTools: config.allowed_tools,
+    tools: input.tools,
+    sessionId: input.sessionId,
+    workspaceDir: input.workspaceDir,
+    scratchpadDir: input.scratchpadDir,
+    secrets,
+    processes: input.processes,
+    modelHasVision: adapter.info.vision,
+    describeImage:
+      resolved.describeImage ??
+      (adapter.info.vision
+        ? undefined
+        : describeImageWith(input.project, { timeoutMs: config.model.timeoutMs })),
+    warn: (line) => input.logger.warn(line),
+    writeGuard: writeGuardEnabled(config.tools),
+  });
+  return { environment, hookRunner };
+}

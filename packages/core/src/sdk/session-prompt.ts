@@ -1,0 +1,52 @@
+import { buildSystemPrompt, resolveToolset, type SystemConfig, systemPromptTemplate } from "@penguin/state";
+import type { CustomToolRegistration } from "./custom-tools.js";
+import type { ResolvedModel } from "./model-choice.js";
+import type { SessionSurroundings } from "./surroundings.js";
+
+export interface SessionPromptInput {
+  agentId: string;
+  dataRoot: string;
+  config: SystemConfig;
+  extraTools: readonly CustomToolRegistration[];
+  sessionId: string;
+  workspaceDir: string;
+  resolved: ResolvedModel;
+  surroundings: SessionSurroundings;
+}
+
+/** A new session's system prompt, from the agent's template (a resumed one reuses its recorded one). */
+export function sessionSystemPrompt(input: SessionPromptInput): Promise<string> {
+  const { config, resolved } = input;
+  return buildSystemPrompt({
+    template: systemPromptTemplate(config),
+    cwd: input.workspaceDir,
+    dataDir: input.dataRoot,
+    agentId: input.agentId,
+    sessionId: input.sessionId,
+    provider: resolved.adapter.info.provider,
+    modelId: resolved.adapter.info.modelId,
+    ...skillsForPrompt(config, input.surroundings),
+    tools: offeredToolNames(config, input.extraTools),
+  });
+}
+
+/** The built-in and code-registered tools a session offers, after `allowed_tools`. */
+function offeredToolNames(config: SystemConfig, extraTools: readonly CustomToolRegistration[]): string[] {
+  const allowed = config.allowed_tools;
+  const names = [...resolveToolset(config).map((tool) => tool.name), ...extraTools.map((tool) => tool.name)];
+  return allowed === undefined ? names : names.filter((name) => allowed.includes(name));
+}
+
+/**
+ * "the system prompt lists the available skills by name and description": loaded with
+ * use_skill when the session offers it, else read by path.
+ */
+function skillsForPrompt(config: SystemConfig, surroundings: SessionSurroundings) {
+  const skills = surroundings.skills?.list() ?? [];
+  if (skills.length === 0) return {};
+  const allowed = config.allowed_tools;
+  const hasUseSkill =
+    resolveToolset(config).some((tool) => tool.name === "use_skill") &&
+    (allowed === undefined || allowed.includes("use_skill"));
+  return { skills, ...(hasUseSkill ? { skillTool: "use_skill" } : {}) };
+}

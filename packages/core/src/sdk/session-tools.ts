@@ -1,0 +1,60 @@
+import { readFileRichEnabled, resolveToolLimits, resolveToolset, type SystemConfig } from "@penguin/state";
+import type { BuiltinTool } from "../environment/types.js";
+import { ProcessManager } from "../tools/command/process-manager.js";
+import { extendedToolFactories } from "../tools/extended/index.js";
+import { createBuiltinTools, selectToolsForModel } from "../tools/registry.js";
+import { SUBAGENT_TOOL_NAMES, type SubagentManager, subagentToolFactories } from "../tools/subagent/index.js";
+import type { AgentLogger } from "./agent-options.js";
+import { type CustomToolRegistration, customTools } from "./custom-tools.js";
+
+// The tools a session runs: the agent's toolset as its model can use it, made with the
+// session's process manager and subagent manager, then the tools registered in code.
+
+/**
+ * "One process manager, one id namespace, one cap": exec_command sessions and run_command
+ * jobs share the cap and buffer size of `tools.limits.jobs`.
+ */
+export function sessionProcesses(config: SystemConfig): ProcessManager {
+  const jobLimits = resolveToolLimits(config).jobs;
+  return new ProcessManager({
+    maxSessions: jobLimits.maxJobs,
+    unreadBufferChars: jobLimits.bufferChars,
+  });
+}
+
+export interface SessionToolsInput {
+  agentId: string;
+  config: SystemConfig;
+  extraTools: readonly CustomToolRegistration[];
+  logger: AgentLogger;
+  modelHasVision: boolean;
+  isSubagent: boolean;
+  /** A top-level session's subagent manager (the subagent tools drive it). */
+  subagents: SubagentManager | undefined;
+}
+
+export function sessionTools(input: SessionToolsInput): BuiltinTool[] {
+  const { config, subagents } = input;
+  // "Depth is capped at 1: a subagent cannot spawn another subagent": a child gets no subagent tools.
+  const definitions = selectToolsForModel(resolveToolset(config), input.modelHasVision).filter(
+    (definition) => !input.isSubagent || !SUBAGENT_TOOL_NAMES.includes(definition.name),
+  );
+  const builtins = createBuiltinTools(definitions, {
+    ...extendedToolFactories(resolveToolLimits(config), {
+      readFileRich: readFileRichEnabled(config.tools),
+    }),
+    ...(subagents ? subagentToolFactories(subagents) : {}),
+  });
+  for (const name of builtins.unknown) {
+    input.logger.warn(
+      `agent ${input.agentId}: no tool named "${name}" exists; it is left out of the toolset`,
+    );
+  }
+  return [
+    ...builtins.tools,
+    ...customTools(
+      input.extraTools,
+      builtins.tools.map((t) => t.name),
+    ),
+  ];
+}
