@@ -4,20 +4,25 @@
 // For custom tools: the delta a tool yields for each piece of its output.
 export { partialToolCallOutput } from "@penguin/protocol";
 export { modelVisiblePath } from "@penguin/state";
+export type {
+  ApprovalContext,
+  ApprovalPolicy,
+  ApprovalRequest,
+  ApproveFn,
+  Approver,
+  PolicyDecision,
+} from "./approval/approver.js";
+export { approverOf, isApprovalPolicy, isApprover } from "./approval/approver-of.js";
 // Approval.
 export { type ApprovalOutcome, decideApproval, NO_APPROVER_REASON } from "./approval/gate.js";
 export { checkCommand, checkToolCall, commandTextOf, type GuardrailHit } from "./approval/guardrail.js";
 export {
-  type ApprovalPolicy,
-  type ApprovalRequest,
   type AskFn,
   allowAll,
   alwaysAsk,
   denyAll,
   type HumanAnswer,
-  isApprovalPolicy,
   type NoTerminalAnswer,
-  type PolicyDecision,
   policyForMode,
   readOnly,
 } from "./approval/policies.js";
@@ -55,7 +60,6 @@ export {
   truncationMarker,
 } from "./environment/markers.js";
 export type {
-  ApproveFn,
   BuiltinTool,
   DescribeImageFn,
   ToolExecutionContext,

@@ -31,3 +31,12 @@ export type Sender = z.infer<typeof SenderSchema>;
 
 export const PermissionSchema = z.enum(["r", "rw"]);
 export type Permission = z.infer<typeof PermissionSchema>;
+
+/**
+ * The four approval modes, defined here once for every package and the web app: "--approve takes
+ * four modes: allow-all (default) / deny-all / read-only / always-ask", and the server and web
+ * offer "the same four modes, set per Session". A mode's decision names it as its source.
+ */
+export const APPROVAL_MODES = ["allow-all", "deny-all", "read-only", "always-ask"] as const;
+export const ApprovalModeSchema = z.enum(APPROVAL_MODES);
+export type ApprovalMode = (typeof APPROVAL_MODES)[number];

@@ -43,6 +43,9 @@ export {
   withOrigin,
 } from "./builders.js";
 export {
+  APPROVAL_MODES,
+  type ApprovalMode,
+  ApprovalModeSchema,
   type Fidelity,
   FidelitySchema,
   type Permission,

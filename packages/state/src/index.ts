@@ -1,5 +1,7 @@
 export const PACKAGE_NAME = "@penguin/state";
 
+// The approval modes are the protocol's (the web app reads them there); state's surface keeps them.
+export { APPROVAL_MODES, type ApprovalMode } from "@penguin/protocol";
 // Agents.
 export {
   type Agent,
@@ -171,8 +173,6 @@ export {
 } from "./skills.js";
 // system_config.yaml.
 export {
-  APPROVAL_MODES,
-  type ApprovalMode,
   type Budget,
   DEFAULT_MAX_TURNS,
   DEFAULT_MCP_DEFER_ABOVE_TOOLS,
@@ -199,6 +199,7 @@ export {
   systemPromptTemplate,
   THINKING_LEVELS,
   type ThinkingLevel,
+  ThinkingLevelSchema,
 } from "./system-config.js";
 // The system prompt.
 export {

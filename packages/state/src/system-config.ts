@@ -1,3 +1,4 @@
+import { ApprovalModeSchema } from "@penguin/protocol";
 import { Document } from "yaml";
 import { z } from "zod";
 import { type ConfigResult, loadYamlConfig, parseYamlConfig } from "./config-errors.js";
@@ -26,10 +27,10 @@ export const DEFAULT_MAX_TURNS = -1;
 export const DEFAULT_MODEL_MAX_TOKENS = 32_000;
 /** model.timeoutMs: how long one model request may take. */
 export const DEFAULT_MODEL_TIMEOUT_MS = 120_000;
+/** How hard the model thinks, defined here once for every package (config, SDK, CLI, adapters). */
 export const THINKING_LEVELS = ["none", "low", "medium", "high", "max"] as const;
+export const ThinkingLevelSchema = z.enum(THINKING_LEVELS);
 export const DEFAULT_THINKING_LEVEL = "medium";
-/** "--approve takes four modes: allow-all (default) / deny-all / read-only / always-ask". */
-export const APPROVAL_MODES = ["allow-all", "deny-all", "read-only", "always-ask"] as const;
 /** MCP servers: how long connecting may take before the server is skipped. */
 export const DEFAULT_MCP_CONNECT_TIMEOUT_MS = 10_000;
 /**
@@ -63,12 +64,12 @@ export const ModelSettingsSchema = z.strictObject({
     .int()
     .refine((n) => n === -1 || n > 0, "use a positive number of tokens, or -1 for the provider's default")
     .default(DEFAULT_MODEL_MAX_TOKENS),
-  thinking_level: z.enum(THINKING_LEVELS).default(DEFAULT_THINKING_LEVEL),
+  thinking_level: ThinkingLevelSchema.default(DEFAULT_THINKING_LEVEL),
   timeoutMs: positiveInt.default(DEFAULT_MODEL_TIMEOUT_MS),
 });
 
 export const ApprovalSettingsSchema = z.strictObject({
-  mode: z.enum(APPROVAL_MODES),
+  mode: ApprovalModeSchema,
 });
 
 /** Limits for one task; a limit that is absent does not apply. */
@@ -182,7 +183,6 @@ export type SystemConfig = z.output<typeof SystemConfigSchema>;
 export type SystemConfigInput = z.input<typeof SystemConfigSchema>;
 export type McpServer = z.output<typeof McpServerSchema>;
 export type Budget = z.output<typeof BudgetSchema>;
-export type ApprovalMode = (typeof APPROVAL_MODES)[number];
 export type ThinkingLevel = (typeof THINKING_LEVELS)[number];
 
 function uniqueStrings(key: string) {

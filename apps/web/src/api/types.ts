@@ -1,11 +1,28 @@
 // Request and response shapes of the Penguin server's JSON API, written by hand to match its zod
 // schemas (packages/server/src/**/schemas.ts; the OpenAPI document at /api/openapi.json describes
 // the same). Envelopes and partial streams use the types of @penguin/protocol.
-import type { OmniMessage, OpenPartialStream, ToolCallPayload } from "@penguin/protocol";
+import type { ApprovalMode, OmniMessage, OpenPartialStream, ToolCallPayload } from "@penguin/protocol";
 
-/** "allow-all: every call runs; deny-all: none runs; read-only: tools with permission r run, the rest wait for a human; always-ask: every call waits for a human". */
-export const APPROVAL_MODES = ["allow-all", "deny-all", "read-only", "always-ask"] as const;
-export type ApprovalMode = (typeof APPROVAL_MODES)[number];
+export type { ApprovalMode };
+
+/**
+ * What each mode does, as the mode switch shows it: "allow-all: every call runs; deny-all: none
+ * runs; read-only: tools with permission r run, the rest wait for a human; always-ask: every call
+ * waits for a human". The modes themselves are the protocol's (imported as a type only, so the
+ * bundle stays free of the protocol's schemas): the record's type makes it name every mode.
+ */
+export const APPROVAL_MODE_HINTS: Readonly<Record<ApprovalMode, string>> = {
+  "allow-all": "every call runs",
+  "deny-all": "no call runs",
+  "read-only": "read-only tools run, the rest wait for you",
+  "always-ask": "every call waits for you",
+};
+
+const isApprovalMode = (name: string): name is ApprovalMode => Object.hasOwn(APPROVAL_MODE_HINTS, name);
+
+/** The approval modes in the protocol's order (the hints list them so). */
+export const APPROVAL_MODES: readonly ApprovalMode[] =
+  Object.keys(APPROVAL_MODE_HINTS).filter(isApprovalMode);
 
 export interface User {
   id: string;

@@ -1,14 +1,7 @@
 import { useState } from "react";
 import { api } from "../api/client.js";
-import { APPROVAL_MODES, type ApprovalMode, type Session } from "../api/types.js";
+import { APPROVAL_MODE_HINTS, APPROVAL_MODES, type ApprovalMode, type Session } from "../api/types.js";
 import { ErrorText } from "./error-text.js";
-
-const MODE_HINTS: Record<ApprovalMode, string> = {
-  "allow-all": "every call runs",
-  "deny-all": "no call runs",
-  "read-only": "read-only tools run, the rest wait for you",
-  "always-ask": "every call waits for you",
-};
 
 /**
  * The session's approval mode. The server re-reads it at every decision, so a change applies to
@@ -36,7 +29,11 @@ export function ModeSwitch({ session, onChange }: { session: Session; onChange(s
       <fieldset className="segmented" disabled={busy}>
         <legend className="visually-hidden">Approval mode</legend>
         {APPROVAL_MODES.map((mode) => (
-          <label key={mode} title={MODE_HINTS[mode]} className={mode === session.approval_mode ? "on" : ""}>
+          <label
+            key={mode}
+            title={APPROVAL_MODE_HINTS[mode]}
+            className={mode === session.approval_mode ? "on" : ""}
+          >
             <input
               type="radio"
               name={`approval-mode-${session.id}`}

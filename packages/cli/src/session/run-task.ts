@@ -1,9 +1,9 @@
-import type { ApprovalPolicy, RunInput, Session } from "@penguin/core";
+import type { Approver, RunInput, Session } from "@penguin/core";
 import type { CliLog } from "../logging.js";
 import type { TerminalRenderer } from "../render/terminal-renderer.js";
 
 export interface TaskOptions {
-  approve: ApprovalPolicy;
+  approve: Approver;
   signal: AbortSignal;
   maxTurns?: number;
   /** Print every envelope as one JSON line on stdout instead of rendering it. */

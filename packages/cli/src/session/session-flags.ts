@@ -1,43 +1,33 @@
 import { existsSync, statSync } from "node:fs";
 import { resolve } from "node:path";
-import type { AskFn, SessionBudget, ThinkingLevel } from "@penguin/core";
-import { allowAll, alwaysAsk, denyAll, readOnly } from "@penguin/core";
+import type { ApprovalPolicy, AskFn, SessionBudget } from "@penguin/core";
+import { policyForMode } from "@penguin/core";
+import { APPROVAL_MODES, type ApprovalMode, THINKING_LEVELS, type ThinkingLevel } from "@penguin/state";
 import { UsageError } from "../exit-codes.js";
 
 /** "--approve takes four modes: allow-all (default) / deny-all / read-only / always-ask". */
-export const APPROVAL_MODES = ["allow-all", "deny-all", "read-only", "always-ask"] as const;
-export type ApprovalModeName = (typeof APPROVAL_MODES)[number];
-export const DEFAULT_APPROVAL_MODE: ApprovalModeName = "allow-all";
+export const DEFAULT_APPROVAL_MODE: ApprovalMode = "allow-all";
 
-export function checkApprovalMode(mode: string): ApprovalModeName {
-  if (!(APPROVAL_MODES as readonly string[]).includes(mode)) {
+export function checkApprovalMode(mode: string): ApprovalMode {
+  const known = APPROVAL_MODES.find((name) => name === mode);
+  if (known === undefined) {
     throw new UsageError(`unknown approval mode "${mode}": use one of ${APPROVAL_MODES.join(", ")}`);
   }
-  return mode as ApprovalModeName;
+  return known;
 }
 
 /** The engine's policy for a mode; `ask` answers the calls that read-only and always-ask defer. */
-export function approvalPolicy(mode: string, ask: AskFn) {
-  switch (checkApprovalMode(mode)) {
-    case "allow-all":
-      return allowAll;
-    case "deny-all":
-      return denyAll;
-    case "read-only":
-      return readOnly(ask);
-    case "always-ask":
-      return alwaysAsk(ask);
-  }
+export function approvalPolicy(mode: string, ask: AskFn): ApprovalPolicy {
+  return policyForMode(checkApprovalMode(mode), ask);
 }
-
-const THINKING_LEVELS: readonly ThinkingLevel[] = ["none", "low", "medium", "high", "max"];
 
 export function parseThinking(value: string | undefined): ThinkingLevel | undefined {
   if (value === undefined) return undefined;
-  if (!(THINKING_LEVELS as readonly string[]).includes(value)) {
+  const known = THINKING_LEVELS.find((level) => level === value);
+  if (known === undefined) {
     throw new UsageError(`unknown thinking level "${value}": use one of ${THINKING_LEVELS.join(", ")}`);
   }
-  return value as ThinkingLevel;
+  return known;
 }
 
 export function parsePositive(flag: string, value: string | undefined, integer: boolean): number | undefined {

@@ -1,9 +1,9 @@
 import type { DecisionSource, OmniMessage, Permission, ToolCallPayload } from "@penguin/protocol";
 import type { GuardrailRule } from "@penguin/state";
-import type { ApproveFn } from "../environment/types.js";
 import type { BeforeHooksVerdict } from "../hooks/runner.js";
+import type { Approver } from "./approver.js";
 import { checkToolCall } from "./guardrail.js";
-import { type ApprovalPolicy, isApprovalPolicy, messageOf } from "./policies.js";
+import { messageOf } from "./policies.js";
 import type { SessionRule, SessionRules } from "./session-rules.js";
 
 /** The one decision a tool call gets, as its `approval_decision` event records it. */
@@ -29,14 +29,19 @@ export interface ApprovalGateOptions {
 export const NO_APPROVER_REASON = "no approval callback was given for this run, so every call is denied";
 
 /**
+ * "Every complete tool_call triggers exactly one approval decision": this function is that
+ * decision. The engine calls it once per tool call (never again for a retried request, which
+ * starts new calls), and it asks the approver at most once; its outcome becomes the call's one
+ * `approval_decision` event. Tested by test/approval/one-decision-per-call.test.ts.
+ *
  * Decides one call: the command guardrail first (under every mode, before any callback is
  * asked), then the before-hooks (a hook's deny applies under every mode, allow-all included),
- * then the policy or callback, and a deny when there is none. Never throws: a throwing callback
- * counts as deny.
+ * then the approver, and a deny when there is none. Never throws: a throwing approver counts as
+ * deny.
  */
 export async function decideApproval(
   call: OmniMessage<ToolCallPayload>,
-  approve: ApproveFn | ApprovalPolicy | undefined,
+  approver: Approver | undefined,
   options: ApprovalGateOptions,
   signal?: AbortSignal,
 ): Promise<ApprovalOutcome> {
@@ -71,50 +76,34 @@ export async function decideApproval(
       };
     }
   }
-  const outcome = await decideByPolicy(call, approve, options, signal);
+  const outcome = await decideByApprover(call, approver, options, signal);
   return events.length > 0 ? { ...outcome, events } : outcome;
 }
 
-/** The mode, session rules, callback or default, once the guardrail and hooks let a call through. */
-async function decideByPolicy(
+/** The approver, or the default deny, once the guardrail and hooks let a call through. */
+async function decideByApprover(
   call: OmniMessage<ToolCallPayload>,
-  approve: ApproveFn | ApprovalPolicy | undefined,
+  approver: Approver | undefined,
   options: ApprovalGateOptions,
   signal?: AbortSignal,
 ): Promise<ApprovalOutcome> {
-  if (approve === undefined)
+  if (approver === undefined)
     return { decision: "deny", source: { kind: "default" }, reason: NO_APPROVER_REASON };
-  if (isApprovalPolicy(approve)) {
-    try {
-      const decided = await approve.decide({
-        call,
-        permission: options.permissionOf(call.payload.name),
-        rules: options.rules,
-        signal,
-      });
-      const outcome: ApprovalOutcome = { decision: decided.decision, source: decided.source };
-      if (decided.reason) outcome.reason = decided.reason;
-      if (decided.remember && options.rules.add(decided.remember)) outcome.rule = decided.remember;
-      return outcome;
-    } catch (error) {
-      return {
-        decision: "deny",
-        source: { kind: "mode", name: approve.mode },
-        reason: `approval failed: ${messageOf(error)}`,
-      };
-    }
-  }
-  const granted = options.rules.match(call);
-  if (granted) return { decision: "allow", source: { kind: "session_rule", name: granted } };
   try {
-    const answer = await approve(call);
-    if (answer === "allow") return { decision: "allow", source: { kind: "callback" } };
-    return { decision: "deny", source: { kind: "callback" } };
+    const decided = await approver.decide(call, {
+      permission: options.permissionOf(call.payload.name),
+      rules: options.rules,
+      signal,
+    });
+    const outcome: ApprovalOutcome = { decision: decided.decision, source: decided.source };
+    if (decided.reason) outcome.reason = decided.reason;
+    if (decided.remember && options.rules.add(decided.remember)) outcome.rule = decided.remember;
+    return outcome;
   } catch (error) {
     return {
       decision: "deny",
-      source: { kind: "callback" },
-      reason: `the approval callback threw: ${messageOf(error)}`,
+      source: approver.mode ? { kind: "mode", name: approver.mode } : { kind: "callback" },
+      reason: `approval failed: ${messageOf(error)}`,
     };
   }
 }

@@ -5,7 +5,8 @@ import {
   type GuardrailRule,
   matchGuardrail,
 } from "@penguin/state";
-import { normalizedText, splitShellCommand } from "./shell-split.js";
+import { splitShellCommand } from "./shell-split.js";
+import { normalizedText } from "./shell-words.js";
 
 /**
  * The tools whose argument is shell text, and which argument holds it. "A command guardrail

@@ -1,17 +1,7 @@
-import type { DecisionSource, OmniMessage, Permission, ToolCallPayload } from "@penguin/protocol";
+import type { DecisionSource, OmniMessage, ToolCallPayload } from "@penguin/protocol";
 import type { ApprovalMode } from "@penguin/state";
-import type { ApproveFn } from "../environment/types.js";
-import { type SessionRule, SessionRules } from "./session-rules.js";
-
-/** What a policy knows about the call it decides. */
-export interface ApprovalRequest {
-  call: OmniMessage<ToolCallPayload>;
-  /** The tool's permission; undefined for a tool the session does not offer. */
-  permission?: Permission;
-  /** The rules granted so far in the session. */
-  rules: SessionRules;
-  signal?: AbortSignal;
-}
+import type { ApprovalPolicy, ApprovalRequest, PolicyDecision } from "./approver.js";
+import type { SessionRule } from "./session-rules.js";
 
 /**
  * A human's answer. Besides allow/deny, an approval may grant a rule for the rest of the
@@ -36,30 +26,12 @@ export interface NoTerminalAnswer {
 /** Asks a human about one call (a terminal prompt, a web button…). A throw counts as deny. */
 export type AskFn = (call: OmniMessage<ToolCallPayload>, request: ApprovalRequest) => Promise<HumanAnswer>;
 
-export interface PolicyDecision {
-  decision: "allow" | "deny";
-  source: DecisionSource;
-  reason?: string;
-  /** A rule the human granted with this decision. */
-  remember?: SessionRule;
-}
-
-/**
- * One of the four approval modes, reusable across sessions. It is also a plain `ApproveFn`
- * (without a permission it cannot auto-approve reads, so `readOnly` then asks).
- */
-export interface ApprovalPolicy extends ApproveFn {
-  readonly mode: ApprovalMode;
-  decide(request: ApprovalRequest): Promise<PolicyDecision>;
-}
-
+/** A mode's policy: the mode it implements and how it decides. */
 function policy(
   mode: ApprovalMode,
   decide: (request: ApprovalRequest) => Promise<PolicyDecision>,
 ): ApprovalPolicy {
-  const asFunction = async (call: OmniMessage<ToolCallPayload>) =>
-    (await decide({ call, rules: new SessionRules() })).decision;
-  return Object.assign(asFunction, { mode, decide });
+  return { mode, decide: (call, context) => decide({ ...context, call }) };
 }
 
 const modeSource = (mode: ApprovalMode): DecisionSource => ({ kind: "mode", name: mode });
@@ -102,10 +74,6 @@ export function policyForMode(mode: ApprovalMode, ask: AskFn): ApprovalPolicy {
     case "always-ask":
       return alwaysAsk(ask);
   }
-}
-
-export function isApprovalPolicy(fn: unknown): fn is ApprovalPolicy {
-  return typeof fn === "function" && typeof (fn as Partial<ApprovalPolicy>).decide === "function";
 }
 
 async function askHuman(ask: AskFn, request: ApprovalRequest): Promise<PolicyDecision> {

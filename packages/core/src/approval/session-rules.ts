@@ -1,6 +1,7 @@
 import type { OmniMessage, ToolCallPayload } from "@penguin/protocol";
 import { commandTextOf } from "./guardrail.js";
-import { type CommandPart, splitShellCommand } from "./shell-split.js";
+import { splitShellCommand } from "./shell-split.js";
+import type { CommandPart } from "./shell-words.js";
 
 /**
  * What a human may allow for the rest of a session when approving a call: every call of a tool,

@@ -9,9 +9,8 @@ import {
   tokenUsage,
   userText,
 } from "@penguin/protocol";
+import type { Approver } from "../approval/approver.js";
 import type { ApprovalGateOptions } from "../approval/gate.js";
-import type { ApprovalPolicy } from "../approval/policies.js";
-import type { ApproveFn } from "../environment/types.js";
 import { sleepUnlessAborted } from "../models/abort.js";
 import type { ModelAdapter, ModelOutcome, ThinkingLevel } from "../models/types.js";
 import {
@@ -53,7 +52,7 @@ export interface AgentLoopOptions {
   systemPrompt: string;
   thinkingLevel: ThinkingLevel;
   state: ConversationState;
-  approve: ApproveFn | ApprovalPolicy | undefined;
+  approve: Approver | undefined;
   gate: ApprovalGateOptions;
   signal: AbortSignal;
   /** Model requests per task; undefined or <= 0: unlimited ("default -1 = unlimited"). */

@@ -8,11 +8,10 @@ import {
   toolCallOutput,
 } from "@penguin/protocol";
 import { interruptedOutputText } from "@penguin/trace";
+import type { Approver } from "../approval/approver.js";
 import { type ApprovalGateOptions, type ApprovalOutcome, decideApproval } from "../approval/gate.js";
-import type { ApprovalPolicy } from "../approval/policies.js";
 import type { RoundCall } from "../environment/current-directory.js";
 import { DENIED_NO_TERMINAL_TEXT } from "../environment/markers.js";
-import type { ApproveFn } from "../environment/types.js";
 import type { ModelAdapter, ModelOutcome, ModelRequest } from "../models/types.js";
 import { MergeQueue } from "./merge-queue.js";
 import { StopPairing } from "./stop-pairing.js";
@@ -26,7 +25,8 @@ export interface TurnOptions {
   attempt: number;
   /** The user's interrupt: stops the model stream, running tools and pending approvals. */
   signal: AbortSignal;
-  approve: ApproveFn | ApprovalPolicy | undefined;
+  /** Decides each tool call once (through the gate); undefined: every call is denied. */
+  approve: Approver | undefined;
   gate: ApprovalGateOptions;
   /** Decides the wait before a retry (undefined: no retry) so that `request_end` can say it. */
   planRetry(outcome: ModelOutcome): number | undefined;
@@ -129,7 +129,6 @@ export async function* runTurn(options: TurnOptions): AsyncGenerator<OmniMessage
       return;
     }
     queue.run(async () => {
-      const approveFn = options.approve as ApproveFn | undefined;
       const framed = new StopPairing((message) => {
         if (isPayload(message, "tool_call_output") && message.origin === undefined) {
           deliver(message as ToolOutputMessage);
@@ -138,7 +137,11 @@ export async function* runTurn(options: TurnOptions): AsyncGenerator<OmniMessage
         }
       });
       try {
-        for await (const message of options.tools.executeTool(call, { signal, approve: approveFn, round })) {
+        for await (const message of options.tools.executeTool(call, {
+          signal,
+          approve: options.approve,
+          round,
+        })) {
           framed.push(message);
         }
       } finally {

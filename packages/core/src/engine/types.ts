@@ -5,8 +5,8 @@ import type {
   ToolCallOutputPayload,
   ToolCallPayload,
 } from "@penguin/protocol";
+import type { Approver } from "../approval/approver.js";
 import type { RoundCall } from "../environment/current-directory.js";
-import type { ApproveFn } from "../environment/types.js";
 
 export type ModelMessage = OmniMessage<CompleteModelPayload>;
 export type ToolCallMessage = OmniMessage<ToolCallPayload>;
@@ -16,7 +16,7 @@ export type ToolOutputMessage = OmniMessage<ToolCallOutputPayload>;
 export interface ToolHost {
   executeTool(
     call: ToolCallMessage,
-    options: { signal?: AbortSignal; approve?: ApproveFn; round?: () => Promise<readonly RoundCall[]> },
+    options: { signal?: AbortSignal; approve?: Approver; round?: () => Promise<readonly RoundCall[]> },
   ): AsyncGenerator<OmniMessage, unknown, undefined>;
   deniedOutput(call: ToolCallMessage, reason?: "user" | "policy"): ToolOutputMessage;
   /**

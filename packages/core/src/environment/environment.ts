@@ -9,6 +9,7 @@ import {
   toolCallOutput,
 } from "@penguin/protocol";
 import { modelVisiblePath, TRUNCATED_OUTPUT_DIR } from "@penguin/state";
+import type { Approver } from "../approval/approver.js";
 import type { AfterHooksResult, HookRunner } from "../hooks/runner.js";
 import type { SkillCatalog } from "../skills/catalog.js";
 import type { ProcessManager } from "../tools/command/process-manager.js";
@@ -31,7 +32,7 @@ import {
 } from "./markers.js";
 import { KeyedLock, type Release } from "./path-lock.js";
 import { SecretRedactor } from "./redact.js";
-import type { ApproveFn, BuiltinTool, DescribeImageFn, ToolExecutionContext, ToolResult } from "./types.js";
+import type { BuiltinTool, DescribeImageFn, ToolExecutionContext, ToolResult } from "./types.js";
 import { ArgumentsValidator } from "./validate-arguments.js";
 
 export interface EnvironmentOptions {
@@ -66,7 +67,7 @@ export interface ExecuteToolOptions {
   /** The user's interrupt. */
   signal?: AbortSignal;
   /** Forwarded to tools that start child sessions. */
-  approve?: ApproveFn;
+  approve?: Approver;
   /** The calls of the model round this call belongs to, once the reply has ended. */
   round?: () => Promise<readonly RoundCall[]>;
 }

@@ -34,7 +34,6 @@ export {
   truncationMarker,
 } from "./markers.js";
 export type {
-  ApproveFn,
   BuiltinTool,
   DescribeImageFn,
   ToolExecutionContext,

@@ -1,11 +1,9 @@
-import type { OmniMessage, StopReason, ToolCallPayload } from "@penguin/protocol";
+import type { OmniMessage, StopReason } from "@penguin/protocol";
 import type { ToolDefinitionConfig } from "@penguin/state";
+import type { Approver } from "../approval/approver.js";
 import type { ProcessManager } from "../tools/command/process-manager.js";
 import type { FileReadRegistry } from "../tools/extended/file-reads.js";
 import type { AgentPlace, RoundCall } from "./current-directory.js";
-
-/** Called once per complete tool call; a throw counts as "deny". */
-export type ApproveFn = (toolCall: OmniMessage<ToolCallPayload>) => Promise<"allow" | "deny">;
 
 /** Answers a question about an image with the configured vision model (for `describe_image`). */
 export type DescribeImageFn = (
@@ -30,7 +28,7 @@ export interface ToolExecutionContext {
    */
   signal?: AbortSignal;
   /** Forwarded to tools that spawn child sessions (approval inheritance). */
-  approve?: ApproveFn;
+  approve?: Approver;
   sessionId: string;
   /** `scratchpad/<session-id>/` of the session (absolute). */
   scratchpadDir: string;

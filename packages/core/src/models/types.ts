@@ -1,7 +1,8 @@
 import type { CompleteModelPayload, OmniMessage, StopReason, TokenCounts, ToolSpec } from "@penguin/protocol";
+import type { ThinkingLevel } from "@penguin/state";
 
-/** How hard the model should think; mapped to each provider's effort or thinking budget. */
-export type ThinkingLevel = "none" | "low" | "medium" | "high" | "max";
+/** How hard the model should think (state's one list); mapped to each provider's effort or budget. */
+export type { ThinkingLevel };
 
 /** One model request: the whole context, sent as is (the prefix stays byte-stable). */
 export interface ModelRequest {

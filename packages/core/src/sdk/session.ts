@@ -9,14 +9,14 @@ import {
 } from "@penguin/protocol";
 import type { GuardrailRule } from "@penguin/state";
 import type { TraceWriter } from "@penguin/trace";
-import type { ApprovalPolicy } from "../approval/policies.js";
+import type { ApproveFn, Approver } from "../approval/approver.js";
+import { approverOf } from "../approval/approver-of.js";
 import type { SessionRules } from "../approval/session-rules.js";
 import { runTask, SteeringQueue, steeringMessage } from "../engine/agent-loop.js";
 import type { ModelPrices, SessionBudget } from "../engine/limits.js";
 import type { RetryPolicy } from "../engine/retry.js";
 import type { ConversationState } from "../engine/types.js";
 import type { Environment } from "../environment/environment.js";
-import type { ApproveFn } from "../environment/types.js";
 import type { HookRunner } from "../hooks/runner.js";
 import type { McpToolset } from "../mcp/toolset.js";
 import type { ModelAdapter, ThinkingLevel } from "../models/types.js";
@@ -29,9 +29,10 @@ import { checkThinkingLevel } from "./thinking.js";
 export interface RunOptions {
   /**
    * Decides every tool call: one of the policies (`allowAll`, `denyAll`, `readOnly(ask)`,
-   * `alwaysAsk(ask)`) or any callback. Without one, every call is denied; a throw counts as deny.
+   * `alwaysAsk(ask)`), any other `Approver`, or a plain callback. Without one, every call is
+   * denied; a throw counts as deny.
    */
-  approve?: ApproveFn | ApprovalPolicy;
+  approve?: ApproveFn | Approver;
   /** Interrupts the task: the stream and running tools stop, and the session stays resumable. */
   signal?: AbortSignal;
   /** Model requests for this task (default: the session's, else unlimited). */
@@ -321,7 +322,7 @@ export class Session {
           systemPrompt: parts.systemPrompt,
           thinkingLevel,
           state: parts.state,
-          approve: options.approve,
+          approve: approverOf(options.approve),
           gate: {
             guardrail: parts.guardrail,
             rules: parts.rules,

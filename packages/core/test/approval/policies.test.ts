@@ -1,6 +1,7 @@
 import { toolCall } from "@penguin/protocol";
 import { DEFAULT_GUARDRAIL_RULES } from "@penguin/state";
 import { describe, expect, it } from "vitest";
+import { approverOf } from "../../src/approval/approver-of.js";
 import { decideApproval, NO_APPROVER_REASON } from "../../src/approval/gate.js";
 import { type AskFn, allowAll, alwaysAsk, denyAll, readOnly } from "../../src/approval/policies.js";
 import { SessionRules } from "../../src/approval/session-rules.js";
@@ -71,7 +72,9 @@ describe("approval policies and the gate", () => {
       source: { kind: "guardrail", name: "rm-rootish" },
     });
     expect(outcome.reason).toContain("rm -rf /");
-    expect((await decideApproval(exec("sh -c 'rm -rf /'"), callback, gate())).decision).toBe("forbidden");
+    expect((await decideApproval(exec("sh -c 'rm -rf /'"), approverOf(callback), gate())).decision).toBe(
+      "forbidden",
+    );
     expect(called).toBe(false);
   });
 
@@ -84,16 +87,49 @@ describe("approval policies and the gate", () => {
     const throwing = async (): Promise<"allow"> => {
       throw new Error("boom");
     };
-    const thrown = await decideApproval(read, throwing, gate());
+    const thrown = await decideApproval(read, approverOf(throwing), gate());
     expect(thrown).toMatchObject({ decision: "deny", source: { kind: "callback" } });
     expect(thrown.reason).toContain("boom");
     const odd = async () => "yes" as unknown as "allow";
-    expect((await decideApproval(read, odd, gate())).decision).toBe("deny");
+    expect((await decideApproval(read, approverOf(odd), gate())).decision).toBe("deny");
   });
 
-  it("a policy is also a plain ApproveFn (read-only asks when it cannot know the permission)", async () => {
-    expect(await allowAll(read)).toBe("allow");
-    expect(await denyAll(read)).toBe("deny");
-    expect(await readOnly(async () => "allow")(read)).toBe("allow");
+  it("approverOf wraps a plain callback once and passes an approver through as it is", async () => {
+    expect(approverOf(allowAll)).toBe(allowAll);
+    expect(approverOf(undefined)).toBeUndefined();
+    const wrapped = approverOf(async () => "allow");
+    expect(wrapped?.mode).toBeUndefined();
+    expect(approverOf(wrapped)).toBe(wrapped);
+    expect((await decideApproval(read, wrapped, gate())).source).toEqual({ kind: "callback" });
+  });
+
+  it("a callback is not asked about a call a session rule covers", async () => {
+    const rules = new SessionRules();
+    rules.add({ tool: "read_file" });
+    let asked = 0;
+    const callback = approverOf(async () => {
+      asked++;
+      return "deny";
+    });
+    expect(await decideApproval(read, callback, gate(rules))).toEqual({
+      decision: "allow",
+      source: { kind: "session_rule", name: "tool read_file" },
+    });
+    expect(asked).toBe(0);
+  });
+
+  it("an approver that throws denies, recorded as its mode (or as a callback without one)", async () => {
+    const broken = (mode?: "always-ask") => ({
+      mode,
+      decide: async (): Promise<never> => {
+        throw new Error("db gone");
+      },
+    });
+    expect(await decideApproval(read, broken("always-ask"), gate())).toEqual({
+      decision: "deny",
+      source: { kind: "mode", name: "always-ask" },
+      reason: "approval failed: db gone",
+    });
+    expect((await decideApproval(read, broken(), gate())).source).toEqual({ kind: "callback" });
   });
 });

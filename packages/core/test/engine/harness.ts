@@ -12,7 +12,8 @@ import {
   userText,
 } from "@penguin/protocol";
 import { DEFAULT_GUARDRAIL_RULES, type ToolDefinitionConfig } from "@penguin/state";
-import type { ApprovalPolicy } from "../../src/approval/policies.js";
+import type { ApproveFn, Approver } from "../../src/approval/approver.js";
+import { approverOf } from "../../src/approval/approver-of.js";
 import { SessionRules } from "../../src/approval/session-rules.js";
 import {
   type AgentLoopOptions,
@@ -22,7 +23,7 @@ import {
 } from "../../src/engine/agent-loop.js";
 import type { ConversationState, ModelMessage } from "../../src/engine/types.js";
 import { Environment } from "../../src/environment/environment.js";
-import type { ApproveFn, BuiltinTool } from "../../src/environment/types.js";
+import type { BuiltinTool } from "../../src/environment/types.js";
 import { sleepUnlessAborted } from "../../src/models/abort.js";
 import type { ModelAdapter, ModelOutcome, ModelRequest } from "../../src/models/types.js";
 import { ProcessManager } from "../../src/tools/command/process-manager.js";
@@ -177,7 +178,7 @@ export function createTestSession(
     environment,
     async run(
       text: string,
-      approve: ApproveFn | ApprovalPolicy | undefined,
+      approve: ApproveFn | Approver | undefined,
       options: {
         signal?: AbortSignal;
         onMessage?: (m: OmniMessage) => void;
@@ -194,7 +195,7 @@ export function createTestSession(
           systemPrompt: "You are a test.",
           thinkingLevel: "none",
           state,
-          approve,
+          approve: approverOf(approve),
           gate: {
             guardrail: DEFAULT_GUARDRAIL_RULES,
             rules,

@@ -8,6 +8,7 @@ import {
   withOrigin,
 } from "@penguin/protocol";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { allowAll } from "../../src/approval/policies.js";
 import {
   DENIED_BY_POLICY_TEXT,
   DENIED_BY_USER_TEXT,
@@ -128,9 +129,9 @@ describe("framing", () => {
     expect(call.complete.output).toBe("summary");
   });
 
-  it("gives the tool its context: workspace, call id, session, scratchpad, a signal and the approve callback", async () => {
+  it("gives the tool its context: workspace, call id, session, scratchpad, a signal and the approver", async () => {
     let seen: ToolExecutionContext | undefined;
-    const approve = async () => "allow" as const;
+    const approve = allowAll;
     const tool = quietTool(async (_args, ctx) => {
       seen = ctx;
       return {};

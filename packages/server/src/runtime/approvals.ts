@@ -1,12 +1,4 @@
-import {
-  type ApprovalPolicy,
-  type ApprovalRequest,
-  type AskFn,
-  type HumanAnswer,
-  type PolicyDecision,
-  policyForMode,
-  SessionRules,
-} from "@penguin/core";
+import { type Approver, type AskFn, type HumanAnswer, policyForMode } from "@penguin/core";
 import type { OmniMessage, ToolCallPayload } from "@penguin/protocol";
 import type { ApprovalMode } from "@penguin/state";
 import { RECENT_DECISIONS_KEPT } from "../limits.js";
@@ -125,18 +117,16 @@ export class PendingApprovals {
  * waiting for a human keeps waiting when the mode changes; the next call uses the new mode.
  * A session that no longer has a row (deleted) denies.
  */
-export function databaseModePolicy(
-  readMode: () => Promise<ApprovalMode | undefined>,
-  ask: AskFn,
-): ApprovalPolicy {
+export function databaseModePolicy(readMode: () => Promise<ApprovalMode | undefined>, ask: AskFn): Approver {
   let current: ApprovalMode = "deny-all";
-  const decide = async (request: ApprovalRequest): Promise<PolicyDecision> => {
-    current = (await readMode()) ?? "deny-all";
-    return policyForMode(current, ask).decide(request);
+  return {
+    /** The mode of the latest decision (deny-all before the first). */
+    get mode() {
+      return current;
+    },
+    async decide(call, context) {
+      current = (await readMode()) ?? "deny-all";
+      return policyForMode(current, ask).decide(call, context);
+    },
   };
-  const asFunction = async (call: OmniMessage<ToolCallPayload>) =>
-    (await decide({ call, rules: new SessionRules() })).decision;
-  const policy = Object.assign(asFunction, { decide });
-  Object.defineProperty(policy, "mode", { get: () => current, enumerable: true });
-  return policy as unknown as ApprovalPolicy;
 }

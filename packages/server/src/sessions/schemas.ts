@@ -1,15 +1,12 @@
-import { OmniMessageSchema } from "@penguin/protocol";
-import { APPROVAL_MODES } from "@penguin/state";
+import { ApprovalModeSchema as ApprovalModeValues, OmniMessageSchema } from "@penguin/protocol";
 import { z } from "zod";
 import { SafeIdSchema } from "../http/ids.js";
 import { allUsersParameter } from "../http/list-scope.js";
 import { MAX_IMAGE_URL_CHARS, MAX_TASK_IMAGES, MAX_TASK_INPUT_CHARS, MAX_TITLE_CHARS } from "../limits.js";
 
-export const ApprovalModeSchema = z
-  .enum(APPROVAL_MODES)
-  .describe(
-    "allow-all: every call runs; deny-all: none runs; read-only: tools with permission r run, the rest wait for a human; always-ask: every call waits for a human",
-  );
+export const ApprovalModeSchema = ApprovalModeValues.describe(
+  "allow-all: every call runs; deny-all: none runs; read-only: tools with permission r run, the rest wait for a human; always-ask: every call waits for a human",
+);
 
 // Rules are written as patterns, not refinements, so the OpenAPI document states them too.
 const TitleSchema = z

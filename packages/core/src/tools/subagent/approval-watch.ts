@@ -1,6 +1,5 @@
 import type { OmniMessage, ToolCallPayload } from "@penguin/protocol";
-import { type ApprovalPolicy, type ApprovalRequest, isApprovalPolicy } from "../../approval/policies.js";
-import type { ApproveFn } from "../../environment/types.js";
+import type { Approver } from "../../approval/approver.js";
 
 /** A child's tool call whose approval is being decided (a human may be asked). */
 export interface PendingApproval {
@@ -9,8 +8,8 @@ export interface PendingApproval {
 }
 
 /**
- * The child's view of the inherited approval callback. Every decision still goes to the parent's
- * callback or policy ("the child Session inherits the parent Agent's approval callback, so the
+ * The child's view of the inherited approver. Every decision still goes to the parent's
+ * approver ("the child Session inherits the parent Agent's approval callback, so the
  * approval mode follows the parent"); the wrapper only notes which calls are waiting, so a poll
  * can say what the child waits on instead of looking hung.
  */
@@ -24,14 +23,14 @@ export class ApprovalWatch {
     return [...this.pending.values()];
   }
 
-  /** The callback to run the child with: the parent's own, watched. Undefined stays undefined (deny). */
-  wrap(approve: ApproveFn | ApprovalPolicy | undefined): ApproveFn | ApprovalPolicy | undefined {
-    if (approve === undefined) return undefined;
-    const asFunction: ApproveFn = (call) => this.track(call, () => approve(call));
-    if (!isApprovalPolicy(approve)) return asFunction;
-    // A policy keeps its shape: the approval gate calls `decide` (with the tool's permission).
-    const decide = (request: ApprovalRequest) => this.track(request.call, () => approve.decide(request));
-    return Object.assign(asFunction, { mode: approve.mode, decide });
+  /** The approver to run the child with: the parent's own, watched. Undefined stays undefined (deny). */
+  wrap(approver: Approver | undefined): Approver | undefined {
+    if (approver === undefined) return undefined;
+    // The parent's approver keeps its mode and still decides with the child's context (permission, rules).
+    return {
+      mode: approver.mode,
+      decide: (call, context) => this.track(call, async () => approver.decide(call, context)),
+    };
   }
 
   private async track<T>(call: OmniMessage<ToolCallPayload>, decide: () => Promise<T>): Promise<T> {

@@ -5,8 +5,7 @@ import {
   type TokenCounts,
   withOrigin,
 } from "@penguin/protocol";
-import type { ApprovalPolicy } from "../../approval/policies.js";
-import type { ApproveFn } from "../../environment/types.js";
+import type { Approver } from "../../approval/approver.js";
 import { UnreadBuffer } from "../command/unread-buffer.js";
 import { ApprovalWatch, type PendingApproval } from "./approval-watch.js";
 import { LiveRelay, type SubagentFeed } from "./live-relay.js";
@@ -112,10 +111,7 @@ export class Subagent {
    * Starts a task with the parent's approval callback. Refused (with the reason) while a task
    * runs, after disposal, or without a session.
    */
-  startTask(
-    prompt: string,
-    approve: ApproveFn | ApprovalPolicy | undefined,
-  ): { ok: true } | { ok: false; error: string } {
+  startTask(prompt: string, approve: Approver | undefined): { ok: true } | { ok: false; error: string } {
     if (this.state === "running") return { ok: false, error: `subagent ${this.id} is still running` };
     if (this.state === "disposed") return { ok: false, error: `subagent ${this.id} has been disposed` };
     const session = this.session;

@@ -1,10 +1,9 @@
 import type { OmniMessage, StopReason, TokenCounts } from "@penguin/protocol";
-import type { ApprovalPolicy } from "../../approval/policies.js";
-import type { ApproveFn } from "../../environment/types.js";
+import type { Approver } from "../../approval/approver.js";
 
 /** How a child's task is run: the parent's approval, an interrupt, and who wrote the prompt. */
 export interface ChildRunOptions {
-  approve?: ApproveFn | ApprovalPolicy;
+  approve?: Approver;
   signal?: AbortSignal;
   /** The prompt's sender in the child's context and trace. */
   sender?: "parent_agent";
