@@ -119,6 +119,7 @@ export {
   type ToolCallPayload,
   ToolCallPayloadSchema,
 } from "./model-messages.js";
+export { errorMessage, errorStack } from "./error-message.js";
 export { type EnvelopeError, type ParseResult, parseEnvelope, parseEnvelopeLine } from "./parse.js";
 export {
   type ModelScript,
