@@ -63,6 +63,7 @@ export {
   OmniMessageSchema,
   type SessionMetaEnvelope,
 } from "./envelope.js";
+export { errorMessage, errorStack } from "./error-message.js";
 export {
   type ApprovalDecisionPayload,
   ApprovalDecisionPayloadSchema,
@@ -119,7 +120,6 @@ export {
   type ToolCallPayload,
   ToolCallPayloadSchema,
 } from "./model-messages.js";
-export { errorMessage, errorStack } from "./error-message.js";
 export { type EnvelopeError, type ParseResult, parseEnvelope, parseEnvelopeLine } from "./parse.js";
 export {
   type ModelScript,
