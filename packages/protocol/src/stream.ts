@@ -1,7 +1,7 @@
 // @penguin/protocol/stream: what a front end runs to follow a live stream (the partial-stream
 // aggregator, the reader of half-streamed arguments, and the text of a caught error) without the
-// zod schemas of the main entry, so a browser bundle that needs only these stays small. Types
-// come from the main entry.
+// zod schemas of the main entry, so a browser bundle (or the CLI's start-up path) that needs only
+// these stays small. Types come from the main entry.
 
 export {
   matchesComplete,
@@ -11,7 +11,7 @@ export {
   type StreamedPayload,
   streamKeyOf,
 } from "./aggregate.js";
-export { errorMessage } from "./error-message.js";
+export { errorMessage, errorStack } from "./error-message.js";
 export {
   CALL_DESCRIPTION_KEYS,
   readStreamingArgument,

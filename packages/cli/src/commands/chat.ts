@@ -1,5 +1,6 @@
 import { createInterface } from "node:readline";
 import { type Agent, createAgent, type Session } from "@penguin/core";
+import { errorStack } from "@penguin/protocol";
 import { listSessions } from "@penguin/trace";
 import { dataRootOf, traceLocationOf } from "../data-root.js";
 import { EXIT_COMPLETED, EXIT_TASK_FAILED, UsageError } from "../exit-codes.js";
@@ -513,9 +514,7 @@ async function chatOnTerminal(
     }
     await current.exit(endedBy ?? (interrupted ? EXIT_TASK_FAILED : EXIT_COMPLETED));
   })().catch((error: unknown) => {
-    process.stderr.write(
-      `penguin: internal error: ${error instanceof Error ? error.stack : String(error)}\n`,
-    );
+    process.stderr.write(`penguin: internal error: ${errorStack(error)}\n`);
     void current.exit(EXIT_TASK_FAILED);
   });
 

@@ -1,9 +1,10 @@
 import type { DecisionSource, OmniMessage, Permission, ToolCallPayload } from "@penguin/protocol";
+import { errorMessage } from "@penguin/protocol";
 import type { GuardrailRule } from "@penguin/state";
 import type { ApproveFn } from "../environment/types.js";
 import type { BeforeHooksVerdict } from "../hooks/runner.js";
 import { checkToolCall } from "./guardrail.js";
-import { type ApprovalPolicy, isApprovalPolicy, messageOf } from "./policies.js";
+import { type ApprovalPolicy, isApprovalPolicy } from "./policies.js";
 import type { SessionRule, SessionRules } from "./session-rules.js";
 
 /** The one decision a tool call gets, as its `approval_decision` event records it. */
@@ -58,7 +59,7 @@ export async function decideApproval(
       return {
         decision: "deny",
         source: { kind: "hook" },
-        reason: `the before-hooks could not run: ${messageOf(error)}`,
+        reason: `the before-hooks could not run: ${errorMessage(error)}`,
       };
     }
     events = verdict.events;
@@ -100,7 +101,7 @@ async function decideByPolicy(
       return {
         decision: "deny",
         source: { kind: "mode", name: approve.mode },
-        reason: `approval failed: ${messageOf(error)}`,
+        reason: `approval failed: ${errorMessage(error)}`,
       };
     }
   }
@@ -114,7 +115,7 @@ async function decideByPolicy(
     return {
       decision: "deny",
       source: { kind: "callback" },
-      reason: `the approval callback threw: ${messageOf(error)}`,
+      reason: `the approval callback threw: ${errorMessage(error)}`,
     };
   }
 }

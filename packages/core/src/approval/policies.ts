@@ -1,4 +1,5 @@
 import type { DecisionSource, OmniMessage, Permission, ToolCallPayload } from "@penguin/protocol";
+import { errorMessage } from "@penguin/protocol";
 import type { ApprovalMode } from "@penguin/state";
 import type { ApproveFn } from "../environment/types.js";
 import { type SessionRule, SessionRules } from "./session-rules.js";
@@ -118,7 +119,7 @@ async function askHuman(ask: AskFn, request: ApprovalRequest): Promise<PolicyDec
     return {
       decision: "deny",
       source: { kind: "human" },
-      reason: `asking for approval failed: ${messageOf(error)}`,
+      reason: `asking for approval failed: ${errorMessage(error)}`,
     };
   }
   if (answer === "allow" || answer === "deny") return { decision: answer, source: { kind: "human" } };
@@ -132,8 +133,4 @@ async function askHuman(ask: AskFn, request: ApprovalRequest): Promise<PolicyDec
   if (answer.reason) decision.reason = answer.reason;
   if (decision.decision === "allow" && answer.remember) decision.remember = answer.remember;
   return decision;
-}
-
-export function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }

@@ -2,6 +2,7 @@ import { isAbsolute, resolve } from "node:path";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { CallToolResult, ServerCapabilities, Tool } from "@modelcontextprotocol/sdk/types.js";
+import { errorMessage } from "@penguin/protocol";
 import type { McpServer } from "@penguin/state";
 import { lossDetail, watchedFetch } from "./connection-watch.js";
 import {
@@ -390,7 +391,7 @@ export class McpConnection {
       return { status: "ready", client };
     } catch (error) {
       if (this.closing) return { status: "unavailable", reason: "the session closed its connection" };
-      return { status: "unreachable", reason: error instanceof Error ? error.message : String(error) };
+      return { status: "unreachable", reason: errorMessage(error) };
     }
   }
 

@@ -1,4 +1,5 @@
 import type Anthropic from "@anthropic-ai/sdk";
+import { errorMessage } from "@penguin/protocol";
 import type OpenAI from "openai";
 import type { SdkClientOptions } from "./adapter-setup.js";
 
@@ -12,7 +13,7 @@ import type { SdkClientOptions } from "./adapter-setup.js";
 /** An SDK that could not be imported (a broken or partial install): the request cannot be sent. */
 export class SdkLoadError extends Error {
   constructor(packageName: string, cause: unknown) {
-    const reason = cause instanceof Error ? cause.message : String(cause);
+    const reason = errorMessage(cause);
     super(`cannot load the provider SDK "${packageName}" (${reason}); reinstall Penguin to restore it`, {
       cause,
     });
