@@ -28,9 +28,7 @@ export {
   recordedTurn,
 } from "./recorder.js";
 export {
-  clampMaxTokens,
   createModelAdapter,
-  MAX_TOKENS_SAFETY_MARGIN,
   type ModelAdapterOptions,
   type ModelAdapterResult,
   PROVIDER_PROFILES,

@@ -212,23 +212,3 @@ export function createModelAdapter(
       };
   }
 }
-
-/** Room kept free in the context window besides the estimated input (estimates are rough). */
-export const MAX_TOKENS_SAFETY_MARGIN = 1024;
-/** Never ask for less than this, even when the input seems to fill the window (the estimate may be high). */
-export const MIN_MAX_TOKENS = 1024;
-
-/**
- * `model.max_tokens`: "-1 = provider default; clamped to window − estimated input − margin".
- * Undefined means: send no cap (the provider's default).
- */
-export function clampMaxTokens(
-  requested: number | undefined,
-  contextWindow: number | undefined,
-  estimatedInputTokens: number,
-): number | undefined {
-  if (requested === undefined || requested < 0) return undefined;
-  if (contextWindow === undefined) return requested;
-  const room = contextWindow - estimatedInputTokens - MAX_TOKENS_SAFETY_MARGIN;
-  return Math.max(Math.min(requested, room), Math.min(requested, MIN_MAX_TOKENS));
-}
