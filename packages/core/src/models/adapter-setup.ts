@@ -1,6 +1,5 @@
 import type { ToolCallIdRegistry } from "./tool-call-ids.js";
 import type { ModelInfo, ModelRequest } from "./types.js";
-import { DEFAULT_REQUEST_TIMEOUT_MS } from "./wire-control.js";
 
 /** What every HTTP adapter is configured with, whatever its wire protocol. */
 export interface AdapterConnection {
@@ -13,23 +12,6 @@ export interface AdapterConnection {
   timeoutMs?: number;
   headers?: Record<string, string>;
 }
-
-/**
- * Settings for every official SDK client: retries belong to the engine alone (`maxRetries: 0`),
- * and stream failures are reported as outcomes, so the SDK must not log them as well.
- */
-export function sdkClientOptions(options: AdapterConnection) {
-  return {
-    apiKey: options.apiKey,
-    baseURL: options.baseUrl,
-    maxRetries: 0,
-    timeout: options.timeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS,
-    defaultHeaders: options.headers,
-    logLevel: "off" as const,
-  };
-}
-
-export type SdkClientOptions = ReturnType<typeof sdkClientOptions>;
 
 export function adapterInfo(options: AdapterConnection, visionByDefault: boolean): ModelInfo {
   return {

@@ -1,6 +1,6 @@
 import type { MessageDeltaUsage, RawMessageStreamEvent, Usage } from "@anthropic-ai/sdk/resources/messages";
 import { emptyTokenCounts, type OmniMessage, type TokenCounts } from "@penguin/protocol";
-import { adapterInfo, rememberContextCallIds, sdkClientOptions } from "./adapter-setup.js";
+import { adapterInfo, rememberContextCallIds } from "./adapter-setup.js";
 import { ANTHROPIC_WIRE, anthropicRequestBody } from "./anthropic-request.js";
 import { BlockStream } from "./block-stream.js";
 import { type FailureOutcome, outcome, outcomeOfSdkError } from "./outcomes.js";
@@ -58,7 +58,7 @@ function mergeUsage(into: UsageFields, delta: MessageDeltaUsage | Usage): void {
 
 export function createAnthropicMessagesModel(options: AnthropicMessagesOptions): ModelAdapter {
   // The SDK is imported, and its client created, on the first request.
-  const getClient = lazyAnthropicClient(sdkClientOptions(options));
+  const getClient = lazyAnthropicClient(options);
   const ids = options.toolCallIds ?? createToolCallIdRegistry();
   const info = adapterInfo(options, true);
 

@@ -1,6 +1,6 @@
 import { emptyTokenCounts, type OmniMessage, type TokenCounts } from "@penguin/protocol";
 import type { ChatCompletionChunk } from "openai/resources/chat/completions";
-import { adapterInfo, rememberContextCallIds, sdkClientOptions } from "./adapter-setup.js";
+import { adapterInfo, rememberContextCallIds } from "./adapter-setup.js";
 import { BlockStream } from "./block-stream.js";
 import {
   type ChatRequestOptions,
@@ -62,7 +62,7 @@ export function chatUsage(usage: ChatCompletionChunk["usage"]): TokenCounts {
 
 export function createOpenAIChatModel(options: OpenAIChatOptions): ModelAdapter {
   // The SDK is imported, and its client created, on the first request.
-  const getClient = lazyOpenAIClient(sdkClientOptions(options));
+  const getClient = lazyOpenAIClient(options);
   const ids = options.toolCallIds ?? createToolCallIdRegistry();
   const requestOptions: ChatRequestOptions = {
     modelId: options.modelId,

@@ -1,6 +1,6 @@
 import { emptyTokenCounts, type OmniMessage, type TokenCounts } from "@penguin/protocol";
 import type { ResponseStreamEvent, ResponseUsage } from "openai/resources/responses/responses";
-import { adapterInfo, rememberContextCallIds, sdkClientOptions } from "./adapter-setup.js";
+import { adapterInfo, rememberContextCallIds } from "./adapter-setup.js";
 import { BlockStream } from "./block-stream.js";
 import { OPENAI_REASONING_EFFORT, type ReasoningEffortMap } from "./openai-chat-request.js";
 import {
@@ -62,7 +62,7 @@ type Item = {
 
 export function createOpenAIResponsesModel(options: OpenAIResponsesOptions): ModelAdapter {
   // The SDK is imported, and its client created, on the first request.
-  const getClient = lazyOpenAIClient(sdkClientOptions(options));
+  const getClient = lazyOpenAIClient(options);
   const ids = options.toolCallIds ?? createToolCallIdRegistry();
   const reasoningEffort = options.reasoningEffort ?? OPENAI_REASONING_EFFORT;
   const info = adapterInfo(options, true);
