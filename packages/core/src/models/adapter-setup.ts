@@ -5,12 +5,27 @@ import type { ModelInfo, ModelRequest } from "./types.js";
 export interface AdapterConnection {
   provider: string;
   modelId: string;
+  /**
+   * Where the API is: up to and including `/v1` for the OpenAI APIs (e.g.
+   * `https://api.openai.com/v1`), the origin for Anthropic (e.g. `https://api.anthropic.com`,
+   * to which the SDK appends `/v1/messages`).
+   */
   baseUrl: string;
   apiKey: string;
   contextWindow?: number;
   vision?: boolean;
+  /** Time to wait for the response headers. */
   timeoutMs?: number;
+  /** Extra headers for every request (e.g. OpenRouter's `HTTP-Referer`). */
   headers?: Record<string, string>;
+}
+
+/** The options every provider adapter takes, besides those of its own wire protocol. */
+export interface ProviderAdapterOptions extends AdapterConnection {
+  /** Longest silence between two stream chunks before the request ends as `timeout`. */
+  idleTimeoutMs?: number;
+  /** The session's tool call ids (shared by every adapter the session uses). */
+  toolCallIds?: ToolCallIdRegistry;
 }
 
 export function adapterInfo(options: AdapterConnection, visionByDefault: boolean): ModelInfo {

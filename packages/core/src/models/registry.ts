@@ -9,6 +9,7 @@ import {
   REPLAY_PROVIDER,
   resolveCredentials,
 } from "@penguin/state";
+import type { ProviderAdapterOptions } from "./adapter-setup.js";
 import { createAnthropicMessagesModel } from "./anthropic-messages.js";
 import { CassetteError } from "./cassette.js";
 import { createOpenAIChatModel } from "./openai-chat.js";
@@ -20,7 +21,6 @@ import {
 } from "./openai-chat-request.js";
 import { createOpenAIResponsesModel } from "./openai-responses.js";
 import { createReplayModel } from "./replay.js";
-import type { ToolCallIdRegistry } from "./tool-call-ids.js";
 import type { ModelAdapter } from "./types.js";
 
 /**
@@ -95,23 +95,16 @@ const API_PROFILES: Readonly<Record<ProviderApi, ProviderProfile>> = {
  */
 export const NO_API_KEY = "no-key";
 
-export interface ModelAdapterOptions {
-  apiKey?: string;
-  baseUrl?: string;
-  contextWindow?: number;
-  vision?: boolean;
-  /** Time to wait for the response headers. */
-  timeoutMs?: number;
-  /** Longest silence between stream chunks. */
-  idleTimeoutMs?: number;
-  /** The session's tool call ids (shared by every adapter the session uses). */
-  toolCallIds?: ToolCallIdRegistry;
+/**
+ * An adapter's own options, all optional (the provider's table row, the project's model entry
+ * and the environment fill in what is not given), and where to look them up.
+ */
+export interface ModelAdapterOptions extends Partial<Omit<ProviderAdapterOptions, "provider" | "modelId">> {
   /** The wire protocol, overriding the provider's (a model entry's `api`). */
   api?: ProviderApi;
   /** Where a model entry supplies the key, base URL, context window and vision. */
   project?: ProjectConfig;
   env?: NodeJS.ProcessEnv;
-  headers?: Record<string, string>;
 }
 
 export type ModelAdapterResult = { ok: true; adapter: ModelAdapter } | { ok: false; error: string };
