@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+import { errorStack } from "@penguin/protocol/stream";
 import { main } from "./main.js";
 import { exitWhenWritten } from "./process-exit.js";
 
@@ -6,9 +7,7 @@ main(process.argv.slice(2)).then(
   (code) => exitWhenWritten(code),
   (err: unknown) => {
     // Anything that reaches here is a bug, not a user error: say so plainly, keep the stack.
-    process.stderr.write(
-      `penguin: internal error: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`,
-    );
+    process.stderr.write(`penguin: internal error: ${errorStack(err)}\n`);
     return exitWhenWritten(1);
   },
 );

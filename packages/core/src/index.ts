@@ -34,7 +34,7 @@ export {
   splitShellCommand,
 } from "./approval/shell-split.js";
 // Engine limits and markers that front ends show or configure.
-export type { ModelPrices, SessionBudget } from "./engine/limits.js";
+export { clampMaxTokens, type ModelPrices, type SessionBudget } from "./engine/limits.js";
 export { DEFAULT_RETRY_POLICY, type RetryPolicy } from "./engine/retry.js";
 // The agent's current directory and what it loaded there (change_directory, use_skill).
 export { type AgentPlace, CurrentDirectory, type RoundCall } from "./environment/current-directory.js";
@@ -82,7 +82,6 @@ export { MCP_TOOL_PREFIX, mcpSecretValues, mcpToolName, mcpToolPermission } from
 // Models.
 export {
   CassetteError,
-  clampMaxTokens,
   createAnthropicMessagesModel,
   createModelAdapter,
   createOpenAIChatModel,

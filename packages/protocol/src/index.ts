@@ -66,6 +66,7 @@ export {
   OmniMessageSchema,
   type SessionMetaEnvelope,
 } from "./envelope.js";
+export { errorMessage, errorStack } from "./error-message.js";
 export {
   type ApprovalDecisionPayload,
   ApprovalDecisionPayloadSchema,

@@ -1,6 +1,7 @@
 // @penguin/protocol/stream: what a front end runs to follow a live stream (the partial-stream
-// aggregator and the reader of half-streamed arguments) without the zod schemas of the main
-// entry, so a browser bundle that needs only these stays small. Types come from the main entry.
+// aggregator, the reader of half-streamed arguments, and the text of a caught error) without the
+// zod schemas of the main entry, so a browser bundle (or the CLI's start-up path) that needs only
+// these stays small. Types come from the main entry.
 
 export {
   matchesComplete,
@@ -10,6 +11,7 @@ export {
   type StreamedPayload,
   streamKeyOf,
 } from "./aggregate.js";
+export { errorMessage, errorStack } from "./error-message.js";
 export {
   CALL_DESCRIPTION_KEYS,
   readStreamingArgument,

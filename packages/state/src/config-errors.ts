@@ -1,4 +1,5 @@
 import { readFile } from "node:fs/promises";
+import { errorMessage } from "@penguin/protocol";
 import { type Document, isMap, isNode, isPair, isScalar, LineCounter, parseDocument } from "yaml";
 import type { z } from "zod";
 
@@ -74,7 +75,7 @@ export function parseYamlConfig<S extends z.ZodType>(
     data = document.contents === null ? {} : document.toJS({ maxAliasCount: MAX_ALIAS_COUNT });
   } catch (error) {
     // Raised for alias expansion beyond MAX_ALIAS_COUNT (a "billion laughs" document).
-    const message = error instanceof Error ? error.message : String(error);
+    const message = errorMessage(error);
     return {
       ok: false,
       errors: [{ file, line: 1, column: 1, path: "", message: `invalid YAML: ${message}`, kind: "yaml" }],
@@ -105,10 +106,7 @@ export async function loadYamlConfig<S extends z.ZodType>(
 
 export function ioError(file: string, error: unknown): ConfigError {
   const code = (error as NodeJS.ErrnoException).code;
-  const message =
-    code === "ENOENT"
-      ? "file not found"
-      : `cannot read the file: ${error instanceof Error ? error.message : String(error)}`;
+  const message = code === "ENOENT" ? "file not found" : `cannot read the file: ${errorMessage(error)}`;
   return { file, line: 0, column: 0, path: "", message, kind: "io" };
 }
 

@@ -1,6 +1,7 @@
 import type { Dirent } from "node:fs";
 import { open, readdir, stat } from "node:fs/promises";
 import { join } from "node:path";
+import { errorMessage } from "@penguin/protocol";
 import { parse as parseYaml } from "yaml";
 import { agentDir } from "./paths.js";
 
@@ -99,7 +100,7 @@ export function parseSkillFile(text: string): SkillParse {
     data = parseYaml(match[1] ?? "", { maxAliasCount: 10 });
   } catch (error) {
     // The whole error: the YAML library's message points at the line and column with an excerpt.
-    const message = error instanceof Error ? error.message.trimEnd() : String(error);
+    const message = errorMessage(error).trimEnd();
     return { ok: false, error: `the front matter is not valid YAML: ${message}` };
   }
   if (data === null || typeof data !== "object" || Array.isArray(data)) {
@@ -159,7 +160,7 @@ export async function readSkillFile(
     return { ok: true, text };
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    return { ok: false, error: code ?? (error instanceof Error ? error.message : String(error)) };
+    return { ok: false, error: code ?? errorMessage(error) };
   } finally {
     await handle?.close();
   }

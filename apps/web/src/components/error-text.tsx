@@ -1,8 +1,9 @@
+import { errorMessage } from "@penguin/protocol/stream";
 import { ApiError } from "../api/client.js";
 
 /** A failed request as a person reads it: the server's message and every field it rejected. */
 export function describeError(error: unknown): string {
-  if (!(error instanceof ApiError)) return error instanceof Error ? error.message : String(error);
+  if (!(error instanceof ApiError)) return errorMessage(error);
   const lines = [error.message];
   for (const issue of error.body.issues ?? []) lines.push(`${issue.path}: ${issue.message}`);
   if (error.body.config_errors && !error.body.message) {

@@ -1,4 +1,5 @@
 import type { OmniMessage } from "@penguin/protocol";
+import { errorMessage } from "@penguin/protocol/stream";
 import { ApiError, api } from "../api/client.js";
 import type { ServerEvent } from "../api/types.js";
 import { isAtOrBefore } from "./event-id.js";
@@ -79,7 +80,7 @@ export function followSession(sessionId: string, handlers: SessionStreamHandlers
     } catch (error) {
       if (closed || mine !== generation) return;
       if (endFor(error)) return;
-      handlers.onStatus("reconnecting", error instanceof Error ? error.message : String(error));
+      handlers.onStatus("reconnecting", errorMessage(error));
       scheduleReconnect();
     }
   }

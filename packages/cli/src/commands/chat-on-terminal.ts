@@ -1,3 +1,4 @@
+import { errorStack } from "@penguin/protocol";
 import { EXIT_COMPLETED, EXIT_TASK_FAILED } from "../exit-codes.js";
 import { terminalAsk } from "../prompts/approval-prompt.js";
 import { Screen } from "../render/screen.js";
@@ -144,9 +145,7 @@ export async function chatOnTerminal(start: ChatStart, screenStream: NodeJS.Writ
     }
     await current.exit(endedBy ?? (interrupted ? EXIT_TASK_FAILED : EXIT_COMPLETED));
   })().catch((error: unknown) => {
-    process.stderr.write(
-      `penguin: internal error: ${error instanceof Error ? error.stack : String(error)}\n`,
-    );
+    process.stderr.write(`penguin: internal error: ${errorStack(error)}\n`);
     void current.exit(EXIT_TASK_FAILED);
   });
 

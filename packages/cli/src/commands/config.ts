@@ -1,3 +1,4 @@
+import { errorMessage } from "@penguin/protocol";
 import {
   addModel,
   type ConfigError,
@@ -48,10 +49,7 @@ async function save(root: string, update: ProjectConfigUpdate): Promise<string> 
   try {
     return await saveProjectConfig(root, update.config);
   } catch (error) {
-    throw new UsageError(
-      `cannot write ${projectConfigFile(root)}: ${error instanceof Error ? error.message : String(error)}`,
-      EXIT_TASK_FAILED,
-    );
+    throw new UsageError(`cannot write ${projectConfigFile(root)}: ${errorMessage(error)}`, EXIT_TASK_FAILED);
   }
 }
 

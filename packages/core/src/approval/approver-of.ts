@@ -1,5 +1,5 @@
 import type { ApprovalContext, ApproveFn, Approver, PolicyDecision } from "./approver.js";
-import { messageOf } from "./policies.js";
+import { errorMessage } from "@penguin/protocol";
 
 /** Whether a value is an approver (an object with `decide`), not a plain callback. */
 export function isApprover(value: unknown): value is Approver {
@@ -34,7 +34,7 @@ function callbackApprover(approve: ApproveFn): Approver {
         return {
           decision: "deny",
           source: { kind: "callback" },
-          reason: `the approval callback threw: ${messageOf(error)}`,
+          reason: `the approval callback threw: ${errorMessage(error)}`,
         };
       }
     },

@@ -1,9 +1,9 @@
 import type { DecisionSource, OmniMessage, Permission, ToolCallPayload } from "@penguin/protocol";
+import { errorMessage } from "@penguin/protocol";
 import type { GuardrailRule } from "@penguin/state";
 import type { BeforeHooksVerdict } from "../hooks/runner.js";
 import type { Approver } from "./approver.js";
 import { checkToolCall } from "./guardrail.js";
-import { messageOf } from "./policies.js";
 import type { SessionRule, SessionRules } from "./session-rules.js";
 
 /** The one decision a tool call gets, as its `approval_decision` event records it. */
@@ -63,7 +63,7 @@ export async function decideApproval(
       return {
         decision: "deny",
         source: { kind: "hook" },
-        reason: `the before-hooks could not run: ${messageOf(error)}`,
+        reason: `the before-hooks could not run: ${errorMessage(error)}`,
       };
     }
     events = verdict.events;
@@ -103,7 +103,7 @@ async function decideByApprover(
     return {
       decision: "deny",
       source: approver.mode ? { kind: "mode", name: approver.mode } : { kind: "callback" },
-      reason: `approval failed: ${messageOf(error)}`,
+      reason: `approval failed: ${errorMessage(error)}`,
     };
   }
 }

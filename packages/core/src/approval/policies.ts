@@ -1,4 +1,5 @@
 import type { DecisionSource, OmniMessage, ToolCallPayload } from "@penguin/protocol";
+import { errorMessage } from "@penguin/protocol";
 import type { ApprovalMode } from "@penguin/state";
 import type { ApprovalPolicy, ApprovalRequest, PolicyDecision } from "./approver.js";
 import type { SessionRule } from "./session-rules.js";
@@ -86,7 +87,7 @@ async function askHuman(ask: AskFn, request: ApprovalRequest): Promise<PolicyDec
     return {
       decision: "deny",
       source: { kind: "human" },
-      reason: `asking for approval failed: ${messageOf(error)}`,
+      reason: `asking for approval failed: ${errorMessage(error)}`,
     };
   }
   if (answer === "allow" || answer === "deny") return { decision: answer, source: { kind: "human" } };
@@ -100,8 +101,4 @@ async function askHuman(ask: AskFn, request: ApprovalRequest): Promise<PolicyDec
   if (answer.reason) decision.reason = answer.reason;
   if (decision.decision === "allow" && answer.remember) decision.remember = answer.remember;
   return decision;
-}
-
-export function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }

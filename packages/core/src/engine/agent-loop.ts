@@ -15,6 +15,7 @@ import { sleepUnlessAborted } from "../models/abort.js";
 import type { ModelAdapter, ModelOutcome, ThinkingLevel } from "../models/types.js";
 import {
   budgetHit,
+  clampMaxTokens,
   contextWindowHit,
   estimateContextTokens,
   exceedsContextWindow,
@@ -271,14 +272,6 @@ function usageEvent(
 
 function usedSoFar(state: ConversationState, wallMs: number) {
   return { tokens: state.sessionTokens.total, costUsd: state.sessionCostUsd, wallMs };
-}
-
-function clampMaxTokens(configured: number | undefined, window: number | undefined, estimate: number) {
-  if (configured === undefined || configured <= 0) return undefined;
-  if (window === undefined) return configured;
-  // "Already clamped to what the context window leaves" (at least a minimal reply, which the
-  // window check before the request made sure fits).
-  return Math.max(minReplyTokens(configured), Math.min(configured, window - estimate));
 }
 
 function giveUpMessage(outcome: ModelOutcome, attempts: number): string {

@@ -40,6 +40,23 @@ export function minReplyTokens(maxOutputTokens: number | undefined): number {
     : MIN_REPLY_TOKENS;
 }
 
+/**
+ * A request's max_tokens, from `model.max_tokens` ("-1 = provider default", so any value of 0
+ * or less sends no cap: undefined) and the context window: "already clamped to what the context
+ * window leaves" after the estimated input, but never below the least reply
+ * (`minReplyTokens`), which the window check before the request made sure fits. An unknown
+ * window leaves the configured cap as it is.
+ */
+export function clampMaxTokens(
+  configured: number | undefined,
+  contextWindow: number | undefined,
+  estimatedInputTokens: number,
+): number | undefined {
+  if (configured === undefined || configured <= 0) return undefined;
+  if (contextWindow === undefined) return configured;
+  return Math.max(minReplyTokens(configured), Math.min(configured, contextWindow - estimatedInputTokens));
+}
+
 /** Whether a request of `estimate` tokens leaves the window too little room for the least reply. */
 export function exceedsContextWindow(estimate: number, window: number, replyTokens: number): boolean {
   return estimate + replyTokens > window;

@@ -1,5 +1,6 @@
 import {
   approvalDecision,
+  errorMessage,
   isPartialMessage,
   isPayload,
   type OmniMessage,
@@ -86,7 +87,7 @@ export async function* runTurn(options: TurnOptions): AsyncGenerator<OmniMessage
     queue.push(output);
   };
   const failed = (call: ToolCallMessage) => (error: unknown) => {
-    deliver(toolCallOutput(call.payload.tool_call_id, `[tool error] ${messageOf(error)}`, "failed"));
+    deliver(toolCallOutput(call.payload.tool_call_id, `[tool error] ${errorMessage(error)}`, "failed"));
   };
 
   // The calls of this round, known once the model's reply has ended (change_directory waits for
@@ -180,7 +181,7 @@ export async function* runTurn(options: TurnOptions): AsyncGenerator<OmniMessage
       endRound(callsOfRound());
       result.outcome = {
         status: "failed",
-        errorMessage: `the model adapter threw: ${messageOf(error)}`,
+        errorMessage: `the model adapter threw: ${errorMessage(error)}`,
         usage: zeroUsage(),
       };
       queue.close();
@@ -218,7 +219,7 @@ async function streamModel(
       cutOff();
       return {
         status: "failed",
-        errorMessage: `the model stream broke: ${messageOf(error)}`,
+        errorMessage: `the model stream broke: ${errorMessage(error)}`,
         usage: zeroUsage(),
       };
     }
@@ -305,8 +306,4 @@ function deniedOutput(tools: ToolHost, call: ToolCallMessage, decision: Approval
 
 function zeroUsage() {
   return { cache_read: 0, cache_write: 0, output: 0, total: 0 };
-}
-
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }

@@ -1,3 +1,4 @@
+import { errorMessage } from "@penguin/protocol";
 import { Ajv2020, type ErrorObject, type ValidateFunction } from "ajv/dist/2020.js";
 import { MCP_TOOL_PREFIX } from "../mcp/limits.js";
 
@@ -22,7 +23,7 @@ export class ArgumentsValidator {
     try {
       this.validate = ajv.compile(schema);
     } catch (error) {
-      this.compileError = error instanceof Error ? error.message : String(error);
+      this.compileError = errorMessage(error);
     }
   }
 
@@ -67,7 +68,7 @@ function parseArguments(
   try {
     value = JSON.parse(text);
   } catch (error) {
-    const reason = error instanceof Error ? error.message : String(error);
+    const reason = errorMessage(error);
     return {
       ok: false,
       message: `the arguments are not valid JSON (${reason}). Send one JSON object, e.g. {"name": "value"}.`,

@@ -7,6 +7,7 @@
 // - the answers of other harnesses' hooks are read where their meaning is unambiguous (listed in
 //   FOREIGN_FIELDS), so a hook written for one of them does not silently allow everything.
 
+import { errorMessage } from "@penguin/protocol";
 export type HookDecision = "allow" | "deny";
 
 export type HookAnswer =
@@ -75,7 +76,7 @@ export function readHookAnswer(stdout: string): HookAnswer {
     value = JSON.parse(text);
   } catch (error) {
     if (!meantAsJson) return { kind: "none" };
-    const why = error instanceof Error ? error.message : String(error);
+    const why = errorMessage(error);
     return { kind: "malformed", error: `${why}; stdout was ${quote(text)}` };
   }
   if (value === null || typeof value !== "object" || Array.isArray(value)) {

@@ -1,4 +1,5 @@
 import { spawn } from "node:child_process";
+import { errorMessage } from "@penguin/protocol";
 
 // One hook process: `bash -c <command>` in its own process group, the call as JSON on stdin,
 // stdout and stderr kept up to a cap, killed (the whole group) when its time is up or the user
@@ -88,7 +89,7 @@ export function runHookProcess(options: HookProcessOptions): Promise<HookProcess
         detached: true,
       });
     } catch (error) {
-      finish({ outcome: "error", error: error instanceof Error ? error.message : String(error) });
+      finish({ outcome: "error", error: errorMessage(error) });
       return;
     }
 

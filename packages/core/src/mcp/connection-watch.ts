@@ -4,6 +4,7 @@
 // connection sees the network itself fail: a request that cannot reach the server, or an event
 // stream (a call's answer, or the server's own stream) that breaks off.
 
+import { errorMessage } from "@penguin/protocol";
 /**
  * Called once per failure seen on the network; `error` is what fetch or the stream raised.
  * `delivered`: false when the request surely never reached the server (no connection was made).
@@ -67,7 +68,7 @@ function watchedBody(
 /** The most telling part of a network error: a system error code, else the innermost message. */
 export function lossDetail(error: unknown): string {
   let current: unknown = error;
-  let message = error instanceof Error ? error.message : String(error);
+  let message = errorMessage(error);
   for (let depth = 0; current instanceof Error && depth < 5; depth++) {
     const code = (current as NodeJS.ErrnoException).code;
     if (typeof code === "string" && /^E[A-Z]+$/.test(code)) return code;

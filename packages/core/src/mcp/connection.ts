@@ -1,6 +1,7 @@
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { CallToolResult, ServerCapabilities, Tool } from "@modelcontextprotocol/sdk/types.js";
+import { errorMessage } from "@penguin/protocol";
 import type { McpServer } from "@penguin/state";
 import type { CallOptions, McpCallOutcome } from "./call-outcome.js";
 import { lossDetail } from "./connection-watch.js";
@@ -339,7 +340,7 @@ export class McpConnection {
       return { status: "ready", client };
     } catch (error) {
       if (this.closing) return { status: "unavailable", reason: "the session closed its connection" };
-      return { status: "unreachable", reason: error instanceof Error ? error.message : String(error) };
+      return { status: "unreachable", reason: errorMessage(error) };
     }
   }
 

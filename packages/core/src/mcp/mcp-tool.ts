@@ -1,5 +1,5 @@
 import type { Tool } from "@modelcontextprotocol/sdk/types.js";
-import { partialToolCallOutput, type ToolSpec } from "@penguin/protocol";
+import { errorMessage, partialToolCallOutput, type ToolSpec } from "@penguin/protocol";
 import type { ToolDefinitionConfig } from "@penguin/state";
 import { replaceControlCharacters } from "../environment/control-characters.js";
 import { DEFAULT_MAX_OUTPUT_LENGTH, DEFAULT_TOOL_TIMEOUT_MS } from "../environment/limits.js";
@@ -79,7 +79,7 @@ export function createMcpTool(
         ? settled.value
         : {
             status: "error" as const,
-            reason: settled.error instanceof Error ? settled.error.message : String(settled.error),
+            reason: errorMessage(settled.error),
           };
       // An interrupt or the timeout: the Environment reports it.
       if (outcome.status === "interrupted") return;

@@ -1,35 +1,32 @@
 import type { ToolCallIdRegistry } from "./tool-call-ids.js";
 import type { ModelInfo, ModelRequest } from "./types.js";
-import { DEFAULT_REQUEST_TIMEOUT_MS } from "./wire-control.js";
 
 /** What every HTTP adapter is configured with, whatever its wire protocol. */
 export interface AdapterConnection {
   provider: string;
   modelId: string;
+  /**
+   * Where the API is: up to and including `/v1` for the OpenAI APIs (e.g.
+   * `https://api.openai.com/v1`), the origin for Anthropic (e.g. `https://api.anthropic.com`,
+   * to which the SDK appends `/v1/messages`).
+   */
   baseUrl: string;
   apiKey: string;
   contextWindow?: number;
   vision?: boolean;
+  /** Time to wait for the response headers. */
   timeoutMs?: number;
+  /** Extra headers for every request (e.g. OpenRouter's `HTTP-Referer`). */
   headers?: Record<string, string>;
 }
 
-/**
- * Settings for every official SDK client: retries belong to the engine alone (`maxRetries: 0`),
- * and stream failures are reported as outcomes, so the SDK must not log them as well.
- */
-export function sdkClientOptions(options: AdapterConnection) {
-  return {
-    apiKey: options.apiKey,
-    baseURL: options.baseUrl,
-    maxRetries: 0,
-    timeout: options.timeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS,
-    defaultHeaders: options.headers,
-    logLevel: "off" as const,
-  };
+/** The options every provider adapter takes, besides those of its own wire protocol. */
+export interface ProviderAdapterOptions extends AdapterConnection {
+  /** Longest silence between two stream chunks before the request ends as `timeout`. */
+  idleTimeoutMs?: number;
+  /** The session's tool call ids (shared by every adapter the session uses). */
+  toolCallIds?: ToolCallIdRegistry;
 }
-
-export type SdkClientOptions = ReturnType<typeof sdkClientOptions>;
 
 export function adapterInfo(options: AdapterConnection, visionByDefault: boolean): ModelInfo {
   return {

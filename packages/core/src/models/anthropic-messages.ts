@@ -1,33 +1,20 @@
 import type { MessageDeltaUsage, RawMessageStreamEvent, Usage } from "@anthropic-ai/sdk/resources/messages";
 import { emptyTokenCounts, type OmniMessage, type TokenCounts } from "@penguin/protocol";
-import { adapterInfo, rememberContextCallIds, sdkClientOptions } from "./adapter-setup.js";
+import { adapterInfo, type ProviderAdapterOptions } from "./adapter-setup.js";
 import { ANTHROPIC_WIRE, anthropicRequestBody } from "./anthropic-request.js";
-import { BlockStream } from "./block-stream.js";
-import { type FailureOutcome, outcome, outcomeOfSdkError } from "./outcomes.js";
+import { withUsage } from "./outcomes.js";
 import { lazyAnthropicClient } from "./sdk-client.js";
-import { createToolCallIdRegistry, type ToolCallIdRegistry } from "./tool-call-ids.js";
+import { beginProviderStream, endProviderStream, type StreamRead } from "./stream-ending.js";
+import { createToolCallIdRegistry } from "./tool-call-ids.js";
 import type { ModelAdapter, ModelOutcome, ModelRequest } from "./types.js";
 import { tokenCounts } from "./usage.js";
-import { DEFAULT_IDLE_TIMEOUT_MS, WireControl } from "./wire-control.js";
 
 /**
  * Anthropic Messages on the official SDK (retries off). Thinking blocks keep their signature
  * byte for byte in `fidelity`, so they can be sent back on the next request as the API requires.
  */
 
-export interface AnthropicMessagesOptions {
-  provider: string;
-  modelId: string;
-  /** The API origin, e.g. `https://api.anthropic.com` (the SDK appends `/v1/messages`). */
-  baseUrl: string;
-  apiKey: string;
-  contextWindow?: number;
-  vision?: boolean;
-  timeoutMs?: number;
-  idleTimeoutMs?: number;
-  toolCallIds?: ToolCallIdRegistry;
-  headers?: Record<string, string>;
-}
+export type AnthropicMessagesOptions = ProviderAdapterOptions;
 
 type UsageFields = Partial<
   Pick<Usage, "input_tokens" | "cache_read_input_tokens" | "cache_creation_input_tokens" | "output_tokens">
@@ -58,20 +45,18 @@ function mergeUsage(into: UsageFields, delta: MessageDeltaUsage | Usage): void {
 
 export function createAnthropicMessagesModel(options: AnthropicMessagesOptions): ModelAdapter {
   // The SDK is imported, and its client created, on the first request.
-  const getClient = lazyAnthropicClient(sdkClientOptions(options));
+  const getClient = lazyAnthropicClient(options);
   const ids = options.toolCallIds ?? createToolCallIdRegistry();
   const info = adapterInfo(options, true);
 
   async function* stream(request: ModelRequest): AsyncGenerator<OmniMessage, ModelOutcome> {
-    rememberContextCallIds(ids, request);
-    const wire = new WireControl(request.signal, options.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS);
-    const blocks = new BlockStream();
+    const parts = beginProviderStream(options, ids, request);
+    const { wire, blocks } = parts;
     const usage: UsageFields = {};
-    let finished = false;
-    let failure: FailureOutcome | undefined;
-    let signature = "";
 
-    try {
+    async function* read(): AsyncGenerator<OmniMessage, StreamRead> {
+      let finished = false;
+      let signature = "";
       const body = anthropicRequestBody(request, { modelId: options.modelId, ids });
       const client = await getClient();
       const events = await client.messages.create(body, { signal: wire.signal });
@@ -123,22 +108,13 @@ export function createAnthropicMessagesModel(options: AnthropicMessagesOptions):
             break;
         }
       }
-    } catch (error) {
-      failure = outcomeOfSdkError(error, options);
-    } finally {
-      wire.dispose();
+      return { finished };
     }
-    failure = wire.stopOutcome() ?? failure;
-    if (!failure && !finished)
-      failure = outcome("failed", "the stream ended before the model finished its answer");
+
+    const failure = yield* endProviderStream(read(), parts);
     if (failure) {
-      yield* blocks.abandon(failure.status);
-      return {
-        ...failure,
-        usage: Object.keys(usage).length > 0 ? anthropicUsage(usage) : emptyTokenCounts(),
-      };
+      return withUsage(failure, Object.keys(usage).length > 0 ? anthropicUsage(usage) : emptyTokenCounts());
     }
-    yield* blocks.close();
     return { status: "completed", usage: anthropicUsage(usage) };
   }
 

@@ -1,5 +1,5 @@
 import { readFileSync } from "node:fs";
-import { type ModelScript, ModelScriptSchema } from "@penguin/protocol";
+import { errorMessage, type ModelScript, ModelScriptSchema } from "@penguin/protocol";
 import { isNode, LineCounter, parseDocument } from "yaml";
 
 /**
@@ -89,7 +89,7 @@ export function loadCassette(file: string): ModelScript {
   try {
     text = readFileSync(file, "utf8");
   } catch (error) {
-    const reason = error instanceof Error ? error.message : String(error);
+    const reason = errorMessage(error);
     throw new CassetteError(file, [{ message: `cannot read the file (${reason})` }]);
   }
   return parseCassette(text, file);

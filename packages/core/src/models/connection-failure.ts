@@ -1,3 +1,5 @@
+import { errorMessage } from "@penguin/protocol";
+
 /**
  * Why a connection to a provider failed: the server was never reached (nothing listens there,
  * the name does not resolve, the network has no route), or it answered and the connection then
@@ -49,7 +51,7 @@ export function connectionFailureKind(error: unknown): ConnectionFailureKind {
 
 /** The innermost message of a cause chain ("other side closed"), for the detail in parentheses. */
 export function innermostMessage(error: unknown): string {
-  let message = error instanceof Error ? error.message : String(error);
+  let message = errorMessage(error);
   for (let cause = error, depth = 0; cause && depth < MAX_CAUSE_DEPTH; depth++) {
     if (cause instanceof Error && cause.message) message = cause.message;
     cause = (cause as { cause?: unknown }).cause;

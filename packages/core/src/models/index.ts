@@ -28,9 +28,7 @@ export {
   recordedTurn,
 } from "./recorder.js";
 export {
-  clampMaxTokens,
   createModelAdapter,
-  MAX_TOKENS_SAFETY_MARGIN,
   type ModelAdapterOptions,
   type ModelAdapterResult,
   PROVIDER_PROFILES,
@@ -43,7 +41,8 @@ export {
   REPLAY_DEFAULT_STALL_TIMEOUT_MS,
   type ReplayModelOptions,
 } from "./replay.js";
+export { DEFAULT_REQUEST_TIMEOUT_MS } from "./sdk-client.js";
 export { createToolCallIdRegistry, type ToolCallIdRegistry } from "./tool-call-ids.js";
 export type { ModelAdapter, ModelInfo, ModelOutcome, ModelRequest, ThinkingLevel } from "./types.js";
 export { estimateRequestTokens, estimateTokensOfText } from "./usage.js";
-export { DEFAULT_IDLE_TIMEOUT_MS, DEFAULT_REQUEST_TIMEOUT_MS } from "./wire-control.js";
+export { DEFAULT_IDLE_TIMEOUT_MS } from "./wire-control.js";

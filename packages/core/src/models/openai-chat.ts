@@ -1,7 +1,6 @@
 import { emptyTokenCounts, type OmniMessage, type TokenCounts } from "@penguin/protocol";
 import type { ChatCompletionChunk } from "openai/resources/chat/completions";
-import { adapterInfo, rememberContextCallIds, sdkClientOptions } from "./adapter-setup.js";
-import { BlockStream } from "./block-stream.js";
+import { adapterInfo, type ProviderAdapterOptions } from "./adapter-setup.js";
 import {
   type ChatRequestOptions,
   COMPATIBLE_REASONING_EFFORT,
@@ -10,36 +9,22 @@ import {
   OPENAI_CHAT_WIRE,
   type ReasoningEffortMap,
 } from "./openai-chat-request.js";
-import { type FailureOutcome, outcome, outcomeOfSdkError } from "./outcomes.js";
+import { outcome, withUsage } from "./outcomes.js";
 import { lazyOpenAIClient } from "./sdk-client.js";
-import { createToolCallIdRegistry, type ToolCallIdRegistry } from "./tool-call-ids.js";
+import { beginProviderStream, endProviderStream, type StreamRead } from "./stream-ending.js";
+import { createToolCallIdRegistry } from "./tool-call-ids.js";
 import type { ModelAdapter, ModelOutcome, ModelRequest } from "./types.js";
-import { ESTIMATED_CHARS_PER_TOKEN, estimateRequestTokens, tokenCounts } from "./usage.js";
-import { DEFAULT_IDLE_TIMEOUT_MS, WireControl } from "./wire-control.js";
+import { ESTIMATED_CHARS_PER_TOKEN, estimateRequestTokens, openAIUsage, tokenCounts } from "./usage.js";
 
 /**
  * OpenAI Chat Completions, for OpenAI and every compatible server (vLLM, Ollama, llama.cpp,
  * DeepSeek, OpenRouter...), on the official SDK with its retries off (the engine retries).
  */
 
-export interface OpenAIChatOptions {
-  provider: string;
-  modelId: string;
-  /** Up to and including `/v1`, e.g. `https://api.openai.com/v1`. */
-  baseUrl: string;
-  apiKey: string;
-  contextWindow?: number;
-  vision?: boolean;
-  /** Time to wait for the response headers. */
-  timeoutMs?: number;
-  /** Longest silence between two stream chunks before the request ends as `timeout`. */
-  idleTimeoutMs?: number;
+export interface OpenAIChatOptions extends ProviderAdapterOptions {
   maxTokensField?: MaxTokensField;
   reasoningEffort?: ReasoningEffortMap;
   replayReasoning?: boolean;
-  toolCallIds?: ToolCallIdRegistry;
-  /** Extra headers for every request (e.g. OpenRouter's `HTTP-Referer`). */
-  headers?: Record<string, string>;
 }
 
 /** Thinking arrives in one of these delta fields, depending on the server. */
@@ -52,17 +37,12 @@ type ChunkDelta = ChatCompletionChunk.Choice.Delta &
 export function chatUsage(usage: ChatCompletionChunk["usage"]): TokenCounts {
   if (!usage) return emptyTokenCounts();
   const cached = usage.prompt_tokens_details?.cached_tokens ?? 0;
-  return tokenCounts({
-    uncached: Math.max(0, usage.prompt_tokens - cached),
-    cacheRead: cached,
-    cacheWrite: 0,
-    output: usage.completion_tokens,
-  });
+  return openAIUsage(usage.prompt_tokens, cached, usage.completion_tokens);
 }
 
 export function createOpenAIChatModel(options: OpenAIChatOptions): ModelAdapter {
   // The SDK is imported, and its client created, on the first request.
-  const getClient = lazyOpenAIClient(sdkClientOptions(options));
+  const getClient = lazyOpenAIClient(options);
   const ids = options.toolCallIds ?? createToolCallIdRegistry();
   const requestOptions: ChatRequestOptions = {
     modelId: options.modelId,
@@ -74,17 +54,15 @@ export function createOpenAIChatModel(options: OpenAIChatOptions): ModelAdapter 
   const info = adapterInfo(options, false);
 
   async function* stream(request: ModelRequest): AsyncGenerator<OmniMessage, ModelOutcome> {
-    rememberContextCallIds(ids, request);
-    const wire = new WireControl(request.signal, options.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS);
-    const blocks = new BlockStream();
+    const parts = beginProviderStream(options, ids, request);
+    const { wire, blocks } = parts;
     let usage: TokenCounts | undefined;
-    let finished = false;
-    /** The tool call being streamed: its index and the id the provider gave it. */
-    let current: { index: number; providerId: string | undefined } | undefined;
-    const closedIndexes = new Set<number>();
-    let failure: FailureOutcome | undefined;
 
-    try {
+    async function* read(): AsyncGenerator<OmniMessage, StreamRead> {
+      let finished = false;
+      /** The tool call being streamed: its index and the id the provider gave it. */
+      let current: { index: number; providerId: string | undefined } | undefined;
+      const closedIndexes = new Set<number>();
       const body = chatRequestBody(request, requestOptions);
       const client = await getClient();
       const response = await client.chat.completions.create(body, { signal: wire.signal });
@@ -114,8 +92,11 @@ export function createOpenAIChatModel(options: OpenAIChatOptions): ModelAdapter 
               blocks.openKind === "tool_call");
           if (startsNew) {
             if (closedIndexes.has(index) && index !== current?.index) {
-              failure = outcome("malformed", `tool call ${index} received more arguments after it had ended`);
-              break;
+              const failure = outcome(
+                "malformed",
+                `tool call ${index} received more arguments after it had ended`,
+              );
+              return { finished, failure };
             }
             if (current) closedIndexes.add(current.index);
             current = { index, providerId: call.id || undefined };
@@ -125,26 +106,16 @@ export function createOpenAIChatModel(options: OpenAIChatOptions): ModelAdapter 
           }
           if (call.function?.arguments) yield* blocks.toolCallArguments(call.function.arguments);
         }
-        if (failure) break;
         if (choice.finish_reason) {
           finished = true;
           yield* blocks.close();
         }
       }
-    } catch (error) {
-      failure = outcomeOfSdkError(error, options);
-    } finally {
-      wire.dispose();
+      return { finished };
     }
-    failure = wire.stopOutcome() ?? failure;
-    if (!failure && !finished) {
-      failure = outcome("failed", "the stream ended before the model finished its answer");
-    }
-    if (failure) {
-      yield* blocks.abandon(failure.status);
-      return { ...failure, usage: usage ?? emptyTokenCounts() };
-    }
-    yield* blocks.close();
+
+    const failure = yield* endProviderStream(read(), parts);
+    if (failure) return withUsage(failure, usage);
     // Servers that ignore `include_usage` report nothing: estimate, so context limits still work.
     usage ??= tokenCounts({
       uncached: estimateRequestTokens(request),

@@ -1,19 +1,18 @@
 import { emptyTokenCounts, type OmniMessage, type TokenCounts } from "@penguin/protocol";
 import type { ResponseStreamEvent, ResponseUsage } from "openai/resources/responses/responses";
-import { adapterInfo, rememberContextCallIds, sdkClientOptions } from "./adapter-setup.js";
-import { BlockStream } from "./block-stream.js";
+import { adapterInfo, type ProviderAdapterOptions } from "./adapter-setup.js";
 import { OPENAI_REASONING_EFFORT, type ReasoningEffortMap } from "./openai-chat-request.js";
 import {
   OPENAI_RESPONSES_WIRE,
   type ReasoningItemReplay,
   responsesRequestBody,
 } from "./openai-responses-request.js";
-import { type FailureOutcome, outcome, outcomeOfSdkError } from "./outcomes.js";
+import { outcome, withUsage } from "./outcomes.js";
 import { lazyOpenAIClient } from "./sdk-client.js";
-import { createToolCallIdRegistry, type ToolCallIdRegistry } from "./tool-call-ids.js";
+import { beginProviderStream, endProviderStream, type StreamRead } from "./stream-ending.js";
+import { createToolCallIdRegistry } from "./tool-call-ids.js";
 import type { ModelAdapter, ModelOutcome, ModelRequest } from "./types.js";
-import { tokenCounts } from "./usage.js";
-import { DEFAULT_IDLE_TIMEOUT_MS, WireControl } from "./wire-control.js";
+import { openAIUsage } from "./usage.js";
 
 /**
  * OpenAI Responses on the official SDK (retries off), stateless (`store: false`): reasoning
@@ -21,31 +20,15 @@ import { DEFAULT_IDLE_TIMEOUT_MS, WireControl } from "./wire-control.js";
  * request.
  */
 
-export interface OpenAIResponsesOptions {
-  provider: string;
-  modelId: string;
-  /** Up to and including `/v1`. */
-  baseUrl: string;
-  apiKey: string;
-  contextWindow?: number;
-  vision?: boolean;
-  timeoutMs?: number;
-  idleTimeoutMs?: number;
+export interface OpenAIResponsesOptions extends ProviderAdapterOptions {
   reasoningEffort?: ReasoningEffortMap;
-  toolCallIds?: ToolCallIdRegistry;
-  headers?: Record<string, string>;
 }
 
 /** `input_tokens` includes the cached part; `total` = input + output. */
 export function responsesUsage(usage: ResponseUsage | null | undefined): TokenCounts {
   if (!usage) return emptyTokenCounts();
   const cached = usage.input_tokens_details?.cached_tokens ?? 0;
-  return tokenCounts({
-    uncached: Math.max(0, usage.input_tokens - cached),
-    cacheRead: cached,
-    cacheWrite: 0,
-    output: usage.output_tokens,
-  });
+  return openAIUsage(usage.input_tokens, cached, usage.output_tokens);
 }
 
 /** Separates the parts of a multi-part reasoning summary in the one thinking message. */
@@ -62,23 +45,21 @@ type Item = {
 
 export function createOpenAIResponsesModel(options: OpenAIResponsesOptions): ModelAdapter {
   // The SDK is imported, and its client created, on the first request.
-  const getClient = lazyOpenAIClient(sdkClientOptions(options));
+  const getClient = lazyOpenAIClient(options);
   const ids = options.toolCallIds ?? createToolCallIdRegistry();
   const reasoningEffort = options.reasoningEffort ?? OPENAI_REASONING_EFFORT;
   const info = adapterInfo(options, true);
 
   async function* stream(request: ModelRequest): AsyncGenerator<OmniMessage, ModelOutcome> {
-    rememberContextCallIds(ids, request);
-    const wire = new WireControl(request.signal, options.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS);
-    const blocks = new BlockStream();
+    const parts = beginProviderStream(options, ids, request);
+    const { wire, blocks } = parts;
     let usage = emptyTokenCounts();
-    let finished = false;
-    let failure: FailureOutcome | undefined;
 
-    try {
+    async function* read(): AsyncGenerator<OmniMessage, StreamRead> {
       const body = responsesRequestBody(request, { modelId: options.modelId, ids, reasoningEffort });
       const client = await getClient();
       const events = await client.responses.create(body, { signal: wire.signal });
+      let finished = false;
       for await (const event of wire.items<ResponseStreamEvent>(events)) {
         switch (event.type) {
           case "response.output_item.added": {
@@ -128,31 +109,23 @@ export function createOpenAIResponsesModel(options: OpenAIResponsesOptions): Mod
           case "response.failed": {
             usage = responsesUsage(event.response.usage);
             const error = event.response.error;
-            failure = outcome(
+            const failure = outcome(
               "failed",
               `the provider failed the response: ${error?.message ?? "no reason given"}`,
             );
-            break;
+            return { finished, failure };
           }
-          case "error":
-            failure = outcome("failed", `the provider reported an error mid-stream: ${event.message}`);
-            break;
+          case "error": {
+            const failure = outcome("failed", `the provider reported an error mid-stream: ${event.message}`);
+            return { finished, failure };
+          }
         }
-        if (failure) break;
       }
-    } catch (error) {
-      failure = outcomeOfSdkError(error, options);
-    } finally {
-      wire.dispose();
+      return { finished };
     }
-    failure = wire.stopOutcome() ?? failure;
-    if (!failure && !finished)
-      failure = outcome("failed", "the stream ended before the model finished its answer");
-    if (failure) {
-      yield* blocks.abandon(failure.status);
-      return { ...failure, usage };
-    }
-    yield* blocks.close();
+
+    const failure = yield* endProviderStream(read(), parts);
+    if (failure) return withUsage(failure, usage);
     return { status: "completed", usage };
   }
 

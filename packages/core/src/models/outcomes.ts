@@ -1,4 +1,4 @@
-import { emptyTokenCounts, type StopReason, type TokenCounts } from "@penguin/protocol";
+import { emptyTokenCounts, errorMessage, type StopReason, type TokenCounts } from "@penguin/protocol";
 import { providerEnvPrefix } from "@penguin/state";
 import { connectionFailureKind, innermostMessage } from "./connection-failure.js";
 import { SdkLoadError } from "./sdk-client.js";
@@ -45,10 +45,6 @@ export function retryAfterMsOf(headers: Headers | undefined, now = Date.now()): 
   if (Number.isFinite(seconds) && seconds >= 0) return Math.round(seconds * 1000);
   const date = Date.parse(value);
   return Number.isNaN(date) ? undefined : Math.max(0, date - now);
-}
-
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }
 
 /**
@@ -109,12 +105,12 @@ function connectionFailure(error: unknown, endpoint: ProviderEndpoint | undefine
   const detail = cause instanceof Error ? `: ${cause.message}` : "";
   const code = systemCodeOf(error);
   if (!endpoint) {
-    return outcome("failed", `connection to the provider failed (${messageOf(error)}${detail})`);
+    return outcome("failed", `connection to the provider failed (${errorMessage(error)}${detail})`);
   }
   const setting = `the model's base_url in the project config, or ${providerEnvPrefix(endpoint.provider)}_BASE_URL`;
   return outcome(
     "failed",
-    `cannot reach ${endpoint.provider} at ${endpoint.baseUrl}${code ? ` (${code})` : ""}: check that it is running and ${setting} (${messageOf(error)}${detail})`,
+    `cannot reach ${endpoint.provider} at ${endpoint.baseUrl}${code ? ` (${code})` : ""}: check that it is running and ${setting} (${errorMessage(error)}${detail})`,
   );
 }
 
@@ -134,12 +130,12 @@ function droppedConnection(error: unknown, endpoint: ProviderEndpoint | undefine
 export function outcomeOfSdkError(error: unknown, endpoint?: ProviderEndpoint): FailureOutcome {
   if (error instanceof SdkLoadError) return outcome("failed", error.message, { permanent: true });
   if (typeof error !== "object" || error === null) {
-    return outcome("failed", `the stream broke off: ${messageOf(error)}`);
+    return outcome("failed", `the stream broke off: ${errorMessage(error)}`);
   }
   const names = errorClassNames(error);
   if (names.has("APIUserAbortError")) return outcome("aborted", "the request was aborted");
   if (names.has("APIConnectionTimeoutError")) {
-    return outcome("timeout", `the provider did not answer in time (${messageOf(error)})`);
+    return outcome("timeout", `the provider did not answer in time (${errorMessage(error)})`);
   }
   if (names.has("APIConnectionError")) return connectionFailure(error, endpoint);
   const shape = error as SdkApiErrorShape;
@@ -147,15 +143,15 @@ export function outcomeOfSdkError(error: unknown, endpoint?: ProviderEndpoint): 
     if (typeof shape.status === "number") {
       const body = shape.error as { error?: { message?: unknown }; message?: unknown } | undefined;
       const detail = body?.error?.message ?? body?.message;
-      const message = typeof detail === "string" ? detail : messageOf(error);
+      const message = typeof detail === "string" ? detail : errorMessage(error);
       return outcomeOfStatus(shape.status, message, retryAfterMsOf(headersOf(shape.headers)));
     }
     // An error event inside the stream (e.g. Anthropic's `overloaded_error`): transient.
-    return outcome("failed", `the provider reported an error mid-stream: ${messageOf(error)}`);
+    return outcome("failed", `the provider reported an error mid-stream: ${errorMessage(error)}`);
   }
   if (error instanceof SyntaxError) {
-    return outcome("malformed", `the provider sent a malformed stream chunk (${messageOf(error)})`);
+    return outcome("malformed", `the provider sent a malformed stream chunk (${errorMessage(error)})`);
   }
   if (connectionFailureKind(error) === "dropped") return droppedConnection(error, endpoint);
-  return outcome("failed", `the stream broke off: ${messageOf(error)}`);
+  return outcome("failed", `the stream broke off: ${errorMessage(error)}`);
 }

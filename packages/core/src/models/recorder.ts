@@ -3,6 +3,7 @@ import { closeSync, fsyncSync, mkdirSync, openSync, renameSync, unlinkSync, writ
 import { basename, dirname, join } from "node:path";
 import {
   type CompleteModelPayload,
+  errorMessage,
   type ModelScript,
   ModelScriptSchema,
   type OmniMessage,
@@ -38,7 +39,7 @@ export interface RecordingModelOptions {
 
 /** A recording that could not be written; the request that completed it fails with this message. */
 function writeFailure(file: string, error: unknown): ModelOutcome["errorMessage"] {
-  const reason = error instanceof Error ? error.message : String(error);
+  const reason = errorMessage(error);
   return `recording the model turn to ${file} failed (${reason})`;
 }
 

@@ -9,6 +9,7 @@ import {
   REPLAY_PROVIDER,
   resolveCredentials,
 } from "@penguin/state";
+import type { ProviderAdapterOptions } from "./adapter-setup.js";
 import { createAnthropicMessagesModel } from "./anthropic-messages.js";
 import { CassetteError } from "./cassette.js";
 import { createOpenAIChatModel } from "./openai-chat.js";
@@ -20,7 +21,6 @@ import {
 } from "./openai-chat-request.js";
 import { createOpenAIResponsesModel } from "./openai-responses.js";
 import { createReplayModel } from "./replay.js";
-import type { ToolCallIdRegistry } from "./tool-call-ids.js";
 import type { ModelAdapter } from "./types.js";
 
 /**
@@ -95,23 +95,16 @@ const API_PROFILES: Readonly<Record<ProviderApi, ProviderProfile>> = {
  */
 export const NO_API_KEY = "no-key";
 
-export interface ModelAdapterOptions {
-  apiKey?: string;
-  baseUrl?: string;
-  contextWindow?: number;
-  vision?: boolean;
-  /** Time to wait for the response headers. */
-  timeoutMs?: number;
-  /** Longest silence between stream chunks. */
-  idleTimeoutMs?: number;
-  /** The session's tool call ids (shared by every adapter the session uses). */
-  toolCallIds?: ToolCallIdRegistry;
+/**
+ * An adapter's own options, all optional (the provider's table row, the project's model entry
+ * and the environment fill in what is not given), and where to look them up.
+ */
+export interface ModelAdapterOptions extends Partial<Omit<ProviderAdapterOptions, "provider" | "modelId">> {
   /** The wire protocol, overriding the provider's (a model entry's `api`). */
   api?: ProviderApi;
   /** Where a model entry supplies the key, base URL, context window and vision. */
   project?: ProjectConfig;
   env?: NodeJS.ProcessEnv;
-  headers?: Record<string, string>;
 }
 
 export type ModelAdapterResult = { ok: true; adapter: ModelAdapter } | { ok: false; error: string };
@@ -211,24 +204,4 @@ export function createModelAdapter(
         }),
       };
   }
-}
-
-/** Room kept free in the context window besides the estimated input (estimates are rough). */
-export const MAX_TOKENS_SAFETY_MARGIN = 1024;
-/** Never ask for less than this, even when the input seems to fill the window (the estimate may be high). */
-export const MIN_MAX_TOKENS = 1024;
-
-/**
- * `model.max_tokens`: "-1 = provider default; clamped to window − estimated input − margin".
- * Undefined means: send no cap (the provider's default).
- */
-export function clampMaxTokens(
-  requested: number | undefined,
-  contextWindow: number | undefined,
-  estimatedInputTokens: number,
-): number | undefined {
-  if (requested === undefined || requested < 0) return undefined;
-  if (contextWindow === undefined) return requested;
-  const room = contextWindow - estimatedInputTokens - MAX_TOKENS_SAFETY_MARGIN;
-  return Math.max(Math.min(requested, room), Math.min(requested, MIN_MAX_TOKENS));
 }

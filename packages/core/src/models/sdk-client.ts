@@ -1,6 +1,7 @@
 import type Anthropic from "@anthropic-ai/sdk";
+import { errorMessage } from "@penguin/protocol";
 import type OpenAI from "openai";
-import type { SdkClientOptions } from "./adapter-setup.js";
+import type { AdapterConnection } from "./adapter-setup.js";
 
 /**
  * The provider SDKs are imported the first time an adapter sends a request, not when Penguin
@@ -9,10 +10,28 @@ import type { SdkClientOptions } from "./adapter-setup.js";
  * command does not need)."
  */
 
+/** Default time to wait for a provider's response headers (system_config `model.timeoutMs`). */
+export const DEFAULT_REQUEST_TIMEOUT_MS = 120_000;
+
+/**
+ * Settings for every official SDK client: retries belong to the engine alone (`maxRetries: 0`),
+ * and stream failures are reported as outcomes, so the SDK must not log them as well.
+ */
+function sdkClientOptions(options: AdapterConnection) {
+  return {
+    apiKey: options.apiKey,
+    baseURL: options.baseUrl,
+    maxRetries: 0,
+    timeout: options.timeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS,
+    defaultHeaders: options.headers,
+    logLevel: "off" as const,
+  };
+}
+
 /** An SDK that could not be imported (a broken or partial install): the request cannot be sent. */
 export class SdkLoadError extends Error {
   constructor(packageName: string, cause: unknown) {
-    const reason = cause instanceof Error ? cause.message : String(cause);
+    const reason = errorMessage(cause);
     super(`cannot load the provider SDK "${packageName}" (${reason}); reinstall Penguin to restore it`, {
       cause,
     });
@@ -43,16 +62,18 @@ function lazyClient<T>(create: () => Promise<T>): () => Promise<T> {
   };
 }
 
-export function lazyOpenAIClient(options: SdkClientOptions): () => Promise<OpenAI> {
+export function lazyOpenAIClient(connection: AdapterConnection): () => Promise<OpenAI> {
+  const settings = sdkClientOptions(connection);
   return lazyClient(async () => {
     const OpenAISdk = await importSdk("openai", () => import("openai"));
-    return new OpenAISdk(options);
+    return new OpenAISdk(settings);
   });
 }
 
-export function lazyAnthropicClient(options: SdkClientOptions): () => Promise<Anthropic> {
+export function lazyAnthropicClient(connection: AdapterConnection): () => Promise<Anthropic> {
+  const settings = sdkClientOptions(connection);
   return lazyClient(async () => {
     const AnthropicSdk = await importSdk("@anthropic-ai/sdk", () => import("@anthropic-ai/sdk"));
-    return new AnthropicSdk(options);
+    return new AnthropicSdk(settings);
   });
 }

@@ -68,3 +68,16 @@ export function tokenCounts(parts: InputTokenParts): TokenCounts {
     total: parts.uncached + parts.cacheRead + parts.cacheWrite + parts.output,
   };
 }
+
+/**
+ * The OpenAI APIs' usage, whose input count includes its cached part (`prompt_tokens` on Chat
+ * Completions, `input_tokens` on Responses) and which write no cache they report.
+ */
+export function openAIUsage(input: number, cachedInput: number, output: number): TokenCounts {
+  return tokenCounts({
+    uncached: Math.max(0, input - cachedInput),
+    cacheRead: cachedInput,
+    cacheWrite: 0,
+    output,
+  });
+}

@@ -5,8 +5,6 @@ import { type FailureOutcome, outcome } from "./outcomes.js";
  * provider that sends nothing for this long has stalled, even if the connection stays open.
  */
 export const DEFAULT_IDLE_TIMEOUT_MS = 60_000;
-/** Default time to wait for a provider's response headers (system_config `model.timeoutMs`). */
-export const DEFAULT_REQUEST_TIMEOUT_MS = 120_000;
 
 /**
  * The cancellation of one HTTP request: the caller's abort signal and the idle timeout both

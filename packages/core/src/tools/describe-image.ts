@@ -1,4 +1,5 @@
 import type { OmniMessage } from "@penguin/protocol";
+import { errorMessage } from "@penguin/protocol";
 import type { ToolDefinitionConfig } from "@penguin/state";
 import { DEFAULT_DESCRIBE_IMAGE_PROMPT } from "../environment/limits.js";
 import type { BuiltinTool, ToolExecutionContext, ToolResult } from "../environment/types.js";
@@ -32,7 +33,7 @@ export function createDescribeImageTool(definition: ToolDefinitionConfig): Built
         ctx.signal,
       );
     } catch (error) {
-      reply = { ok: false, error: error instanceof Error ? error.message : String(error) };
+      reply = { ok: false, error: errorMessage(error) };
     }
     if (!reply.ok)
       return yield* fail(

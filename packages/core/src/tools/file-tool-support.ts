@@ -1,5 +1,5 @@
 import { resolve } from "node:path";
-import { type OmniMessage, partialToolCallOutput } from "@penguin/protocol";
+import { errorMessage, type OmniMessage, partialToolCallOutput } from "@penguin/protocol";
 import { modelVisiblePath } from "@penguin/state";
 import type { ToolExecutionContext, ToolResult } from "../environment/types.js";
 import { SpecialFileError, specialFileMessage } from "./regular-file.js";
@@ -115,6 +115,6 @@ export function describeFsError(action: string, path: string, error: unknown): s
     case "EROFS":
       return `Cannot ${action} ${shown}: the file system is read-only.`;
     default:
-      return `Cannot ${action} ${shown}: ${code ?? (error instanceof Error ? error.message : String(error))}.`;
+      return `Cannot ${action} ${shown}: ${code ?? errorMessage(error)}.`;
   }
 }

@@ -2,12 +2,7 @@ import { type FakeLlm, startFakeLlm } from "@penguin/fake-llm";
 import { userText } from "@penguin/protocol";
 import { ProjectConfigSchema } from "@penguin/state";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import {
-  clampMaxTokens,
-  createModelAdapter,
-  MAX_TOKENS_SAFETY_MARGIN,
-  type ModelAdapterResult,
-} from "../../src/models/registry.js";
+import { createModelAdapter, type ModelAdapterResult } from "../../src/models/registry.js";
 import type { ModelAdapter } from "../../src/models/types.js";
 import { collect, request, tempFile } from "./helpers.js";
 
@@ -140,23 +135,5 @@ describe("createModelAdapter", () => {
     const failed = createModelAdapter({ provider: "replay", modelId: bad });
     expect(failed.ok).toBe(false);
     expect(!failed.ok && failed.error).toContain(`${bad}:2:`);
-  });
-});
-
-describe("clampMaxTokens", () => {
-  it("keeps a request that fits", () => {
-    expect(clampMaxTokens(32000, 200000, 10000)).toBe(32000);
-  });
-  it("shrinks the cap to what the window leaves after the input and a margin", () => {
-    expect(clampMaxTokens(32000, 128000, 100000)).toBe(128000 - 100000 - MAX_TOKENS_SAFETY_MARGIN);
-  });
-  it("keeps a floor when the input seems to fill the window", () => {
-    expect(clampMaxTokens(32000, 8000, 9000)).toBe(1024);
-    expect(clampMaxTokens(500, 8000, 9000)).toBe(500);
-  });
-  it("leaves the provider default for -1 and an unknown window unclamped", () => {
-    expect(clampMaxTokens(-1, 8000, 10)).toBeUndefined();
-    expect(clampMaxTokens(undefined, 8000, 10)).toBeUndefined();
-    expect(clampMaxTokens(4000, undefined, 1_000_000)).toBe(4000);
   });
 });

@@ -1,3 +1,4 @@
+import { errorMessage } from "@penguin/protocol";
 import { type Kysely, type Migration, type MigrationResultSet, Migrator, sql } from "kysely";
 import type { ServerDatabase } from "./schema.js";
 
@@ -102,7 +103,7 @@ export async function migrateToLatest(db: Kysely<ServerDatabase>): Promise<strin
   const result: MigrationResultSet = await createMigrator(db).migrateToLatest();
   if (result.error !== undefined) {
     const failed = result.results?.find((item) => item.status === "Error")?.migrationName;
-    const reason = result.error instanceof Error ? result.error.message : String(result.error);
+    const reason = errorMessage(result.error);
     throw new Error(
       failed ? `database migration ${failed} failed: ${reason}` : `database migration failed: ${reason}`,
       { cause: result.error },

@@ -1,5 +1,6 @@
 import { createRequire } from "node:module";
 import { dirname, join, sep } from "node:path";
+import { errorMessage } from "@penguin/protocol";
 
 // The text layer of a PDF, page by page, with PDF.js (pdfjs-dist 4.x, whose legacy build runs on
 // Node 20). "Load the PDF library lazily (dynamic import on first PDF) so sessions that never
@@ -73,10 +74,6 @@ function assetUrls(): { cMapUrl: string; standardFontDataUrl: string } | undefin
 
 function errorName(error: unknown): string {
   return error instanceof Error ? error.name : "";
-}
-
-function errorMessage(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }
 
 /** A page's text items joined, one string per line the PDF marks, without blank lines at the ends. */

@@ -1,4 +1,5 @@
 import type { OmniMessage } from "@penguin/protocol";
+import { errorMessage } from "@penguin/protocol";
 import { defaultToolLimits, type ToolDefinitionConfig, type ToolLimits } from "@penguin/state";
 import type { BuiltinTool, ToolExecutionContext, ToolResult } from "../../environment/types.js";
 import { answer, fail, stringArgument } from "../file-tool-support.js";
@@ -141,7 +142,7 @@ function networkError(error: unknown): string {
   const cause = (error as { cause?: { code?: unknown; message?: unknown } }).cause;
   if (typeof cause?.code === "string") return cause.code;
   if (typeof cause?.message === "string") return cause.message;
-  return error instanceof Error ? error.message : String(error);
+  return errorMessage(error);
 }
 
 export function createWebFetchTool(
@@ -223,7 +224,7 @@ export function createWebFetchTool(
       } catch (error) {
         return yield* fail(
           ctx,
-          `Converting the HTML of ${response.url} to text failed: ${error instanceof Error ? error.message : String(error)}.`,
+          `Converting the HTML of ${response.url} to text failed: ${errorMessage(error)}.`,
         );
       }
     }

@@ -1,3 +1,4 @@
+import { errorMessage } from "@penguin/protocol";
 import { MAX_SUBAGENT_SESSIONS, SUBAGENT_ID_PREFIX } from "./limits.js";
 import { type RestoredChildState, restoredChildState } from "./restored.js";
 import { Subagent } from "./subagent.js";
@@ -74,7 +75,7 @@ export class SubagentManager {
     try {
       session = await this.options.launcher.create(request);
     } catch (error) {
-      return { ok: false, error: `the subagent could not be started: ${messageOf(error)}` };
+      return { ok: false, error: `the subagent could not be started: ${errorMessage(error)}` };
     } finally {
       this.starting.delete(id);
     }
@@ -105,7 +106,7 @@ export class SubagentManager {
     } catch (error) {
       return {
         ok: false,
-        error: `subagent ${subagent.id} (session ${subagent.sessionId}) could not be reopened from its trace: ${messageOf(error)}`,
+        error: `subagent ${subagent.id} (session ${subagent.sessionId}) could not be reopened from its trace: ${errorMessage(error)}`,
       };
     }
   }
@@ -195,8 +196,4 @@ function idNumber(id: string): number | undefined {
   if (!id.startsWith(SUBAGENT_ID_PREFIX)) return undefined;
   const n = Number(id.slice(SUBAGENT_ID_PREFIX.length));
   return Number.isInteger(n) && n > 0 ? n : undefined;
-}
-
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }

@@ -1,4 +1,5 @@
 import {
+  errorMessage,
   isPayload,
   type OmniMessage,
   type StopReason,
@@ -125,7 +126,7 @@ export class Subagent {
         sender: "parent_agent",
       });
     } catch (error) {
-      return { ok: false, error: `subagent ${this.id} could not start its task: ${messageOf(error)}` };
+      return { ok: false, error: `subagent ${this.id} could not start its task: ${errorMessage(error)}` };
     }
     this.unread.take(); // text of an earlier task that nobody read is not this task's output
     this.answer = undefined;
@@ -214,7 +215,7 @@ export class Subagent {
     try {
       for await (const message of stream) this.observe(message);
     } catch (error) {
-      this.outcome ??= { status: "failed", message: `the subagent's session failed: ${messageOf(error)}` };
+      this.outcome ??= { status: "failed", message: `the subagent's session failed: ${errorMessage(error)}` };
     } finally {
       this.relay.flush();
       this.outcome ??= { status: "aborted", message: "the subagent's task ended without a result" };
@@ -253,8 +254,4 @@ export class Subagent {
   private wake(): void {
     for (const waiter of [...this.waiters]) waiter();
   }
-}
-
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }
