@@ -1,5 +1,5 @@
-import type { ApprovalContext, ApproveFn, Approver, PolicyDecision } from "./approver.js";
 import { errorMessage } from "@penguin/protocol";
+import type { ApprovalContext, ApproveFn, Approver, PolicyDecision } from "./approver.js";
 
 /** Whether a value is an approver (an object with `decide`), not a plain callback. */
 export function isApprover(value: unknown): value is Approver {
