@@ -9,13 +9,13 @@ import {
   toolCallOutput,
 } from "@penguin/protocol";
 import { modelVisiblePath, TRUNCATED_OUTPUT_DIR } from "@penguin/state";
-import type { AfterHooksResult, HookRunner } from "../hooks/runner.js";
+import type { ProcessManager } from "../processes/process-manager.js";
 import type { SkillCatalog } from "../skills/catalog.js";
-import type { ProcessManager } from "../tools/command/process-manager.js";
-import { FileReadRegistry } from "../tools/extended/file-reads.js";
 import { writeArchive } from "./archive.js";
 import { CallOutput } from "./call-output.js";
 import { type AgentPlace, CurrentDirectory, type RoundCall } from "./current-directory.js";
+import { FileReadRegistry } from "./file-reads.js";
+import type { AfterCallHooks, AfterHooksResult } from "./hook-ports.js";
 import { ABORT_GRACE_MS, DEFAULT_MAX_OUTPUT_LENGTH, DEFAULT_TOOL_TIMEOUT_MS } from "./limits.js";
 import {
   archiveFailedNote,
@@ -57,7 +57,7 @@ export interface EnvironmentOptions {
   /** The skills use_skill loads from (absent: skills are off). */
   skills?: SkillCatalog;
   /** The session's hooks: after-hooks run here, once a call's output is complete. */
-  hooks?: HookRunner;
+  hooks?: AfterCallHooks;
   /** "allowed-tools": only these tools are offered and run (absent: all of them). */
   allowedTools?: readonly string[];
 }

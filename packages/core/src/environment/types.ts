@@ -1,8 +1,8 @@
 import type { OmniMessage, StopReason, ToolCallPayload } from "@penguin/protocol";
 import type { ToolDefinitionConfig } from "@penguin/state";
-import type { ProcessManager } from "../tools/command/process-manager.js";
-import type { FileReadRegistry } from "../tools/extended/file-reads.js";
+import type { ProcessManager } from "../processes/process-manager.js";
 import type { AgentPlace, RoundCall } from "./current-directory.js";
+import type { FileReadRegistry } from "./file-reads.js";
 
 /** Called once per complete tool call; a throw counts as "deny". */
 export type ApproveFn = (toolCall: OmniMessage<ToolCallPayload>) => Promise<"allow" | "deny">;

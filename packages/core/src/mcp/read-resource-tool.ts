@@ -1,5 +1,4 @@
 import { type OmniMessage, partialToolCallOutput } from "@penguin/protocol";
-import { replaceControlCharacters } from "../environment/control-characters.js";
 import {
   DEFAULT_MAX_OUTPUT_LENGTH,
   DEFAULT_TOOL_TIMEOUT_MS,
@@ -8,6 +7,7 @@ import {
   READ_FILE_OUTPUT_RESERVE_CHARS,
 } from "../environment/limits.js";
 import type { BuiltinTool, ToolExecutionContext, ToolResult } from "../environment/types.js";
+import { replaceControlCharacters } from "../text/control-characters.js";
 import { windowOfLines } from "../tools/line-window.js";
 import { describeError, type McpConnection } from "./connection.js";
 import { MCP_RESOURCE_LIST_MAX, READ_MCP_RESOURCE_TOOL } from "./limits.js";

@@ -55,7 +55,7 @@ import { mcpSecretValues } from "../mcp/secrets.js";
 import { McpToolset } from "../mcp/toolset.js";
 import { createRecordingModel } from "../models/recorder.js";
 import type { ModelAdapter, ThinkingLevel } from "../models/types.js";
-import { ProcessManager } from "../tools/command/process-manager.js";
+import { ProcessManager } from "../processes/process-manager.js";
 import { extendedToolFactories } from "../tools/extended/index.js";
 import { createBuiltinTools, selectToolsForModel } from "../tools/registry.js";
 import { SUBAGENT_TOOL_NAMES, type SubagentManager, subagentToolFactories } from "../tools/subagent/index.js";

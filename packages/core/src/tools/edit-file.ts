@@ -9,8 +9,6 @@ import {
 } from "../environment/limits.js";
 import type { BuiltinTool, ToolExecutionContext, ToolResult } from "../environment/types.js";
 import { findSites, type Site } from "./edit-sites.js";
-import { sha256Of } from "./extended/file-reads.js";
-import { checkExistingFile, recordWrite } from "./extended/write-guard.js";
 import {
   answer,
   booleanArgument,
@@ -22,6 +20,8 @@ import {
   shownPath,
   stringArgument,
 } from "./file-tool-support.js";
+import { sha256Of } from "./files/hashes.js";
+import { checkExistingFile, recordWrite } from "./files/write-guard.js";
 import {
   BYTE_ORDER_MARK,
   fileText,

@@ -8,8 +8,6 @@ import {
   READ_FILE_SCAN_CAP_BYTES,
 } from "../environment/limits.js";
 import type { BuiltinTool, ToolExecutionContext, ToolResult } from "../environment/types.js";
-import { createRichReader, type RichReadLimits } from "./extended/rich-read.js";
-import { recordRead } from "./extended/write-guard.js";
 import {
   answer,
   describeFsError,
@@ -19,6 +17,8 @@ import {
   positiveIntegerArgument,
   shownPath,
 } from "./file-tool-support.js";
+import { createRichReader, type RichReadLimits } from "./files/rich-read.js";
+import { recordRead } from "./files/write-guard.js";
 import { readLineWindow, type WindowResult, windowOfLines } from "./line-window.js";
 import { missingPathHint } from "./path-hint.js";
 import { specialFileKind, specialFileMessage } from "./regular-file.js";

@@ -4,8 +4,6 @@ import type { OmniMessage } from "@penguin/protocol";
 import type { ToolDefinitionConfig } from "@penguin/state";
 import { DIFF_MAX_FILE_BYTES, WRITE_DIFF_MAX_LINES } from "../environment/limits.js";
 import type { BuiltinTool, ToolExecutionContext, ToolResult } from "../environment/types.js";
-import { sha256File, sha256Of } from "./extended/file-reads.js";
-import { checkExistingFile, checkMissingFile, recordWrite } from "./extended/write-guard.js";
 import {
   answer,
   describeFsError,
@@ -17,6 +15,8 @@ import {
   shownPath,
   stringArgument,
 } from "./file-tool-support.js";
+import { sha256File, sha256Of } from "./files/hashes.js";
+import { checkExistingFile, checkMissingFile, recordWrite } from "./files/write-guard.js";
 import { readRegularFile, specialFileKind, specialFileMessage, writeRegularFile } from "./regular-file.js";
 import {
   changeSummary,

@@ -3,7 +3,7 @@ import { join } from "node:path";
 import type { PartialToolCallOutputPayload } from "@penguin/protocol";
 import { DEFAULT_TOOL_DEFINITIONS } from "@penguin/state";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { ProcessManager } from "../../src/tools/command/process-manager.js";
+import { ProcessManager } from "../../src/processes/process-manager.js";
 import { createReadFileTool } from "../../src/tools/read-file.js";
 import { extendedEnvironment, runCall, type TempDirs, workspace } from "../extended/support.js";
 

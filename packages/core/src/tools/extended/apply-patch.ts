@@ -13,11 +13,11 @@ import {
   shownPath,
   stringArgument,
 } from "../file-tool-support.js";
+import { sha256Note, sha256Of } from "../files/hashes.js";
+import { checkExistingFile } from "../files/write-guard.js";
 import { readRegularFile, writeRegularFile } from "../regular-file.js";
-import { sha256Note, sha256Of } from "./file-reads.js";
 import { applyHunks } from "./patch-hunks.js";
 import { type PatchOperation, parsePatch } from "./patch-parser.js";
-import { checkExistingFile } from "./write-guard.js";
 
 // "apply_patch: one exact-match patch across several files in the *** Begin Patch envelope with
 // add, update, delete and move actions, applied all-or-nothing (validate everything, then write;

@@ -43,9 +43,10 @@ export function extendedToolFactories(
   };
 }
 
+export { type FileKnowledge, FileReadRegistry } from "../../environment/file-reads.js";
+export { sha256File } from "../files/hashes.js";
 export { createApplyPatchTool } from "./apply-patch.js";
 export { createChangeDirectoryTool } from "./change-directory.js";
-export { type FileKnowledge, FileReadRegistry, sha256File } from "./file-reads.js";
 export { jobToolFactories } from "./jobs/index.js";
 export { createListFilesTool } from "./list-files.js";
 export { createMakeDirectoryTool } from "./make-directory.js";

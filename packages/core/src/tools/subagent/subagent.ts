@@ -7,7 +7,7 @@ import {
 } from "@penguin/protocol";
 import type { ApprovalPolicy } from "../../approval/policies.js";
 import type { ApproveFn } from "../../environment/types.js";
-import { UnreadBuffer } from "../command/unread-buffer.js";
+import { UnreadBuffer } from "../../processes/unread-buffer.js";
 import { ApprovalWatch, type PendingApproval } from "./approval-watch.js";
 import { LiveRelay, type SubagentFeed } from "./live-relay.js";
 import type { ChildSession, SubagentInfo, SubagentStatus, TaskOutcome, UsageSink } from "./types.js";

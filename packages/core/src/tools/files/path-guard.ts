@@ -1,7 +1,7 @@
 import type { Stats } from "node:fs";
 import type { ToolExecutionContext } from "../../environment/types.js";
 import { shownPath } from "../file-tool-support.js";
-import { sha256File } from "./file-reads.js";
+import { sha256File } from "./hashes.js";
 import { checkExistingFile, type GuardVerdict } from "./write-guard.js";
 
 // The write guard for the tools that move and remove paths: a regular file is checked like any

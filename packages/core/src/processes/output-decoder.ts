@@ -1,8 +1,8 @@
 import { isAscii } from "node:buffer";
-import { replaceControlCharacters } from "../../environment/control-characters.js";
+import { replaceControlCharacters } from "../text/control-characters.js";
 
 // The one rule for control characters, shared with MCP results and hook output.
-export { REPLACEMENT_CHARACTER, replaceControlCharacters } from "../../environment/control-characters.js";
+export { REPLACEMENT_CHARACTER, replaceControlCharacters } from "../text/control-characters.js";
 
 /**
  * Turns a stream of stdout or stderr bytes into text for the model.

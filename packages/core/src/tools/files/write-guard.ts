@@ -1,6 +1,7 @@
+import type { FileReadRegistry } from "../../environment/file-reads.js";
 import type { ToolExecutionContext } from "../../environment/types.js";
 import { shownPath } from "../file-tool-support.js";
-import { type FileReadRegistry, sha256File, sha256Note, sha256Of } from "./file-reads.js";
+import { sha256File, sha256Note, sha256Of } from "./hashes.js";
 
 // The checks of the hash-guarded writes, shared by every tool that changes files. "a mismatch
 // means the file changed underneath and the call is refused with both hashes".
