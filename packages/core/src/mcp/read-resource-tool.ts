@@ -8,7 +8,7 @@ import {
 } from "../environment/limits.js";
 import type { BuiltinTool, ToolExecutionContext, ToolResult } from "../environment/types.js";
 import { replaceControlCharacters } from "../text/control-characters.js";
-import { windowOfLines } from "../tools/line-window.js";
+import { windowOfLines } from "../tools/files/line-window.js";
 import { describeError, type McpConnection } from "./connection.js";
 import { MCP_RESOURCE_LIST_MAX, READ_MCP_RESOURCE_TOOL } from "./limits.js";
 import { listingLines, listResources, readResource, renderContents } from "./resources.js";

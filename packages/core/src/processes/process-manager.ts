@@ -1,4 +1,5 @@
 import { accessSync, constants } from "node:fs";
+import { MAX_COMMAND_SESSIONS } from "@penguin/state";
 import { nonInteractiveEnv } from "./non-interactive-env.js";
 import { type Platform, resolveShell } from "./platform.js";
 import {
@@ -9,8 +10,12 @@ import {
 } from "./session.js";
 import { DEFAULT_UNREAD_BUFFER_CHARS } from "./unread-buffer.js";
 
-/** "Command sessions: 64. When full, exited sessions are evicted first, then idle ones by LRU." */
-export const MAX_COMMAND_SESSIONS = 64;
+/**
+ * "Command sessions: 64. When full, exited sessions are evicted first, then idle ones by LRU."
+ * The number is the exec_command definition's (with `tools.limits.jobs.maxJobs`, whose default it
+ * is); this manager enforces it: see `start` and `pickEviction`.
+ */
+export { MAX_COMMAND_SESSIONS };
 
 /** Command-session ids handed to the model: `cmd_1`, `cmd_2`, … (never reused within a manager). */
 export const COMMAND_ID_PREFIX = "cmd_";

@@ -1,8 +1,10 @@
+import { DEFAULT_UNREAD_BUFFER_CHARS } from "@penguin/state";
+
 /**
  * "Command/subagent producers also keep a capped unread buffer (1 MiB per command session) that
- * drops oldest text with a marker." Counted in characters (UTF-16 code units) of decoded text.
+ * drops oldest text with a marker": the size is the command tools' (with `tools.limits.jobs`).
  */
-export const DEFAULT_UNREAD_BUFFER_CHARS = 1024 * 1024;
+export { DEFAULT_UNREAD_BUFFER_CHARS };
 
 /** The marker put where dropped text was: `[..., N chars of earlier output dropped ...]`. */
 export function droppedOutputMarker(droppedChars: number): string {

@@ -12,10 +12,10 @@ import {
   resolveToolPath,
   shownPath,
   stringArgument,
-} from "../file-tool-support.js";
+} from "../files/file-tool-support.js";
 import { sha256Note, sha256Of } from "../files/hashes.js";
+import { readRegularFile, writeRegularFile } from "../files/regular-file.js";
 import { checkExistingFile } from "../files/write-guard.js";
-import { readRegularFile, writeRegularFile } from "../regular-file.js";
 import { applyHunks } from "./patch-hunks.js";
 import { type PatchOperation, parsePatch } from "./patch-parser.js";
 

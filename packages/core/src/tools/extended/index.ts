@@ -1,6 +1,6 @@
 import { defaultToolLimits, type ToolDefinitionConfig, type ToolLimits } from "@penguin/state";
 import type { ToolFactory } from "../../environment/types.js";
-import { createReadFileTool } from "../read-file.js";
+import { createReadFileTool } from "../read-file/read-file.js";
 import { createApplyPatchTool } from "./apply-patch.js";
 import { createChangeDirectoryTool } from "./change-directory.js";
 import { jobToolFactories } from "./jobs/index.js";

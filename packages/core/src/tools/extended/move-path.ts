@@ -12,9 +12,9 @@ import {
   pathArgument,
   resolveToolPath,
   shownPath,
-} from "../file-tool-support.js";
+} from "../files/file-tool-support.js";
 import { checkPathChange } from "../files/path-guard.js";
-import { missingPathHint } from "../path-hint.js";
+import { missingPathHint } from "../files/path-hint.js";
 import { type MoveOutcome, moveWithoutOverwrite } from "./move-no-overwrite.js";
 
 // "move_path (never overwrites, creates missing parents)".

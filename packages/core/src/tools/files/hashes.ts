@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { openRegularForReading } from "../regular-file.js";
+import { openRegularForReading } from "./regular-file.js";
 
 // The sha256 hashes of the write guard: what read_file reports and what a guarded change compares.
 

@@ -1,6 +1,6 @@
 import type { Stats } from "node:fs";
 import type { ToolExecutionContext } from "../../environment/types.js";
-import { shownPath } from "../file-tool-support.js";
+import { shownPath } from "./file-tool-support.js";
 import { sha256File } from "./hashes.js";
 import { checkExistingFile, type GuardVerdict } from "./write-guard.js";
 

@@ -1,11 +1,11 @@
 import type { ToolLimits } from "@penguin/state";
 import { IMAGE_MAX_BYTES } from "../../environment/limits.js";
 import type { ToolExecutionContext } from "../../environment/types.js";
-import { describeFsError } from "../file-tool-support.js";
-import { imageDimensions } from "../image-dimensions.js";
-import { type ImageMimeType, sniffImageType } from "../image-source.js";
-import { openRegularForReading, readRegularFile } from "../regular-file.js";
+import { describeFsError } from "./file-tool-support.js";
+import { imageDimensions } from "./image-dimensions.js";
+import { type ImageMimeType, sniffImageType } from "./image-source.js";
 import { extractPdfText } from "./pdf-text.js";
+import { openRegularForReading, readRegularFile } from "./regular-file.js";
 
 // read_file's rich branch ("In the extended preset `read_file` also returns an image as image
 // content (vision models) and extracts the text of a PDF"): what a file is comes from its first

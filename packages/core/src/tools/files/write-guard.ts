@@ -1,6 +1,6 @@
 import type { FileReadRegistry } from "../../environment/file-reads.js";
 import type { ToolExecutionContext } from "../../environment/types.js";
-import { shownPath } from "../file-tool-support.js";
+import { shownPath } from "./file-tool-support.js";
 import { sha256File, sha256Note, sha256Of } from "./hashes.js";
 
 // The checks of the hash-guarded writes, shared by every tool that changes files. "a mismatch

@@ -10,7 +10,7 @@ import {
 } from "../../command/call-arguments.js";
 import { resolveWorkdir } from "../../command/exec-command.js";
 import { followOutput } from "../../command/stream-output.js";
-import { fail } from "../../file-tool-support.js";
+import { fail } from "../../files/file-tool-support.js";
 import { optionalWaitMs, stillRunningNote } from "./job-support.js";
 
 type RunLimits = ToolLimits["run_command"];

@@ -3,7 +3,7 @@ import { defaultToolLimits, type ToolDefinitionConfig, type ToolLimits } from "@
 import type { BuiltinTool, ToolExecutionContext, ToolResult } from "../../../environment/types.js";
 import { type CommandSession, exitNote } from "../../../processes/session.js";
 import { clampYieldTime, optionalString } from "../../command/call-arguments.js";
-import { fail } from "../../file-tool-support.js";
+import { fail } from "../../files/file-tool-support.js";
 import { cutLine, findJob, optionalWaitMs } from "./job-support.js";
 import { compilePattern, LineMatcher } from "./line-matcher.js";
 

@@ -1,9 +1,9 @@
 import type { OmniMessage } from "@penguin/protocol";
 import type { ToolDefinitionConfig } from "@penguin/state";
-import { DEFAULT_DESCRIBE_IMAGE_PROMPT } from "../environment/limits.js";
-import type { BuiltinTool, ToolExecutionContext, ToolResult } from "../environment/types.js";
-import { answer, fail, optionalStringArgument, stringArgument } from "./file-tool-support.js";
-import { loadImage } from "./image-source.js";
+import { DEFAULT_DESCRIBE_IMAGE_PROMPT } from "../../environment/limits.js";
+import type { BuiltinTool, ToolExecutionContext, ToolResult } from "../../environment/types.js";
+import { answer, fail, optionalStringArgument, stringArgument } from "../files/file-tool-support.js";
+import { loadImage } from "../files/image-source.js";
 
 // "Text-only models get describe_image: the image plus a prompt are forwarded to the Project's
 // configured vision_model, whose text answer becomes the tool output."

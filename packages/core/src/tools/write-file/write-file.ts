@@ -2,8 +2,8 @@ import { mkdir, stat } from "node:fs/promises";
 import { dirname } from "node:path";
 import type { OmniMessage } from "@penguin/protocol";
 import type { ToolDefinitionConfig } from "@penguin/state";
-import { DIFF_MAX_FILE_BYTES, WRITE_DIFF_MAX_LINES } from "../environment/limits.js";
-import type { BuiltinTool, ToolExecutionContext, ToolResult } from "../environment/types.js";
+import { DIFF_MAX_FILE_BYTES, WRITE_DIFF_MAX_LINES } from "../../environment/limits.js";
+import type { BuiltinTool, ToolExecutionContext, ToolResult } from "../../environment/types.js";
 import {
   answer,
   describeFsError,
@@ -14,10 +14,14 @@ import {
   resolveToolPath,
   shownPath,
   stringArgument,
-} from "./file-tool-support.js";
-import { sha256File, sha256Of } from "./files/hashes.js";
-import { checkExistingFile, checkMissingFile, recordWrite } from "./files/write-guard.js";
-import { readRegularFile, specialFileKind, specialFileMessage, writeRegularFile } from "./regular-file.js";
+} from "../files/file-tool-support.js";
+import { sha256File, sha256Of } from "../files/hashes.js";
+import {
+  readRegularFile,
+  specialFileKind,
+  specialFileMessage,
+  writeRegularFile,
+} from "../files/regular-file.js";
 import {
   changeSummary,
   countChanges,
@@ -26,7 +30,8 @@ import {
   lineDiff,
   multisetChanges,
   patchLineCount,
-} from "./unified-diff.js";
+} from "../files/unified-diff.js";
+import { checkExistingFile, checkMissingFile, recordWrite } from "../files/write-guard.js";
 
 // "write_file — creates parent directories as needed; reports "Created" vs "Overwrote" with
 // lines/bytes. An overwrite also shows a small unified diff against the previous content, or a

@@ -1,5 +1,5 @@
 import { FILE_HEADERS_ONLY, formatPatch, type StructuredPatch, structuredPatch } from "diff";
-import { DIFF_CONTEXT_LINES, DIFF_MAX_EDIT_LENGTH } from "../environment/limits.js";
+import { DIFF_CONTEXT_LINES, DIFF_MAX_EDIT_LENGTH } from "../../environment/limits.js";
 
 // The git-style unified diffs that edit_file and write_file echo, so the model (and the user)
 // can verify a change without reading the file again.

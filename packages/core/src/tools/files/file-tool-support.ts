@@ -1,7 +1,7 @@
 import { resolve } from "node:path";
 import { type OmniMessage, partialToolCallOutput } from "@penguin/protocol";
 import { modelVisiblePath } from "@penguin/state";
-import type { ToolExecutionContext, ToolResult } from "../environment/types.js";
+import type { ToolExecutionContext, ToolResult } from "../../environment/types.js";
 import { SpecialFileError, specialFileMessage } from "./regular-file.js";
 
 // What the file and image tools share: how a path argument becomes a file, how a path is shown

@@ -6,9 +6,8 @@ import {
   EDIT_MAX_HUNKS,
   EDIT_MAX_LISTED_MATCHES,
   EDIT_NEAR_MATCH_MAX_LINES,
-} from "../environment/limits.js";
-import type { BuiltinTool, ToolExecutionContext, ToolResult } from "../environment/types.js";
-import { findSites, type Site } from "./edit-sites.js";
+} from "../../environment/limits.js";
+import type { BuiltinTool, ToolExecutionContext, ToolResult } from "../../environment/types.js";
 import {
   answer,
   booleanArgument,
@@ -19,9 +18,8 @@ import {
   resolveToolPath,
   shownPath,
   stringArgument,
-} from "./file-tool-support.js";
-import { sha256Of } from "./files/hashes.js";
-import { checkExistingFile, recordWrite } from "./files/write-guard.js";
+} from "../files/file-tool-support.js";
+import { sha256Of } from "../files/hashes.js";
 import {
   BYTE_ORDER_MARK,
   fileText,
@@ -31,10 +29,12 @@ import {
   textFileOf,
   uniformLineBreak,
   withLineBreaks,
-} from "./line-endings.js";
-import { missingPathHint } from "./path-hint.js";
-import { readRegularFile, writeRegularFile } from "./regular-file.js";
-import { changeSummary, formatHunks, type Hunk, lineDiff, multisetChanges } from "./unified-diff.js";
+} from "../files/line-endings.js";
+import { missingPathHint } from "../files/path-hint.js";
+import { readRegularFile, writeRegularFile } from "../files/regular-file.js";
+import { changeSummary, formatHunks, type Hunk, lineDiff, multisetChanges } from "../files/unified-diff.js";
+import { checkExistingFile, recordWrite } from "../files/write-guard.js";
+import { findSites, type Site } from "./edit-sites.js";
 
 // "edit_file — the file must exist; old_string must occur exactly once (or set replace_all);
 // success echoes "Replaced N occurrence(s)" plus a git-style unified diff of the changed regions

@@ -1,5 +1,5 @@
 import { stat } from "node:fs/promises";
-import { IMAGE_FETCH_TIMEOUT_MS, IMAGE_MAX_BYTES } from "../environment/limits.js";
+import { IMAGE_FETCH_TIMEOUT_MS, IMAGE_MAX_BYTES } from "../../environment/limits.js";
 import { fsErrorCode, resolveToolPath, shownPath } from "./file-tool-support.js";
 import { missingPathHint } from "./path-hint.js";
 import { openRegularForReading, specialFileKind, specialFileMessage } from "./regular-file.js";

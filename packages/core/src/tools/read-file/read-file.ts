@@ -6,8 +6,8 @@ import {
   READ_FILE_DEFAULT_OFFSET,
   READ_FILE_OUTPUT_RESERVE_CHARS,
   READ_FILE_SCAN_CAP_BYTES,
-} from "../environment/limits.js";
-import type { BuiltinTool, ToolExecutionContext, ToolResult } from "../environment/types.js";
+} from "../../environment/limits.js";
+import type { BuiltinTool, ToolExecutionContext, ToolResult } from "../../environment/types.js";
 import {
   answer,
   describeFsError,
@@ -16,12 +16,12 @@ import {
   pathArgument,
   positiveIntegerArgument,
   shownPath,
-} from "./file-tool-support.js";
-import { createRichReader, type RichReadLimits } from "./files/rich-read.js";
-import { recordRead } from "./files/write-guard.js";
-import { readLineWindow, type WindowResult, windowOfLines } from "./line-window.js";
-import { missingPathHint } from "./path-hint.js";
-import { specialFileKind, specialFileMessage } from "./regular-file.js";
+} from "../files/file-tool-support.js";
+import { readLineWindow, type WindowResult, windowOfLines } from "../files/line-window.js";
+import { missingPathHint } from "../files/path-hint.js";
+import { specialFileKind, specialFileMessage } from "../files/regular-file.js";
+import { createRichReader, type RichReadLimits } from "../files/rich-read.js";
+import { recordRead } from "../files/write-guard.js";
 
 // "read_file — cat -n style output (line number, tab, content); overlong single lines are
 // truncated, and binary content (NUL bytes) is rejected with advice to use shell/image tools."

@@ -3,7 +3,7 @@ import {
   READ_FILE_LINE_NUMBER_WIDTH,
   READ_FILE_MAX_LINE_CHARS,
   READ_FILE_SCAN_CAP_BYTES,
-} from "../environment/limits.js";
+} from "../../environment/limits.js";
 import { openRegularForReading } from "./regular-file.js";
 
 // Reads a window of lines from a file of any size by streaming it: only the lines inside the

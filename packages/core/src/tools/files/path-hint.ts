@@ -4,7 +4,7 @@ import {
   PATH_HINT_MAX_COMPARED_CHARS,
   PATH_HINT_MAX_DIR_ENTRIES,
   PATH_HINT_MAX_SUGGESTIONS,
-} from "../environment/limits.js";
+} from "../../environment/limits.js";
 import { shownPath } from "./file-tool-support.js";
 
 // A missing path is usually a typo, a wrong extension or a wrong folder. The hint names similar

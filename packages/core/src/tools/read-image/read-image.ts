@@ -1,8 +1,8 @@
 import type { OmniMessage } from "@penguin/protocol";
 import type { ToolDefinitionConfig } from "@penguin/state";
-import type { BuiltinTool, ToolExecutionContext, ToolResult } from "../environment/types.js";
-import { answer, fail, stringArgument } from "./file-tool-support.js";
-import { loadImage } from "./image-source.js";
+import type { BuiltinTool, ToolExecutionContext, ToolResult } from "../../environment/types.js";
+import { answer, fail, stringArgument } from "../files/file-tool-support.js";
+import { loadImage } from "../files/image-source.js";
 
 // "read_image (vision models): Read an image and return it as image content."
 

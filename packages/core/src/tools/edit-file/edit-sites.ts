@@ -1,4 +1,4 @@
-import { type LineView, lineView, type TextFile } from "./line-endings.js";
+import { type LineView, lineView, type TextFile } from "../files/line-endings.js";
 
 // Where edit_file's old_string matches. The model sees a file as read_file shows it, every line
 // break a "\n", so old_string is matched against that view: "a\nb" finds "a\r\nb" in a CRLF file
