@@ -1,4 +1,4 @@
-import { fileText, lineBreakPattern, type TextFile, textFileOf } from "../files/line-endings.js";
+import { fileText, lineBreakPattern, type TextFile, textFileOf } from "../../files/line-endings.js";
 import type { PatchHunk } from "./patch-parser.js";
 
 // Applies the hunks of one `*** Update File` to a file's text by exact matching: each hunk's
