@@ -31,6 +31,7 @@ import {
 } from "./markers.js";
 import { KeyedLock, type Release } from "./path-lock.js";
 import { SecretRedactor } from "./redact.js";
+import { stopReasonOf } from "./stop-reason.js";
 import type { ApproveFn, BuiltinTool, DescribeImageFn, ToolExecutionContext, ToolResult } from "./types.js";
 import { ArgumentsValidator } from "./validate-arguments.js";
 
@@ -385,10 +386,12 @@ export class Environment {
       release?.();
     }
     yield* this.closeOut(tool, id, out, images, outcome, limit, timeoutMs);
-    if (outcome.interrupted) return "aborted";
-    if (outcome.timedOut) return "timeout";
-    if (outcome.threw) return "failed";
-    return outcome.result?.stopReason ?? "completed";
+    return stopReasonOf({
+      interrupted: outcome.interrupted,
+      timedOut: outcome.timedOut,
+      threw: outcome.threw !== undefined,
+      reported: outcome.result?.stopReason,
+    });
   }
 
   /**
