@@ -6,7 +6,11 @@ import {
   planFailureMessage,
   writeFailureMessage,
 } from "../../src/tools/extended/apply-patch/patch-messages.js";
-import type { OperationPlace } from "../../src/tools/extended/apply-patch/patch-outcomes.js";
+import type {
+  CurrentFileProblem,
+  FileChange,
+  OperationPlace,
+} from "../../src/tools/extended/apply-patch/patch-outcomes.js";
 import { describeFsError } from "../../src/tools/files/file-tool-support.js";
 import { extendedEnvironment, runCall, type TempDirs, workspace } from "./support.js";
 
@@ -18,84 +22,35 @@ const at: OperationPlace = { path: "/ws/a.txt", shown: "a.txt", patchLine: 3 };
 
 describe("apply_patch's messages, one per outcome", () => {
   it("renders every refusal with where it happened and that no file was changed", () => {
-    const fileProblem = (problem: Parameters<typeof planFailureMessage>[0] & { kind: "current-file" }) =>
-      planFailureMessage(problem);
-    expect(
-      fileProblem({
+    /** The message for a file the patch could not use, by what it does to the file. */
+    const fileProblem = (change: FileChange, problem: CurrentFileProblem) =>
+      planFailureMessage({
         kind: "current-file",
-        operation: "Update File",
-        change: "update",
+        operation: change === "delete" ? "Delete File" : "Update File",
+        change,
         at,
-        problem: { kind: "gone-earlier" },
-      }),
-    ).toBe(
+        problem,
+      });
+    expect(fileProblem("update", { kind: "gone-earlier" })).toBe(
       "Update File a.txt (patch line 3): a.txt is deleted or moved away earlier in this patch; it cannot be updated. No file was changed.",
     );
-    expect(
-      fileProblem({
-        kind: "current-file",
-        operation: "Delete File",
-        change: "delete",
-        at,
-        problem: { kind: "missing" },
-      }),
-    ).toBe(
+    expect(fileProblem("delete", { kind: "missing" })).toBe(
       "Delete File a.txt (patch line 3): a.txt does not exist, so it cannot be deleted. No file was changed.",
     );
-    expect(
-      fileProblem({
-        kind: "current-file",
-        operation: "Update File",
-        change: "move",
-        at,
-        problem: { kind: "not-regular" },
-      }),
-    ).toBe(
+    expect(fileProblem("move", { kind: "not-regular" })).toBe(
       "Update File a.txt (patch line 3): a.txt is not a regular file; apply_patch changes text files only. No file was changed.",
     );
-    expect(
-      fileProblem({
-        kind: "current-file",
-        operation: "Update File",
-        change: "update",
-        at,
-        problem: { kind: "too-large", size: 20, maxBytes: 10 },
-      }),
-    ).toBe(
+    expect(fileProblem("update", { kind: "too-large", size: 20, maxBytes: 10 })).toBe(
       "Update File a.txt (patch line 3): a.txt has 20 bytes, more than apply_patch changes (10). No file was changed.",
     );
-    expect(
-      fileProblem({
-        kind: "current-file",
-        operation: "Update File",
-        change: "update",
-        at,
-        problem: { kind: "binary" },
-      }),
-    ).toBe(
+    expect(fileProblem("update", { kind: "binary" })).toBe(
       "Update File a.txt (patch line 3): a.txt is a binary file (it contains NUL bytes); apply_patch changes text files only. No file was changed.",
     );
-    expect(
-      fileProblem({
-        kind: "current-file",
-        operation: "Update File",
-        change: "update",
-        at,
-        problem: { kind: "not-utf8" },
-      }),
-    ).toBe(
+    expect(fileProblem("update", { kind: "not-utf8" })).toBe(
       "Update File a.txt (patch line 3): a.txt is not valid UTF-8 text; a patch would corrupt its bytes. No file was changed.",
     );
     const cause = Object.assign(new Error("denied"), { code: "EACCES" });
-    expect(
-      fileProblem({
-        kind: "current-file",
-        operation: "Update File",
-        change: "update",
-        at,
-        problem: { kind: "read-failed", cause },
-      }),
-    ).toBe(
+    expect(fileProblem("update", { kind: "read-failed", cause })).toBe(
       `Update File a.txt (patch line 3): ${describeFsError("read", "/ws/a.txt", cause)} No file was changed.`,
     );
     expect(planFailureMessage({ kind: "add-target-exists", at })).toBe(
