@@ -40,13 +40,6 @@ export { DEFAULT_RETRY_POLICY, type RetryPolicy } from "./engine/retry.js";
 export { type AgentPlace, CurrentDirectory, type RoundCall } from "./environment/current-directory.js";
 // Environment and tools.
 export { Environment, type EnvironmentOptions, type ExecuteToolOptions } from "./environment/environment.js";
-export {
-  createDescribeImageTool,
-  createEditFileTool,
-  createReadFileTool,
-  createReadImageTool,
-  createWriteFileTool,
-} from "./environment/index.js";
 // Markers the Environment writes into tool outputs (front ends and tests recognise them).
 export {
   DENIED_BY_POLICY_TEXT,
@@ -127,6 +120,13 @@ export {
   type ProcessManagerOptions,
   type StartResult,
 } from "./tools/command/index.js";
+export {
+  createDescribeImageTool,
+  createEditFileTool,
+  createReadFileTool,
+  createReadImageTool,
+  createWriteFileTool,
+} from "./tools/index.js";
 export { type BuiltinToolset, createBuiltinTools, selectToolsForModel } from "./tools/registry.js";
 // Subagents: what front ends show of a session's children (`session.subagents`) and the limits.
 export {

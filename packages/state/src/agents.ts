@@ -8,7 +8,6 @@ import {
   ioError,
   parseYamlConfig,
 } from "./config-errors.js";
-import { missingDefaultTools, presetToolDefinitions } from "./extended-tool-definitions.js";
 import { agentsDir, DEFAULT_AGENT_ID, isValidAgentId, systemConfigFile } from "./paths.js";
 import { writePrivateFile } from "./private-files.js";
 import {
@@ -18,6 +17,7 @@ import {
   SystemConfigSchema,
 } from "./system-config.js";
 import type { ToolDefinitionConfig } from "./tool-definitions.js";
+import { missingDefaultTools, presetToolDefinitions } from "./tools/registry.js";
 
 /** A loaded agent: its id, the file it came from, and its parsed configuration. */
 export interface Agent {

@@ -1,12 +1,7 @@
 import { z } from "zod";
 import { JOB_TOOL_DEFINITIONS, JobToolLimitsShape } from "./job-tool-definitions.js";
-import {
-  DEFAULT_MAX_OUTPUT_LENGTH,
-  DEFAULT_TOOL_DEFINITIONS,
-  deepFreeze,
-  type ToolDefinitionConfig,
-  type ToolParameters,
-} from "./tool-definitions.js";
+import { DEFAULT_MAX_OUTPUT_LENGTH, type ToolDefinitionConfig } from "./tool-definitions.js";
+import { deepFreeze, type JsonSchema, objectSchema } from "./tools/definition-parts.js";
 
 // The extended toolset ("Penguin offers the extended capabilities as opt-in entries of the same
 // built-in registry, named in snake_case"): its complete definitions, the `tools.preset` that
@@ -104,12 +99,6 @@ export function defaultToolLimits(): ToolLimits {
 }
 
 // ---- Definitions.
-
-type JsonSchema = Record<string, unknown>;
-
-function objectSchema(properties: Record<string, JsonSchema>, required: string[]): ToolParameters {
-  return { type: "object", properties, required, additionalProperties: false };
-}
 
 const pathArgument = (what: string): JsonSchema => ({
   type: "string",
@@ -260,15 +249,6 @@ export const EXTENDED_TOOL_DEFINITIONS: readonly ToolDefinitionConfig[] = deepFr
 
 export const EXTENDED_TOOL_NAMES: readonly string[] = EXTENDED_TOOL_DEFINITIONS.map((tool) => tool.name);
 
-/** A deep copy of a preset's definitions: the nine core tools, plus the extended ones for `extended`. */
-export function presetToolDefinitions(preset: ToolPreset = DEFAULT_TOOL_PRESET): ToolDefinitionConfig[] {
-  const list =
-    preset === "extended"
-      ? [...DEFAULT_TOOL_DEFINITIONS, ...EXTENDED_TOOL_DEFINITIONS]
-      : DEFAULT_TOOL_DEFINITIONS;
-  return structuredClone(list) as ToolDefinitionConfig[];
-}
-
 // ---- Hash-guarded writes.
 
 /** "`write_file`/`remove_path` also need that read's hash as `expected_sha256`". */
@@ -346,27 +326,4 @@ export function applyRichRead(definition: ToolDefinitionConfig): ToolDefinitionC
     copy.description += READ_FILE_RICH_NOTE;
   }
   return copy;
-}
-
-// ---- Adopting tools into a frozen list.
-
-/**
- * The entries of the agent's preset that a persisted `tools.builtin` list lacks, by name. An
- * agent's list is frozen as written, so tools added to Penguin (or to its preset) after the
- * agent was created show up here.
- */
-export function missingDefaultTools(
-  list: readonly Pick<ToolDefinitionConfig, "name">[],
-  preset: ToolPreset = DEFAULT_TOOL_PRESET,
-): ToolDefinitionConfig[] {
-  const present = new Set(list.map((tool) => tool.name));
-  return presetToolDefinitions(preset).filter((tool) => !present.has(tool.name));
-}
-
-/** `list` with the preset's missing entries appended (in preset order); existing entries are kept as written. */
-export function adoptDefaultTools<T extends Pick<ToolDefinitionConfig, "name">>(
-  list: readonly T[],
-  preset: ToolPreset = DEFAULT_TOOL_PRESET,
-): (T | ToolDefinitionConfig)[] {
-  return [...list, ...missingDefaultTools(list, preset)];
 }

@@ -23,7 +23,6 @@ export {
 } from "./config-errors.js";
 // The extended toolset: definitions, presets, limits and the write guard.
 export {
-  adoptDefaultTools,
   applyRichRead,
   applyWriteGuard,
   DEFAULT_TOOL_PRESET,
@@ -32,8 +31,6 @@ export {
   EXTENDED_TOOL_DEFINITIONS,
   EXTENDED_TOOL_NAMES,
   HASH_GUARDED_TOOLS,
-  missingDefaultTools,
-  presetToolDefinitions,
   READ_FILE_RICH_NOTE,
   readFileRichEnabled,
   TOOL_PRESETS,
@@ -231,3 +228,48 @@ export {
   type ToolParameters,
   takesCallDescription,
 } from "./tool-definitions.js";
+// Each built-in tool's definition and the numbers its description states (core implements them
+// with these constants), and the one registry of all built-in tools the config defaults come from.
+export {
+  COMMAND_TOOL_DEFINITIONS,
+  DEFAULT_COMMAND_POLL_YIELD_MS,
+  DEFAULT_EXEC_YIELD_MS,
+  DEFAULT_UNREAD_BUFFER_CHARS,
+  DEFAULT_WRITE_YIELD_MS,
+  EXEC_COMMAND_DEFINITION,
+  EXEC_COMMAND_TIMEOUT_MS,
+  INPUT_COMMAND_DEFINITION,
+  INPUT_COMMAND_TIMEOUT_MS,
+  MAX_COMMAND_SESSIONS,
+  MIN_EXEC_YIELD_MS,
+} from "./tools/command.js";
+export {
+  EDIT_FILE_DEFINITION,
+  FILE_TOOL_TIMEOUT_MS,
+  READ_FILE_DEFAULT_LIMIT,
+  READ_FILE_DEFAULT_OFFSET,
+  READ_FILE_DEFINITION,
+  WRITE_FILE_DEFINITION,
+} from "./tools/file-tools.js";
+export {
+  DESCRIBE_IMAGE_DEFINITION,
+  DESCRIBE_IMAGE_TIMEOUT_MS,
+  IMAGE_MAX_BYTES,
+  READ_IMAGE_DEFINITION,
+  READ_IMAGE_TIMEOUT_MS,
+} from "./tools/images.js";
+export {
+  adoptDefaultTools,
+  BUILTIN_TOOL_REGISTRY,
+  missingDefaultTools,
+  presetToolDefinitions,
+  type RegisteredTool,
+} from "./tools/registry.js";
+export {
+  DEFAULT_FOLLOW_UP_YIELD_MS,
+  DEFAULT_RUN_YIELD_MS,
+  DEFAULT_SUBAGENT_POLL_YIELD_MS,
+  INPUT_SUBAGENT_DEFINITION,
+  RUN_SUBAGENT_DEFINITION,
+  SUBAGENT_TOOL_TIMEOUT_MS,
+} from "./tools/subagent.js";

@@ -1,10 +1,7 @@
 import { z } from "zod";
-import {
-  DEFAULT_MAX_OUTPUT_LENGTH,
-  deepFreeze,
-  type ToolDefinitionConfig,
-  type ToolParameters,
-} from "./tool-definitions.js";
+import { DEFAULT_MAX_OUTPUT_LENGTH, type ToolDefinitionConfig } from "./tool-definitions.js";
+import { DEFAULT_UNREAD_BUFFER_CHARS, MAX_COMMAND_SESSIONS } from "./tools/command.js";
+import { deepFreeze, type JsonSchema, objectSchema } from "./tools/definition-parts.js";
 
 // The job tools of the extended toolset ("Running commands"): run_command, list_jobs,
 // read_job_output, wait_job and signal_job, with the limits behind each of their bounds. "Jobs and
@@ -14,12 +11,12 @@ import {
 // ---- Limits ("Every cap and default of these tools … is a config key with a documented default").
 
 /** "Command sessions: 64" — one cap shared by run_command jobs and exec_command sessions. */
-export const DEFAULT_JOBS_MAX_JOBS = 64;
+export const DEFAULT_JOBS_MAX_JOBS = MAX_COMMAND_SESSIONS;
 /**
  * "a capped unread buffer (1 MiB per command session) that drops oldest text with a marker": the
  * output each job (or exec_command session) keeps, in characters.
  */
-export const DEFAULT_JOBS_BUFFER_CHARS = 1024 * 1024;
+export const DEFAULT_JOBS_BUFFER_CHARS = DEFAULT_UNREAD_BUFFER_CHARS;
 /** run_command: "timeout bounds how long the call waits, never how long the command may run". */
 export const DEFAULT_RUN_COMMAND_TIMEOUT_MS = 30_000;
 /** wait_job: how long a call waits for the exit (or the pattern) when it names no timeout. */
@@ -94,12 +91,6 @@ export const JobToolLimitsShape = {
 };
 
 // ---- Definitions.
-
-type JsonSchema = Record<string, unknown>;
-
-function objectSchema(properties: Record<string, JsonSchema>, required: string[]): ToolParameters {
-  return { type: "object", properties, required, additionalProperties: false };
-}
 
 /**
  * run_command's `purpose`: recorded with the job (list_jobs shows it) and shown by the front ends

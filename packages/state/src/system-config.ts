@@ -6,7 +6,6 @@ import {
   applyRichRead,
   applyWriteGuard,
   defaultToolLimits,
-  presetToolDefinitions,
   readFileRichEnabled,
   TOOL_PRESETS,
   type ToolLimits,
@@ -20,6 +19,7 @@ import {
   type ToolDefinitionConfig,
   ToolDefinitionConfigSchema,
 } from "./tool-definitions.js";
+import { presetToolDefinitions } from "./tools/registry.js";
 
 /** "max_turns per Task (default -1 = unlimited)". */
 export const DEFAULT_MAX_TURNS = -1;

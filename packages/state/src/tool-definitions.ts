@@ -1,9 +1,12 @@
 import { z } from "zod";
+import { COMMAND_TOOL_DEFINITIONS } from "./tools/command.js";
+import { DEFAULT_MAX_OUTPUT_LENGTH, DEFAULT_TOOL_TIMEOUT_MS, deepFreeze } from "./tools/definition-parts.js";
+import { EDIT_FILE_DEFINITION, READ_FILE_DEFINITION, WRITE_FILE_DEFINITION } from "./tools/file-tools.js";
+import { DESCRIBE_IMAGE_DEFINITION, READ_IMAGE_DEFINITION } from "./tools/images.js";
+import { INPUT_SUBAGENT_DEFINITION, RUN_SUBAGENT_DEFINITION } from "./tools/subagent.js";
 
-/** "timeoutMs: Per-call timeout (ms), default 120000; <=0 disables". */
-export const DEFAULT_TOOL_TIMEOUT_MS = 120_000;
-/** "head-kept truncation once output exceeds maxOutputLength (default 16000 characters)". */
-export const DEFAULT_MAX_OUTPUT_LENGTH = 16_000;
+export { DEFAULT_MAX_OUTPUT_LENGTH, DEFAULT_TOOL_TIMEOUT_MS, deepFreeze };
+
 /**
  * "The command/subagent tools … take a description argument … declared as a normal description
  * property in each entry's parameters"; `call_description: false` filters it out at assembly.
@@ -55,209 +58,22 @@ export type ToolDefinitionConfig = z.output<typeof ToolDefinitionConfigSchema>;
 export type ToolDefinitionConfigInput = z.input<typeof ToolDefinitionConfigSchema>;
 export type ToolParameters = z.output<typeof ToolParametersSchema>;
 
-type JsonSchema = Record<string, unknown>;
-
-function objectSchema(properties: Record<string, JsonSchema>, required: string[]): ToolParameters {
-  return { type: "object", properties, required, additionalProperties: false };
-}
-
-const callDescription: JsonSchema = {
-  type: "string",
-  description: "One sentence for the user on what this call does. Write it first.",
-};
-const imageSource: JsonSchema = {
-  type: "string",
-  description: "http(s) URL, or a file path (absolute or relative to the workspace).",
-};
-
 /**
  * The 9 built-in tools ("There are 9 built-in tools"). Names, permissions and timeouts are the
  * contract's table; argument names and defaults are the contract's argument blocks. Every byte of
  * these descriptions is sent with every request, so they say only what the model needs to act.
+ * Each definition lives in its tool's module under tools/.
  */
 export const DEFAULT_TOOL_DEFINITIONS: readonly ToolDefinitionConfig[] = deepFreeze([
-  {
-    name: "exec_command",
-    description:
-      "Run a shell command in the workspace via `bash -lc`; returns its output and exit code. If it is still running after yield_time_ms, it continues in the background and the call returns the output so far and a process_id: use input_command to poll it, write to its stdin or send Ctrl-C.",
-    parameters: objectSchema(
-      {
-        description: callDescription,
-        cmd: { type: "string" },
-        workdir: {
-          type: "string",
-          description: "Working directory; default the workspace root. Relative paths resolve against it.",
-        },
-        yield_time_ms: {
-          type: "integer",
-          default: 60000,
-          description: "How long to wait in the foreground before backgrounding (min 250).",
-        },
-      },
-      ["description", "cmd"],
-    ),
-    permission: "rw",
-    timeoutMs: 120_000,
-    maxOutputLength: DEFAULT_MAX_OUTPUT_LENGTH,
-  },
-  {
-    name: "input_command",
-    description:
-      "Drive a background command from exec_command: write to its stdin, send Ctrl-C, or poll. Returns the output since the last call, and the exit code once it has exited.",
-    parameters: objectSchema(
-      {
-        description: callDescription,
-        process_id: { type: "string", description: "The process_id returned by exec_command." },
-        chars: {
-          type: "string",
-          description: 'Text for stdin ("\\n" submits a line); "\\u0003" alone sends Ctrl-C. Omit to poll.',
-        },
-        yield_time_ms: {
-          type: "integer",
-          description: "How long to wait for output; default 250 after a write, 5000 for a poll.",
-        },
-      },
-      ["description", "process_id"],
-    ),
-    permission: "rw",
-    timeoutMs: 130_000,
-    maxOutputLength: DEFAULT_MAX_OUTPUT_LENGTH,
-  },
-  {
-    name: "read_file",
-    description:
-      "Read a text file as numbered lines (cat -n). Page through long files with offset and limit. Binary files are refused.",
-    parameters: objectSchema(
-      {
-        file_path: { type: "string" },
-        offset: { type: "integer", minimum: 1, default: 1, description: "First line (1-based)." },
-        limit: { type: "integer", minimum: 1, default: 2000, description: "Maximum lines." },
-      },
-      ["file_path"],
-    ),
-    permission: "r",
-    timeoutMs: 30_000,
-    maxOutputLength: DEFAULT_MAX_OUTPUT_LENGTH,
-  },
-  {
-    name: "edit_file",
-    description:
-      "Replace exact text in an existing file: old_string (whitespace included) must occur exactly once, unless replace_all is true; new_string must differ. Returns a diff of the change.",
-    parameters: objectSchema(
-      {
-        file_path: { type: "string" },
-        old_string: { type: "string" },
-        new_string: { type: "string" },
-        replace_all: { type: "boolean", default: false, description: "Replace every occurrence." },
-      },
-      ["file_path", "old_string", "new_string"],
-    ),
-    permission: "rw",
-    timeoutMs: 30_000,
-    maxOutputLength: DEFAULT_MAX_OUTPUT_LENGTH,
-  },
-  {
-    name: "write_file",
-    description:
-      "Create or overwrite a whole file, creating parent directories. For small changes to an existing file use edit_file.",
-    parameters: objectSchema(
-      {
-        file_path: { type: "string" },
-        content: { type: "string", description: "The complete new content." },
-      },
-      ["file_path", "content"],
-    ),
-    permission: "rw",
-    timeoutMs: 30_000,
-    maxOutputLength: DEFAULT_MAX_OUTPUT_LENGTH,
-  },
-  {
-    name: "run_subagent",
-    description:
-      "Delegate a self-contained subtask to a child agent in the same workspace. The prompt must hold all the context it needs and say exactly what to return. If it is still running after yield_time_ms, the call returns a subagent_id for input_subagent. A subagent cannot start subagents.",
-    parameters: objectSchema(
-      {
-        description: callDescription,
-        prompt: { type: "string", description: "The complete subtask and the exact result expected." },
-        agent_id: { type: "string", description: "The child's agent; default this agent." },
-        model_id: {
-          type: "string",
-          description: "The child's model; requires provider. Omit both to use this session's model.",
-        },
-        provider: { type: "string", description: "The provider group of model_id." },
-        yield_time_ms: {
-          type: "integer",
-          default: 300000,
-          description: "How long to wait in the foreground before backgrounding.",
-        },
-      },
-      ["description", "prompt"],
-    ),
-    permission: "rw",
-    timeoutMs: 600_000,
-    maxOutputLength: DEFAULT_MAX_OUTPUT_LENGTH,
-  },
-  {
-    name: "input_subagent",
-    description:
-      "Poll a background subagent from run_subagent, or send it a follow-up prompt once it is idle. Returns its new output.",
-    parameters: objectSchema(
-      {
-        description: callDescription,
-        subagent_id: { type: "string", description: "The subagent_id returned by run_subagent." },
-        prompt: {
-          type: "string",
-          description: "Follow-up task (only while the subagent is idle). Omit to poll.",
-        },
-        yield_time_ms: {
-          type: "integer",
-          description: "How long to wait; default 300000 with a prompt, 10000 for a poll.",
-        },
-      },
-      ["description", "subagent_id"],
-    ),
-    permission: "rw",
-    timeoutMs: 600_000,
-    maxOutputLength: DEFAULT_MAX_OUTPUT_LENGTH,
-  },
-  {
-    name: "read_image",
-    description: "Load an image (png, jpeg, gif or webp, up to 5 MB) so that you can see it.",
-    parameters: objectSchema({ source: imageSource }, ["source"]),
-    permission: "r",
-    forModel: "vision",
-    timeoutMs: 60_000,
-    maxOutputLength: DEFAULT_MAX_OUTPUT_LENGTH,
-  },
-  {
-    name: "describe_image",
-    description:
-      "Have a vision model look at an image (png, jpeg, gif or webp, up to 5 MB) and answer your prompt about it in text.",
-    parameters: objectSchema(
-      {
-        source: imageSource,
-        prompt: {
-          type: "string",
-          description: "What to ask about the image; default a detailed description.",
-        },
-      },
-      ["source"],
-    ),
-    permission: "r",
-    forModel: "text-only",
-    timeoutMs: 90_000,
-    maxOutputLength: DEFAULT_MAX_OUTPUT_LENGTH,
-  },
+  ...COMMAND_TOOL_DEFINITIONS,
+  READ_FILE_DEFINITION,
+  EDIT_FILE_DEFINITION,
+  WRITE_FILE_DEFINITION,
+  RUN_SUBAGENT_DEFINITION,
+  INPUT_SUBAGENT_DEFINITION,
+  READ_IMAGE_DEFINITION,
+  DESCRIBE_IMAGE_DEFINITION,
 ]);
-
-/** Frozen all the way down, so no caller can change the defaults every other caller sees. */
-export function deepFreeze<T>(value: T): T {
-  if (value !== null && typeof value === "object" && !Object.isFrozen(value)) {
-    Object.freeze(value);
-    for (const child of Object.values(value)) deepFreeze(child);
-  }
-  return value;
-}
 
 export const BUILTIN_TOOL_NAMES: readonly string[] = DEFAULT_TOOL_DEFINITIONS.map((tool) => tool.name);
 

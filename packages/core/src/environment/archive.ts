@@ -14,6 +14,10 @@ import { archiveGapMarker } from "./markers.js";
 // receives in a bounded capture (the whole text up to the per-call budget, else a head window and
 // a sliding tail window), and writes it to a session-owned recovery file only if the visible
 // output was actually truncated.
+//
+// The rule of the archive's size: "One call stores at most 8 MiB (the production byte limit is one
+// byte lower so read_file remains below its 8 MiB scan cap)" — ARCHIVE_BUDGET_BYTES (limits.ts,
+// next to read_file's cap it is derived from) is every capture's default budget below.
 
 const encoder = new TextEncoder();
 

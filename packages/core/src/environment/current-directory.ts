@@ -1,5 +1,5 @@
-import type { HookSet } from "../hooks/hook-set.js";
 import type { SkillCatalog } from "../skills/catalog.js";
+import type { DirectoryHooks } from "./hook-ports.js";
 
 // The agent's current directory ("moves the agent's current directory, which becomes the default
 // for command tools and for relative paths of file tools"). It starts at the session's
@@ -28,7 +28,7 @@ export interface AgentPlace {
   /** The skills use_skill loads from; absent when `skills.enabled` is false. */
   skills?: SkillCatalog;
   /** The session's hooks, which change_directory adds a directory's hooks to (with the opt-in). */
-  hooks?: HookSet;
+  hooks?: DirectoryHooks;
 }
 
 /** A tool call of the current round, as the engine saw it. */

@@ -10,13 +10,13 @@ import {
 } from "@penguin/protocol";
 import { modelVisiblePath, TRUNCATED_OUTPUT_DIR } from "@penguin/state";
 import type { Approver } from "../approval/approver.js";
-import type { AfterHooksResult, HookRunner } from "../hooks/runner.js";
+import type { ProcessManager } from "../processes/process-manager.js";
 import type { SkillCatalog } from "../skills/catalog.js";
-import type { ProcessManager } from "../tools/command/process-manager.js";
-import { FileReadRegistry } from "../tools/extended/file-reads.js";
 import { writeArchive } from "./archive.js";
 import { CallOutput } from "./call-output.js";
 import { type AgentPlace, CurrentDirectory, type RoundCall } from "./current-directory.js";
+import { FileReadRegistry } from "./file-reads.js";
+import type { AfterCallHooks, AfterHooksResult } from "./hook-ports.js";
 import { ABORT_GRACE_MS, DEFAULT_MAX_OUTPUT_LENGTH, DEFAULT_TOOL_TIMEOUT_MS } from "./limits.js";
 import {
   archiveFailedNote,
@@ -32,6 +32,7 @@ import {
 } from "./markers.js";
 import { KeyedLock, type Release } from "./path-lock.js";
 import { SecretRedactor } from "./redact.js";
+import { stopReasonOf } from "./stop-reason.js";
 import type { BuiltinTool, DescribeImageFn, ToolExecutionContext, ToolResult } from "./types.js";
 import { ArgumentsValidator } from "./validate-arguments.js";
 
@@ -58,7 +59,7 @@ export interface EnvironmentOptions {
   /** The skills use_skill loads from (absent: skills are off). */
   skills?: SkillCatalog;
   /** The session's hooks: after-hooks run here, once a call's output is complete. */
-  hooks?: HookRunner;
+  hooks?: AfterCallHooks;
   /** "allowed-tools": only these tools are offered and run (absent: all of them). */
   allowedTools?: readonly string[];
 }
@@ -386,10 +387,12 @@ export class Environment {
       release?.();
     }
     yield* this.closeOut(tool, id, out, images, outcome, limit, timeoutMs);
-    if (outcome.interrupted) return "aborted";
-    if (outcome.timedOut) return "timeout";
-    if (outcome.threw) return "failed";
-    return outcome.result?.stopReason ?? "completed";
+    return stopReasonOf({
+      interrupted: outcome.interrupted,
+      timedOut: outcome.timedOut,
+      threw: outcome.threw !== undefined,
+      reported: outcome.result?.stopReason,
+    });
   }
 
   /**

@@ -1,18 +1,6 @@
-// The tool execution contract: the Environment that closes every call, the built-in tool
-// registry and the file and image tools. Core's index re-exports this surface.
+// The tool execution contract: the Environment that closes every call, its limits, markers and
+// types. The built-in tools live in tools/ (see tools/index.ts), built on this contract.
 
-export { createDescribeImageTool } from "../tools/describe-image.js";
-export { createEditFileTool } from "../tools/edit-file.js";
-export { type ImageMimeType, sniffImageType } from "../tools/image-source.js";
-export { createReadFileTool } from "../tools/read-file.js";
-export { createReadImageTool } from "../tools/read-image.js";
-export {
-  BUILTIN_TOOL_FACTORIES,
-  type BuiltinToolset,
-  createBuiltinTools,
-  selectToolsForModel,
-} from "../tools/registry.js";
-export { createWriteFileTool } from "../tools/write-file.js";
 export { Environment, type EnvironmentOptions, type ExecuteToolOptions } from "./environment.js";
 export {
   ABORT_GRACE_MS,

@@ -32,10 +32,9 @@ export const ARCHIVE_GAP_MARKER_RESERVE_BYTES = 256;
 /** An archive file name is the tool call id, made safe for a file system and cut to this length. */
 export const ARCHIVE_NAME_MAX_CHARS = 100;
 
-/** "read_file … offset?: number; // 1-based line to start from; default 1". */
-export const READ_FILE_DEFAULT_OFFSET = 1;
-/** "limit?: number; // max lines returned; default 2000". */
-export const READ_FILE_DEFAULT_LIMIT = 2_000;
+// read_file's paging defaults and the image size limit are numbers the tools' descriptions
+// state, so they are defined once with the definitions (@penguin/state, tools/).
+export { IMAGE_MAX_BYTES, READ_FILE_DEFAULT_LIMIT, READ_FILE_DEFAULT_OFFSET } from "@penguin/state";
 /** "overlong single lines are truncated": a line longer than this many characters is cut. */
 export const READ_FILE_MAX_LINE_CHARS = 2_000;
 /** `cat -n` right-aligns the line number in a field this wide. */
@@ -65,8 +64,6 @@ export const WRITE_DIFF_MAX_LINES = 60;
 /** Files larger than this are not diffed by write_file/edit_file (only the summary is shown). */
 export const DIFF_MAX_FILE_BYTES = 2 * 1024 * 1024;
 
-/** "support png/jpeg/gif/webp up to 5MB". */
-export const IMAGE_MAX_BYTES = 5 * 1024 * 1024;
 /** An http(s) image source must answer within this time (inside the tool's own timeout). */
 export const IMAGE_FETCH_TIMEOUT_MS = 30_000;
 /** "prompt?: string; // what to ask about the image; defaults to a detailed description". */

@@ -1,9 +1,9 @@
 import type { OmniMessage, StopReason } from "@penguin/protocol";
 import type { ToolDefinitionConfig } from "@penguin/state";
 import type { Approver } from "../approval/approver.js";
-import type { ProcessManager } from "../tools/command/process-manager.js";
-import type { FileReadRegistry } from "../tools/extended/file-reads.js";
+import type { ProcessManager } from "../processes/process-manager.js";
 import type { AgentPlace, RoundCall } from "./current-directory.js";
+import type { FileReadRegistry } from "./file-reads.js";
 
 /** Answers a question about an image with the configured vision model (for `describe_image`). */
 export type DescribeImageFn = (

@@ -1,6 +1,6 @@
 import { errorMessage } from "@penguin/protocol";
 import { Ajv2020, type ErrorObject, type ValidateFunction } from "ajv/dist/2020.js";
-import { MCP_TOOL_PREFIX } from "../mcp/limits.js";
+import { MCP_TOOL_PREFIX } from "./tool-names.js";
 
 // "Bad input (malformed tool arguments, unknown tool …) becomes a clear message that the model
 // … can read and act on." Each message names the argument and what was expected, so the model

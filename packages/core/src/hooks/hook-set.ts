@@ -6,6 +6,15 @@ import {
   WORKSPACE_HOOKS_FILE,
   type WorkspaceHooksFile,
 } from "@penguin/state";
+import type {
+  DirectoryHooks,
+  HookPhase,
+  HookWithUnknownTools,
+  WorkspaceHooksLoad,
+} from "../environment/hook-ports.js";
+
+// Defined with the port the Environment receives; exported here too, where the hooks are.
+export type { HookPhase, HookWithUnknownTools, WorkspaceHooksLoad };
 
 // The hooks of one session: the agent's (system_config.yaml) and, only when the user opted in
 // with `hooks.allow_workspace_hooks`, those of the workspace and of the directories
@@ -13,8 +22,6 @@ import {
 
 /** Workspace-provided hooks are named `workspace:<name>` in events and decisions. */
 export const WORKSPACE_HOOK_PREFIX = "workspace:";
-
-export type HookPhase = "before_tool" | "after_tool";
 
 /** A hook as the session runs it. */
 export interface ActiveHook extends HookEntry {
@@ -34,22 +41,6 @@ export interface ToolNameCheck {
   /** The names there are, for a message. */
   describe(): string;
 }
-
-/** A hook whose `tools` names tools the session does not have. */
-export interface HookWithUnknownTools {
-  /** `<name>`, or `workspace:<name>` for a workspace's hook. */
-  label: string;
-  phase: HookPhase;
-  unknown: string[];
-}
-
-/** What reading a directory's `.agents/hooks.yaml` did. */
-export type WorkspaceHooksLoad =
-  | { status: "none" }
-  | { status: "ignored"; file: string }
-  /** `rejected`: hooks left out because their `tools` name a tool the session does not have. */
-  | { status: "loaded"; file: string; labels: string[]; rejected: HookWithUnknownTools[] }
-  | { status: "invalid"; file: string; message: string };
 
 type HookLists = Pick<HooksSection, "before_tool" | "after_tool">;
 
@@ -79,7 +70,7 @@ export function describeUnknownHookTools(hooks: readonly HookWithUnknownTools[])
     .join("; ");
 }
 
-export class HookSet {
+export class HookSet implements DirectoryHooks {
   private readonly lists: Record<HookPhase, ActiveHook[]> = { before_tool: [], after_tool: [] };
 
   /** `tools`: the session's tool names; a workspace hook that names another is not loaded. */

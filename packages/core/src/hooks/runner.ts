@@ -1,5 +1,6 @@
 import { hookResult, type OmniMessage, type StopReason, type ToolCallPayload } from "@penguin/protocol";
-import { replaceControlCharacters } from "../environment/control-characters.js";
+import type { AfterCallHooks, AfterHooksResult } from "../environment/hook-ports.js";
+import { replaceControlCharacters } from "../text/control-characters.js";
 import { PENGUIN_HOOK_ANSWER_SHAPE, readHookAnswer } from "./hook-answer.js";
 import type { ActiveHook, HookPhase, HookSet } from "./hook-set.js";
 import { type HookProcessResult, runHookProcess } from "./run-hook.js";
@@ -31,15 +32,11 @@ export interface BeforeHooksVerdict {
   events: OmniMessage[];
 }
 
-export interface AfterHooksResult {
-  events: OmniMessage[];
-  /** Blocks for the model, from hooks with `show_output`. */
-  shown: string[];
-}
+export type { AfterHooksResult };
 
 type ToolCall = OmniMessage<ToolCallPayload>;
 
-export class HookRunner {
+export class HookRunner implements AfterCallHooks {
   constructor(
     readonly hooks: HookSet,
     private readonly context: HookRunContext,

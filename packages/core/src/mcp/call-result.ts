@@ -1,6 +1,6 @@
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { IMAGE_MAX_BYTES } from "../environment/limits.js";
-import { type ImageMimeType, sniffImageType } from "../tools/image-source.js";
+import { type ImageMimeType, sniffImageType } from "../tools/files/image-source.js";
 import { structuredContentText } from "./structured-content.js";
 
 // "results mapped: text content → output, image content → `images` (data URLs), structured

@@ -1,7 +1,7 @@
 // Limits and defaults of MCP servers, each with the sentence of the contract it implements.
 
-/** "tools exposed as `mcp__<server>__<tool>`". */
-export const MCP_TOOL_PREFIX = "mcp__";
+/** "tools exposed as `mcp__<server>__<tool>`" (defined with the Environment, which tells MCP tools apart too). */
+export { MCP_TOOL_PREFIX } from "../environment/tool-names.js";
 /** Between the server's name and the tool's name. */
 export const MCP_NAME_SEPARATOR = "__";
 /** Tool names as the provider APIs accept them: `^[a-zA-Z0-9_-]{1,64}$`. */

@@ -1,9 +1,9 @@
 import type { Tool } from "@modelcontextprotocol/sdk/types.js";
 import { errorMessage, partialToolCallOutput, type ToolSpec } from "@penguin/protocol";
 import type { ToolDefinitionConfig } from "@penguin/state";
-import { replaceControlCharacters } from "../environment/control-characters.js";
 import { DEFAULT_MAX_OUTPUT_LENGTH, DEFAULT_TOOL_TIMEOUT_MS } from "../environment/limits.js";
 import type { BuiltinTool } from "../environment/types.js";
+import { replaceControlCharacters } from "../text/control-characters.js";
 import { callFailureText, unavailableText } from "./call-failure.js";
 import { mapCallResult } from "./call-result.js";
 import type { McpConnection, McpServerConfig } from "./connection.js";

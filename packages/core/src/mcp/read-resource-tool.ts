@@ -1,5 +1,4 @@
 import { type OmniMessage, partialToolCallOutput } from "@penguin/protocol";
-import { replaceControlCharacters } from "../environment/control-characters.js";
 import {
   DEFAULT_MAX_OUTPUT_LENGTH,
   DEFAULT_TOOL_TIMEOUT_MS,
@@ -8,7 +7,8 @@ import {
   READ_FILE_OUTPUT_RESERVE_CHARS,
 } from "../environment/limits.js";
 import type { BuiltinTool, ToolExecutionContext, ToolResult } from "../environment/types.js";
-import { windowOfLines } from "../tools/line-window.js";
+import { replaceControlCharacters } from "../text/control-characters.js";
+import { windowOfLines } from "../tools/files/line-window.js";
 import type { McpConnection } from "./connection.js";
 import { describeError } from "./error-text.js";
 import { MCP_RESOURCE_LIST_MAX, READ_MCP_RESOURCE_TOOL } from "./limits.js";

@@ -1,5 +1,5 @@
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
-import { sniffImageType } from "../tools/image-source.js";
+import { sniffImageType } from "../tools/files/image-source.js";
 
 // A result's `structuredContent` as text for the model. Servers often repeat their content
 // blocks there (the filesystem server's read_media_file returns `{content: [<the image block>]}`),

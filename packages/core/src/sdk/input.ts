@@ -4,7 +4,7 @@ import { basename, extname, isAbsolute, join, resolve } from "node:path";
 import { type ImageUrlPayload, modelMsg, userText } from "@penguin/protocol";
 import { ensurePrivateDir, modelVisiblePath } from "@penguin/state";
 import type { ModelMessage } from "../engine/types.js";
-import { readRegularFile } from "../tools/regular-file.js";
+import { readRegularFile } from "../tools/files/regular-file.js";
 
 /** What a user sends: text, plus images (paths, http(s) or data URLs) and files (paths). */
 export type RunInput = string | { text: string; images?: string[]; files?: string[] };

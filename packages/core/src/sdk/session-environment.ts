@@ -3,7 +3,7 @@ import { Environment } from "../environment/environment.js";
 import { SecretRedactor } from "../environment/redact.js";
 import type { BuiltinTool } from "../environment/types.js";
 import { HookRunner } from "../hooks/runner.js";
-import type { ProcessManager } from "../tools/command/process-manager.js";
+import type { ProcessManager } from "../processes/process-manager.js";
 import type { AgentLogger } from "./agent-options.js";
 import type { ResolvedModel } from "./model-choice.js";
 import type { SessionSurroundings } from "./surroundings.js";

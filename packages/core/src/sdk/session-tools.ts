@@ -1,6 +1,6 @@
 import { readFileRichEnabled, resolveToolLimits, resolveToolset, type SystemConfig } from "@penguin/state";
 import type { BuiltinTool } from "../environment/types.js";
-import { ProcessManager } from "../tools/command/process-manager.js";
+import { ProcessManager } from "../processes/process-manager.js";
 import { extendedToolFactories } from "../tools/extended/index.js";
 import { createBuiltinTools, selectToolsForModel } from "../tools/registry.js";
 import { SUBAGENT_TOOL_NAMES, type SubagentManager, subagentToolFactories } from "../tools/subagent/index.js";

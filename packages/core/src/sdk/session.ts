@@ -20,7 +20,7 @@ import type { Environment } from "../environment/environment.js";
 import type { HookRunner } from "../hooks/runner.js";
 import type { McpToolset } from "../mcp/toolset.js";
 import type { ModelAdapter, ThinkingLevel } from "../models/types.js";
-import type { ProcessManager } from "../tools/command/process-manager.js";
+import type { ProcessManager } from "../processes/process-manager.js";
 import type { SubagentInfo, SubagentManager } from "../tools/subagent/index.js";
 import type { ToolCallRedaction } from "./call-redaction.js";
 import { inputMessages, type RunInput } from "./input.js";

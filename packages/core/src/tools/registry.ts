@@ -5,12 +5,12 @@ import {
 } from "@penguin/state";
 import type { BuiltinTool, ToolFactory } from "../environment/types.js";
 import { createExecCommandTool, createInputCommandTool } from "./command/index.js";
-import { createDescribeImageTool } from "./describe-image.js";
-import { createEditFileTool } from "./edit-file.js";
+import { createDescribeImageTool } from "./describe-image/describe-image.js";
+import { createEditFileTool } from "./edit-file/edit-file.js";
 import { extendedToolFactories } from "./extended/index.js";
-import { createReadFileTool } from "./read-file.js";
-import { createReadImageTool } from "./read-image.js";
-import { createWriteFileTool } from "./write-file.js";
+import { createReadFileTool } from "./read-file/read-file.js";
+import { createReadImageTool } from "./read-image/read-image.js";
+import { createWriteFileTool } from "./write-file/write-file.js";
 
 // "There are 9 built-in tools (assembled via … registry.ts)": each name of a tool definition
 // maps to the factory that makes it. run_subagent and input_subagent need the engine, so the

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { countNewlineBytes, countNewlines } from "../../src/tools/command/count-newlines.js";
+import { countNewlineBytes, countNewlines } from "../../src/processes/count-newlines.js";
 
 const reference = (text: string) => text.split("\n").length - 1;
 

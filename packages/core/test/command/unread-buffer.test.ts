@@ -1,10 +1,10 @@
 import { describe, expect, it } from "vitest";
+import { OutputDecoder, replaceControlCharacters } from "../../src/processes/output-decoder.js";
 import {
   DEFAULT_UNREAD_BUFFER_CHARS,
   droppedOutputMarker,
   UnreadBuffer,
 } from "../../src/tools/command/index.js";
-import { OutputDecoder, replaceControlCharacters } from "../../src/tools/command/output-decoder.js";
 
 describe("the unread buffer", () => {
   it("holds 1 MiB of characters by default", () => {

@@ -26,7 +26,7 @@ import { Environment } from "../../src/environment/environment.js";
 import type { BuiltinTool } from "../../src/environment/types.js";
 import { sleepUnlessAborted } from "../../src/models/abort.js";
 import type { ModelAdapter, ModelOutcome, ModelRequest } from "../../src/models/types.js";
-import { ProcessManager } from "../../src/tools/command/process-manager.js";
+import { ProcessManager } from "../../src/processes/process-manager.js";
 
 /** One scripted model reply for the test adapter. */
 export interface TestTurn {

@@ -6,7 +6,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { ArchiveCapture, archiveFileName } from "../../src/environment/archive.js";
 import { ARCHIVE_BUDGET_BYTES, READ_FILE_SCAN_CAP_BYTES } from "../../src/environment/limits.js";
 import { archiveFailedNote, REDACTED_MARKER, truncationMarker } from "../../src/environment/markers.js";
-import { createReadFileTool } from "../../src/tools/read-file.js";
+import { createReadFileTool } from "../../src/tools/read-file/read-file.js";
 import { createBuiltinTools } from "../../src/tools/registry.js";
 import { chunkTool, makeEnvironment, runCall, type TempDirs, tempDirs, testTool } from "./support.js";
 

@@ -19,7 +19,7 @@ import {
   truncationMarker,
 } from "../../src/environment/markers.js";
 import type { ToolExecutionContext } from "../../src/environment/types.js";
-import { ProcessManager } from "../../src/tools/command/process-manager.js";
+import { ProcessManager } from "../../src/processes/process-manager.js";
 import {
   chunkTool,
   makeEnvironment,

@@ -5,8 +5,8 @@ import { DEFAULT_TOOL_DEFINITIONS } from "@penguin/state";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { Environment } from "../../src/environment/environment.js";
 import { KeyedLock } from "../../src/environment/path-lock.js";
-import { createEditFileTool } from "../../src/tools/edit-file.js";
-import { createWriteFileTool } from "../../src/tools/write-file.js";
+import { createEditFileTool } from "../../src/tools/edit-file/edit-file.js";
+import { createWriteFileTool } from "../../src/tools/write-file/write-file.js";
 import { inspect, makeEnvironment, sleep, type TempDirs, tempDirs, testTool } from "./support.js";
 
 let dirs: TempDirs;

@@ -15,7 +15,7 @@ import {
   type ExecuteToolOptions,
 } from "../../src/environment/environment.js";
 import type { BuiltinTool, ToolExecutionContext, ToolResult } from "../../src/environment/types.js";
-import { ProcessManager } from "../../src/tools/command/process-manager.js";
+import { ProcessManager } from "../../src/processes/process-manager.js";
 
 // Small real parts for the contract tests: a temp workspace and scratchpad, test-local tools,
 // and a collector that checks the framing of every call it sees.

@@ -3,7 +3,7 @@ import { chmod, mkdir, readFile, stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { parsePatch } from "../../src/tools/extended/patch-parser.js";
+import { parsePatch } from "../../src/tools/extended/apply-patch/patch-parser.js";
 import { extendedEnvironment, runCall, type TempDirs, workspace } from "./support.js";
 
 let dirs: TempDirs;

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { type OmniMessage, toolCall } from "@penguin/protocol";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { Environment } from "../../src/environment/environment.js";
-import { createApplyPatchTool } from "../../src/tools/extended/apply-patch.js";
+import { createApplyPatchTool } from "../../src/tools/extended/apply-patch/apply-patch.js";
 import { createMovePathTool } from "../../src/tools/extended/move-path.js";
 import { inspect, testTool } from "../environment/support.js";
 import { definitionsOf, extendedEnvironment, type TempDirs, workspace } from "./support.js";

@@ -1,7 +1,7 @@
 import { readFile, stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { parsePatch } from "../../src/tools/extended/patch-parser.js";
+import { parsePatch } from "../../src/tools/extended/apply-patch/patch-parser.js";
 import { extendedEnvironment, runCall, type TempDirs, workspace } from "./support.js";
 
 // Patches as models really write them: envelope and file header lines indented with spaces or

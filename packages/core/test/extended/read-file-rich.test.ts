@@ -10,7 +10,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { stringify } from "yaml";
 import { IMAGE_MAX_BYTES } from "../../src/environment/limits.js";
 import { createAgent } from "../../src/sdk/agent.js";
-import { imageDimensions } from "../../src/tools/image-dimensions.js";
+import { imageDimensions } from "../../src/tools/files/image-dimensions.js";
 import { createBuiltinTools } from "../../src/tools/registry.js";
 import { makeEnvironment } from "../environment/support.js";
 import { imageOnlyPdf, passwordPdf, textPdf, tinyPng } from "./binary-fixtures.js";

@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import type { Environment } from "../../src/environment/environment.js";
-import { ProcessManager, type ProcessManagerOptions } from "../../src/tools/command/process-manager.js";
+import { ProcessManager, type ProcessManagerOptions } from "../../src/processes/process-manager.js";
 import {
   extendedEnvironment,
   runCall,

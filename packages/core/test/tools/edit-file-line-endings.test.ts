@@ -3,8 +3,8 @@ import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { DEFAULT_TOOL_DEFINITIONS } from "@penguin/state";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { createEditFileTool } from "../../src/tools/edit-file.js";
-import { createReadFileTool } from "../../src/tools/read-file.js";
+import { createEditFileTool } from "../../src/tools/edit-file/edit-file.js";
+import { createReadFileTool } from "../../src/tools/read-file/read-file.js";
 import { makeEnvironment, runCall, type TempDirs, tempDirs } from "../environment/support.js";
 
 // edit_file on CRLF, lone-CR and byte-order-marked files, as a model edits them: it copies what

@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { DEFAULT_TOOL_DEFINITIONS } from "@penguin/state";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { EDIT_MAX_HUNKS } from "../../src/environment/limits.js";
-import { createEditFileTool } from "../../src/tools/edit-file.js";
+import { createEditFileTool } from "../../src/tools/edit-file/edit-file.js";
 import { makeEnvironment, runCall, type TempDirs, tempDirs } from "../environment/support.js";
 
 let dirs: TempDirs;

@@ -6,9 +6,12 @@ import { DEFAULT_TOOL_DEFINITIONS, type ToolDefinitionConfig } from "@penguin/st
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { IMAGE_MAX_BYTES } from "../../src/environment/limits.js";
 import type { DescribeImageFn } from "../../src/environment/types.js";
-import { createDescribeImageTool, NO_VISION_MODEL_MESSAGE } from "../../src/tools/describe-image.js";
-import { sniffImageType } from "../../src/tools/image-source.js";
-import { createReadImageTool } from "../../src/tools/read-image.js";
+import {
+  createDescribeImageTool,
+  NO_VISION_MODEL_MESSAGE,
+} from "../../src/tools/describe-image/describe-image.js";
+import { sniffImageType } from "../../src/tools/files/image-source.js";
+import { createReadImageTool } from "../../src/tools/read-image/read-image.js";
 import { makeEnvironment, runCall, type TempDirs, tempDirs } from "../environment/support.js";
 
 const PNG = Buffer.concat([

@@ -3,8 +3,8 @@ import { join } from "node:path";
 import type { PartialToolCallOutputPayload } from "@penguin/protocol";
 import { DEFAULT_TOOL_DEFINITIONS } from "@penguin/state";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { ProcessManager } from "../../src/tools/command/process-manager.js";
-import { createReadFileTool } from "../../src/tools/read-file.js";
+import { ProcessManager } from "../../src/processes/process-manager.js";
+import { createReadFileTool } from "../../src/tools/read-file/read-file.js";
 import { extendedEnvironment, runCall, type TempDirs, workspace } from "../extended/support.js";
 
 // read_file given a directory says how to list it, naming a tool the session actually offers.

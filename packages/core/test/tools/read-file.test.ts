@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { DEFAULT_TOOL_DEFINITIONS, type ToolDefinitionConfig } from "@penguin/state";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { READ_FILE_MAX_LINE_CHARS } from "../../src/environment/limits.js";
-import { createReadFileTool } from "../../src/tools/read-file.js";
+import { createReadFileTool } from "../../src/tools/read-file/read-file.js";
 import { makeEnvironment, runCall, type TempDirs, tempDirs } from "../environment/support.js";
 
 let dirs: TempDirs;

@@ -2,7 +2,7 @@ import { mkdir, readFile, stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { DEFAULT_TOOL_DEFINITIONS } from "@penguin/state";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { createWriteFileTool } from "../../src/tools/write-file.js";
+import { createWriteFileTool } from "../../src/tools/write-file/write-file.js";
 import { makeEnvironment, runCall, type TempDirs, tempDirs } from "../environment/support.js";
 
 let dirs: TempDirs;

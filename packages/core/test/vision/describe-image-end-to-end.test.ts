@@ -6,7 +6,7 @@ import { type ProjectConfigInput, ProjectConfigSchema, saveProjectConfig } from 
 import { afterEach, describe, expect, it } from "vitest";
 import { allowAll } from "../../src/approval/policies.js";
 import { createAgent } from "../../src/sdk/agent.js";
-import { NO_VISION_MODEL_MESSAGE } from "../../src/tools/describe-image.js";
+import { NO_VISION_MODEL_MESSAGE } from "../../src/tools/describe-image/describe-image.js";
 import { chatMessages, collect, kind, MODEL, RETRY_FAST, setup } from "../sdk/fixtures.js";
 
 type Env = Awaited<ReturnType<typeof setup>>;

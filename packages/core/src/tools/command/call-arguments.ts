@@ -5,14 +5,21 @@
  * message, never as an exception.
  */
 
-/** exec_command: "yield_time_ms … default 60000". */
-export const DEFAULT_EXEC_YIELD_MS = 60_000;
-/** exec_command: "yield_time_ms … minimum 250". */
-export const MIN_EXEC_YIELD_MS = 250;
-/** input_command: "yield_time_ms … defaults 250 for writes". */
-export const DEFAULT_WRITE_YIELD_MS = 250;
-/** input_command: "… 5000 for empty polls". */
-export const DEFAULT_POLL_YIELD_MS = 5_000;
+import {
+  DEFAULT_COMMAND_POLL_YIELD_MS,
+  DEFAULT_EXEC_YIELD_MS,
+  DEFAULT_WRITE_YIELD_MS,
+  MIN_EXEC_YIELD_MS,
+} from "@penguin/state";
+
+// The yield defaults are the numbers the tools' descriptions state, defined once with the
+// definitions (@penguin/state, tools/command.ts).
+export {
+  DEFAULT_COMMAND_POLL_YIELD_MS as DEFAULT_POLL_YIELD_MS,
+  DEFAULT_EXEC_YIELD_MS,
+  DEFAULT_WRITE_YIELD_MS,
+  MIN_EXEC_YIELD_MS,
+};
 /**
  * "capped at timeout −1s": the window ends at least this long before the call's timeout, so the
  * call returns the output so far and a process_id instead of being cut off by the Environment.

@@ -3,6 +3,7 @@ import path from "node:path";
 import type { OmniMessage } from "@penguin/protocol";
 import type { ToolDefinitionConfig } from "@penguin/state";
 import type { BuiltinTool, ToolExecutionContext, ToolResult } from "../../environment/types.js";
+import { exitNote } from "../../processes/session.js";
 import {
   clampYieldTime,
   DEFAULT_EXEC_YIELD_MS,
@@ -12,7 +13,6 @@ import {
   optionalString,
   requiredString,
 } from "./call-arguments.js";
-import { exitNote } from "./session.js";
 import { backgroundNote, followOutput, messageDelta } from "./stream-output.js";
 
 /**

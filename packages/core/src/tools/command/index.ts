@@ -1,19 +1,7 @@
 // The command-session tools (exec_command, input_command) and the process manager behind them.
-export {
-  CTRL_C,
-  CTRL_D,
-  clampYieldTime,
-  DEFAULT_EXEC_YIELD_MS,
-  DEFAULT_POLL_YIELD_MS,
-  DEFAULT_WRITE_YIELD_MS,
-  isUserInterrupt,
-  MIN_EXEC_YIELD_MS,
-  YIELD_TIMEOUT_MARGIN_MS,
-} from "./call-arguments.js";
-export { createExecCommandTool } from "./exec-command.js";
-export { createInputCommandTool } from "./input-command.js";
-export { NON_INTERACTIVE_ENV, nonInteractiveEnv } from "./non-interactive-env.js";
-export { type LineWindow, OutputLog } from "./output-log.js";
+
+export { NON_INTERACTIVE_ENV, nonInteractiveEnv } from "../../processes/non-interactive-env.js";
+export { type LineWindow, OutputLog } from "../../processes/output-log.js";
 export {
   type FindOnPathOptions,
   findOnPath,
@@ -28,14 +16,14 @@ export {
   type SignalPlan,
   shellArgs,
   terminatePlan,
-} from "./platform.js";
+} from "../../processes/platform.js";
 export {
   COMMAND_ID_PREFIX,
   MAX_COMMAND_SESSIONS,
   ProcessManager,
   type ProcessManagerOptions,
   type StartResult,
-} from "./process-manager.js";
+} from "../../processes/process-manager.js";
 export {
   type CommandExit,
   type CommandSession,
@@ -45,5 +33,22 @@ export {
   type SessionOrigin,
   type SessionStatus,
   TERMINATE_GRACE_MS,
-} from "./session.js";
-export { DEFAULT_UNREAD_BUFFER_CHARS, droppedOutputMarker, UnreadBuffer } from "./unread-buffer.js";
+} from "../../processes/session.js";
+export {
+  DEFAULT_UNREAD_BUFFER_CHARS,
+  droppedOutputMarker,
+  UnreadBuffer,
+} from "../../processes/unread-buffer.js";
+export {
+  CTRL_C,
+  CTRL_D,
+  clampYieldTime,
+  DEFAULT_EXEC_YIELD_MS,
+  DEFAULT_POLL_YIELD_MS,
+  DEFAULT_WRITE_YIELD_MS,
+  isUserInterrupt,
+  MIN_EXEC_YIELD_MS,
+  YIELD_TIMEOUT_MARGIN_MS,
+} from "./call-arguments.js";
+export { createExecCommandTool } from "./exec-command.js";
+export { createInputCommandTool } from "./input-command.js";

@@ -1,6 +1,8 @@
 import type { OmniMessage } from "@penguin/protocol";
 import type { ToolDefinitionConfig } from "@penguin/state";
 import type { BuiltinTool, ToolExecutionContext, ToolResult } from "../../environment/types.js";
+import type { ProcessManager } from "../../processes/process-manager.js";
+import { type CommandSession, exitNote } from "../../processes/session.js";
 import {
   CTRL_C,
   CTRL_D,
@@ -11,8 +13,6 @@ import {
   optionalString,
   requiredString,
 } from "./call-arguments.js";
-import type { ProcessManager } from "./process-manager.js";
-import { type CommandSession, exitNote } from "./session.js";
 import { followOutput, messageDelta } from "./stream-output.js";
 
 /** input_command has no minimum window: 0 returns what is already there. */

@@ -1,5 +1,5 @@
 import { type OmniMessage, partialToolCallOutput } from "@penguin/protocol";
-import type { CommandSession } from "./session.js";
+import type { CommandSession } from "../../processes/session.js";
 
 /** Why a call stopped following a session's output. */
 export type FollowOutcome = "finished" | "window-elapsed" | "aborted";

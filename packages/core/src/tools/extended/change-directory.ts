@@ -11,7 +11,7 @@ import {
 } from "@penguin/state";
 import type { BuiltinTool, ToolExecutionContext, ToolResult } from "../../environment/types.js";
 import { describeUnknownHookTools } from "../../hooks/hook-set.js";
-import { answer, describeFsError, fail, pathArgument, shownPath } from "../file-tool-support.js";
+import { answer, describeFsError, fail, pathArgument, shownPath } from "../files/file-tool-support.js";
 
 // "change_directory (moves the agent's current directory, which becomes the default for command
 // tools and for relative paths of file tools, and loads that directory's AGENTS.md, rules

@@ -1,7 +1,7 @@
 import { defaultToolLimits, type ToolDefinitionConfig, type ToolLimits } from "@penguin/state";
 import type { ToolFactory } from "../../environment/types.js";
-import { createReadFileTool } from "../read-file.js";
-import { createApplyPatchTool } from "./apply-patch.js";
+import { createReadFileTool } from "../read-file/read-file.js";
+import { createApplyPatchTool } from "./apply-patch/apply-patch.js";
 import { createChangeDirectoryTool } from "./change-directory.js";
 import { jobToolFactories } from "./jobs/index.js";
 import { createListFilesTool } from "./list-files.js";
@@ -43,9 +43,10 @@ export function extendedToolFactories(
   };
 }
 
-export { createApplyPatchTool } from "./apply-patch.js";
+export { type FileKnowledge, FileReadRegistry } from "../../environment/file-reads.js";
+export { sha256File } from "../files/hashes.js";
+export { createApplyPatchTool } from "./apply-patch/apply-patch.js";
 export { createChangeDirectoryTool } from "./change-directory.js";
-export { type FileKnowledge, FileReadRegistry, sha256File } from "./file-reads.js";
 export { jobToolFactories } from "./jobs/index.js";
 export { createListFilesTool } from "./list-files.js";
 export { createMakeDirectoryTool } from "./make-directory.js";

@@ -14,8 +14,8 @@ import {
   resolveToolPath,
   shownPath,
   stringArgument,
-} from "../file-tool-support.js";
-import { missingPathHint } from "../path-hint.js";
+} from "../files/file-tool-support.js";
+import { missingPathHint } from "../files/path-hint.js";
 
 // "list_files: one directory, or a bounded tree with recursive (depth and entry caps, a truncated
 // flag); type, size and permission mode for each entry; nothing hidden (dotfiles, .git, .env

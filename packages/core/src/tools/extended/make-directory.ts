@@ -10,7 +10,7 @@ import {
   pathArgument,
   resolveToolPath,
   shownPath,
-} from "../file-tool-support.js";
+} from "../files/file-tool-support.js";
 
 // "make_directory (existing is success)".
 

@@ -1,6 +1,6 @@
 import { constants } from "node:fs";
 import { cp, link, lstat, mkdir, rename, rm, rmdir, unlink } from "node:fs/promises";
-import { fsErrorCode } from "../file-tool-support.js";
+import { fsErrorCode } from "../files/file-tool-support.js";
 
 // "It never overwrites": a destination that appears after move_path looked (another process, a
 // tool of another session) must not be replaced either. rename(2) silently replaces a file, and an

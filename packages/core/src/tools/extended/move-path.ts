@@ -12,10 +12,10 @@ import {
   pathArgument,
   resolveToolPath,
   shownPath,
-} from "../file-tool-support.js";
-import { missingPathHint } from "../path-hint.js";
+} from "../files/file-tool-support.js";
+import { checkPathChange } from "../files/path-guard.js";
+import { missingPathHint } from "../files/path-hint.js";
 import { type MoveOutcome, moveWithoutOverwrite } from "./move-no-overwrite.js";
-import { checkPathChange } from "./path-guard.js";
 
 // "move_path (never overwrites, creates missing parents)".
 

@@ -14,9 +14,9 @@ import {
   pathArgument,
   resolveToolPath,
   shownPath,
-} from "../file-tool-support.js";
-import { missingPathHint } from "../path-hint.js";
-import { checkPathChange } from "./path-guard.js";
+} from "../files/file-tool-support.js";
+import { checkPathChange } from "../files/path-guard.js";
+import { missingPathHint } from "../files/path-hint.js";
 
 // "remove_path (a non-empty directory needs recursive; a symlink is removed as a link; the
 // workspace root and / are refused)".

@@ -14,9 +14,9 @@ import {
   resolveToolPath,
   shownPath,
   stringArgument,
-} from "../file-tool-support.js";
-import { missingPathHint } from "../path-hint.js";
-import { readRegularFile } from "../regular-file.js";
+} from "../files/file-tool-support.js";
+import { missingPathHint } from "../files/path-hint.js";
+import { readRegularFile } from "../files/regular-file.js";
 import { baseNameMatcher, pathGlobProblem } from "./glob.js";
 import { type MatchFailure, RegexMatcher } from "./regex-matcher.js";
 

@@ -1,7 +1,7 @@
 import type { OmniMessage } from "@penguin/protocol";
 import { parseSkillFile, readSkillFile, type ToolDefinitionConfig } from "@penguin/state";
 import type { BuiltinTool, ToolExecutionContext, ToolResult } from "../../environment/types.js";
-import { answer, fail, shownPath, stringArgument } from "../file-tool-support.js";
+import { answer, fail, shownPath, stringArgument } from "../files/file-tool-support.js";
 
 // "`use_skill` loads one skill's full instructions by name (files beside it are read on
 // demand)": the SKILL.md is read again at each call, so an edit shows at once.

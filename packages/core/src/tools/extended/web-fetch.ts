@@ -2,8 +2,8 @@ import type { OmniMessage } from "@penguin/protocol";
 import { errorMessage } from "@penguin/protocol";
 import { defaultToolLimits, type ToolDefinitionConfig, type ToolLimits } from "@penguin/state";
 import type { BuiltinTool, ToolExecutionContext, ToolResult } from "../../environment/types.js";
-import { answer, fail, stringArgument } from "../file-tool-support.js";
-import { sniffImageType } from "../image-source.js";
+import { answer, fail, stringArgument } from "../files/file-tool-support.js";
+import { sniffImageType } from "../files/image-source.js";
 
 // "web_fetch: an http(s) URL through the worker's network; HTML returned as readable text;
 // images, PDFs and other binary content refused; 4xx and 5xx are results, not errors; size and

@@ -6,14 +6,13 @@
 /** "Subagent sessions: 8. Only completed ones are evicted; running subagents never". */
 export const MAX_SUBAGENT_SESSIONS = 8;
 
-/** run_subagent: "yield_time_ms?: number; // foreground wait; default 300000". */
-export const DEFAULT_RUN_YIELD_MS = 300_000;
-
-/** input_subagent: "yield_time_ms?: number; // wait; defaults 300000 with a prompt, …". */
-export const DEFAULT_FOLLOW_UP_YIELD_MS = 300_000;
-
-/** input_subagent: "… 10000 for empty polls". */
-export const DEFAULT_POLL_YIELD_MS = 10_000;
+// The yield defaults are the numbers the tools' descriptions state, defined once with the
+// definitions (@penguin/state, tools/subagent.ts).
+export {
+  DEFAULT_FOLLOW_UP_YIELD_MS,
+  DEFAULT_RUN_YIELD_MS,
+  DEFAULT_SUBAGENT_POLL_YIELD_MS as DEFAULT_POLL_YIELD_MS,
+} from "@penguin/state";
 
 /** A window may be zero: the call returns what is there now. */
 export const MIN_SUBAGENT_YIELD_MS = 0;

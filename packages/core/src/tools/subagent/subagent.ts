@@ -7,7 +7,7 @@ import {
   withOrigin,
 } from "@penguin/protocol";
 import type { Approver } from "../../approval/approver.js";
-import { UnreadBuffer } from "../command/unread-buffer.js";
+import { UnreadBuffer } from "../../processes/unread-buffer.js";
 import { ApprovalWatch, type PendingApproval } from "./approval-watch.js";
 import { LiveRelay, type SubagentFeed } from "./live-relay.js";
 import type { ChildSession, SubagentInfo, SubagentStatus, TaskOutcome, UsageSink } from "./types.js";

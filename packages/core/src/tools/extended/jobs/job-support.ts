@@ -1,8 +1,8 @@
 import type { OmniMessage } from "@penguin/protocol";
 import type { ToolExecutionContext, ToolResult } from "../../../environment/types.js";
-import type { ProcessManager } from "../../command/process-manager.js";
-import { type CommandSession, exitNote } from "../../command/session.js";
-import { fail } from "../../file-tool-support.js";
+import type { ProcessManager } from "../../../processes/process-manager.js";
+import { type CommandSession, exitNote } from "../../../processes/session.js";
+import { fail } from "../../files/file-tool-support.js";
 
 // What the job tools share: finding a job by id, and saying what state it is in.
 

@@ -1,6 +1,7 @@
 import type { OmniMessage } from "@penguin/protocol";
 import { defaultToolLimits, type ToolDefinitionConfig, type ToolLimits } from "@penguin/state";
 import type { BuiltinTool, ToolExecutionContext, ToolResult } from "../../../environment/types.js";
+import { exitNote } from "../../../processes/session.js";
 import {
   clampYieldTime,
   isUserInterrupt,
@@ -8,9 +9,8 @@ import {
   requiredString,
 } from "../../command/call-arguments.js";
 import { resolveWorkdir } from "../../command/exec-command.js";
-import { exitNote } from "../../command/session.js";
 import { followOutput } from "../../command/stream-output.js";
-import { fail } from "../../file-tool-support.js";
+import { fail } from "../../files/file-tool-support.js";
 import { optionalWaitMs, stillRunningNote } from "./job-support.js";
 
 type RunLimits = ToolLimits["run_command"];

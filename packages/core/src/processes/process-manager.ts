@@ -1,0 +1,174 @@
+import { accessSync, constants } from "node:fs";
+import { MAX_COMMAND_SESSIONS } from "@penguin/state";
+import { nonInteractiveEnv } from "./non-interactive-env.js";
+import { type Platform, resolveShell } from "./platform.js";
+import {
+  CommandSession,
+  type CommandSessionInfo,
+  type SessionOrigin,
+  TERMINATE_GRACE_MS,
+} from "./session.js";
+import { DEFAULT_UNREAD_BUFFER_CHARS } from "./unread-buffer.js";
+
+/**
+ * "Command sessions: 64. When full, exited sessions are evicted first, then idle ones by LRU."
+ * The number is the exec_command definition's (with `tools.limits.jobs.maxJobs`, whose default it
+ * is); this manager enforces it: see `start` and `pickEviction`.
+ */
+export { MAX_COMMAND_SESSIONS };
+
+/** Command-session ids handed to the model: `cmd_1`, `cmd_2`, … (never reused within a manager). */
+export const COMMAND_ID_PREFIX = "cmd_";
+
+export interface ProcessManagerOptions {
+  /** Cap on sessions kept (running or exited); default 64. */
+  maxSessions?: number;
+  /** Per-session unread buffer in characters; default 1 MiB. */
+  unreadBufferChars?: number;
+  /** Extra environment for every command, on top of the inherited and non-interactive one. */
+  env?: Record<string, string>;
+  /** The environment commands inherit; default `process.env`. */
+  baseEnv?: Readonly<Record<string, string | undefined>>;
+  /** SIGTERM-to-SIGKILL grace for eviction, kill and disposal; default 1000 ms. */
+  terminateGraceMs?: number;
+  platform?: Platform;
+}
+
+export type StartResult = { ok: true; session: CommandSession } | { ok: false; error: string };
+
+/**
+ * The command sessions of one agent session. exec_command starts them, input_command drives
+ * them, and the owner disposes them all when the agent session ends.
+ */
+export class ProcessManager {
+  readonly maxSessions: number;
+  readonly unreadBufferChars: number;
+  private readonly extraEnv: Record<string, string>;
+  private readonly baseEnv: Readonly<Record<string, string | undefined>>;
+  private readonly terminateGraceMs: number;
+  private readonly platform: Platform;
+  private readonly sessions = new Map<string, CommandSession>();
+  /** Ended-but-not-yet-dead groups (evicted sessions), awaited by disposeAll. */
+  private readonly terminations = new Set<Promise<void>>();
+  private nextId = 1;
+  private disposed = false;
+
+  constructor(options: ProcessManagerOptions = {}) {
+    this.maxSessions = options.maxSessions ?? MAX_COMMAND_SESSIONS;
+    this.unreadBufferChars = options.unreadBufferChars ?? DEFAULT_UNREAD_BUFFER_CHARS;
+    if (!Number.isInteger(this.maxSessions) || this.maxSessions < 1) {
+      throw new RangeError(`maxSessions must be a positive integer, got ${options.maxSessions}`);
+    }
+    if (!Number.isInteger(this.unreadBufferChars) || this.unreadBufferChars < 1) {
+      throw new RangeError(`unreadBufferChars must be a positive integer, got ${options.unreadBufferChars}`);
+    }
+    this.extraEnv = { ...options.env };
+    this.baseEnv = options.baseEnv ?? process.env;
+    this.terminateGraceMs = options.terminateGraceMs ?? TERMINATE_GRACE_MS;
+    this.platform = options.platform ?? process.platform;
+  }
+
+  /**
+   * Starts `bash -lc <cmd>` in `cwd` (absolute, checked by the caller) as a new session. When the
+   * manager is full, one session is evicted first; when every session is in use by a running
+   * tool call, nothing can be evicted and the start is refused.
+   */
+  start(request: { cmd: string; cwd: string; purpose?: string; origin?: SessionOrigin }): StartResult {
+    if (this.disposed)
+      return { ok: false, error: "the command sessions of this agent session have been shut down" };
+    const env = nonInteractiveEnv(this.baseEnv, this.extraEnv);
+    const shell = resolveShell({ platform: this.platform, env, isExecutable });
+    if (!shell.ok) return shell;
+    if (this.sessions.size >= this.maxSessions) {
+      const victim = this.pickEviction();
+      if (!victim) {
+        return {
+          ok: false,
+          error: `all ${this.maxSessions} command sessions are in use by running tool calls; wait for one to return and retry`,
+        };
+      }
+      this.evict(victim);
+    }
+    let session: CommandSession;
+    try {
+      session = new CommandSession({
+        id: `${COMMAND_ID_PREFIX}${this.nextId++}`,
+        cmd: request.cmd,
+        cwd: request.cwd,
+        shell: shell.shell,
+        env,
+        unreadBufferChars: this.unreadBufferChars,
+        platform: this.platform,
+        purpose: request.purpose,
+        origin: request.origin,
+      });
+    } catch (error) {
+      // spawn() throws synchronously on arguments it cannot pass to exec (a NUL byte in cmd).
+      return { ok: false, error: `the command could not be started: ${(error as Error).message}` };
+    }
+    this.sessions.set(session.id, session);
+    return { ok: true, session };
+  }
+
+  get(id: string): CommandSession | undefined {
+    return this.sessions.get(id);
+  }
+
+  /** Every kept session, oldest first. */
+  list(): CommandSessionInfo[] {
+    return [...this.sessions.values()].map((session) => session.info());
+  }
+
+  /** Ids of the sessions still running (for "unknown process_id" messages). */
+  liveIds(): string[] {
+    return [...this.sessions.values()].filter((session) => session.status === "running").map((s) => s.id);
+  }
+
+  /**
+   * Ends a session's whole process group (SIGTERM, then SIGKILL after the grace). The session is
+   * kept, so its final output and exit can still be read. False for an unknown id.
+   */
+  async kill(id: string): Promise<boolean> {
+    const session = this.sessions.get(id);
+    if (!session) return false;
+    await session.terminate(this.terminateGraceMs);
+    return true;
+  }
+
+  /** Ends every process group (SIGTERM, then SIGKILL after a short grace) and forgets every session. */
+  async disposeAll(): Promise<void> {
+    this.disposed = true;
+    const all = [...this.sessions.values()];
+    this.sessions.clear();
+    await Promise.all([
+      ...all.map((session) => session.terminate(this.terminateGraceMs)),
+      ...this.terminations,
+    ]);
+  }
+
+  /** Exited sessions first, then idle running ones; least recently used first within each. */
+  private pickEviction(): CommandSession | undefined {
+    const candidates = [...this.sessions.values()].filter((session) => session.activeCalls === 0);
+    const byLru = (a: CommandSession, b: CommandSession) => a.useOrder - b.useOrder;
+    const exited = candidates.filter((session) => session.status === "exited").sort(byLru);
+    if (exited.length > 0) return exited[0];
+    return candidates.sort(byLru)[0];
+  }
+
+  private evict(session: CommandSession): void {
+    this.sessions.delete(session.id);
+    // An exited shell can leave children in its group (`server &`): end those too.
+    const termination = session.terminate(this.terminateGraceMs);
+    this.terminations.add(termination);
+    void termination.finally(() => this.terminations.delete(termination));
+  }
+}
+
+function isExecutable(file: string): boolean {
+  try {
+    accessSync(file, constants.X_OK);
+    return true;
+  } catch {
+    return false;
+  }
+}

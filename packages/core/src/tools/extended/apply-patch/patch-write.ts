@@ -1,0 +1,62 @@
+import { chmod, mkdir, rmdir, unlink, writeFile } from "node:fs/promises";
+import { dirname } from "node:path";
+import { shownPath } from "../../files/file-tool-support.js";
+import { writeRegularFile } from "../../files/regular-file.js";
+import type { WriteFailure } from "./patch-outcomes.js";
+import type { Step } from "./patch-plan.js";
+
+// "applied all-or-nothing (… a failure leaves every file as it was)": a checked plan is written
+// step by step; when a step fails, every step already taken is undone, newest first.
+
+export type WriteOutcome = { ok: true } | { ok: false; failure: WriteFailure };
+
+/** Writes the plan; on a failure, undoes every step already taken, newest first. */
+export async function writePlan(steps: Step[]): Promise<WriteOutcome> {
+  const undo: { path: string; run: () => Promise<void> }[] = [];
+  const createdDirs: string[] = [];
+  let current: Step | undefined;
+  try {
+    for (const step of steps) {
+      current = step;
+      if (step.kind === "create") {
+        const parent = dirname(step.path);
+        const created = await mkdir(parent, { recursive: true });
+        // Every folder from the deepest new one up to the first one mkdir made.
+        if (created !== undefined) {
+          for (let dir = parent; dir.length >= created.length; dir = dirname(dir)) createdDirs.push(dir);
+        }
+        await writeFile(step.path, step.content, { encoding: "utf8", flag: "wx" });
+        undo.push({ path: step.path, run: () => unlink(step.path) });
+        if (step.mode !== undefined) await chmod(step.path, step.mode);
+      } else if (step.kind === "overwrite") {
+        undo.push({ path: step.path, run: () => writeFile(step.path, step.original) });
+        await writeRegularFile(step.path, step.content);
+      } else {
+        await unlink(step.path);
+        undo.push({
+          path: step.path,
+          run: async () => {
+            await writeFile(step.path, step.original, { flag: "wx" });
+            await chmod(step.path, step.mode);
+          },
+        });
+      }
+    }
+    return { ok: true };
+  } catch (error) {
+    const failedPath = current?.path ?? "";
+    const undoFailed: string[] = [];
+    for (const entry of undo.reverse()) {
+      try {
+        await entry.run();
+      } catch {
+        undoFailed.push(shownPath(entry.path));
+      }
+    }
+    // Folders the patch created, deepest first; rmdir leaves any that are not empty.
+    for (const dir of createdDirs.sort((a, b) => b.length - a.length)) {
+      await rmdir(dir).catch(() => {});
+    }
+    return { ok: false, failure: { path: failedPath, cause: error, undoFailed } };
+  }
+}

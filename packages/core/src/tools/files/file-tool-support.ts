@@ -1,0 +1,120 @@
+import { resolve } from "node:path";
+import { errorMessage, type OmniMessage, partialToolCallOutput } from "@penguin/protocol";
+import { modelVisiblePath } from "@penguin/state";
+import type { ToolExecutionContext, ToolResult } from "../../environment/types.js";
+import { SpecialFileError, specialFileMessage } from "./regular-file.js";
+
+// What the file and image tools share: how a path argument becomes a file, how a path is shown
+// to the model, how arguments are read defensively, and how a one-shot answer is returned.
+
+/** "relative paths resolve against the Workspace and absolute paths are allowed". */
+export function resolveToolPath(workspaceDir: string, filePath: string): string {
+  return resolve(workspaceDir, filePath);
+}
+
+/** The one spelling of a path the model sees ("modelVisiblePath in the SDK"). */
+export function shownPath(absolutePath: string): string {
+  return modelVisiblePath(absolutePath);
+}
+
+export type ArgumentRead<T> = { ok: true; value: T } | { ok: false; error: string };
+
+/**
+ * Arguments were checked against the tool's schema already, but that schema is user-editable
+ * config: the tools still read each argument defensively and say what is wrong.
+ */
+export function stringArgument(args: Record<string, unknown>, name: string): ArgumentRead<string> {
+  const value = args[name];
+  if (typeof value !== "string") return { ok: false, error: `argument "${name}" must be a string` };
+  return { ok: true, value };
+}
+
+export function optionalStringArgument(
+  args: Record<string, unknown>,
+  name: string,
+): ArgumentRead<string | undefined> {
+  const value = args[name];
+  if (value === undefined || value === null) return { ok: true, value: undefined };
+  if (typeof value !== "string") return { ok: false, error: `argument "${name}" must be a string` };
+  return { ok: true, value };
+}
+
+export function positiveIntegerArgument(
+  args: Record<string, unknown>,
+  name: string,
+  fallback: number,
+): ArgumentRead<number> {
+  const value = args[name];
+  if (value === undefined || value === null) return { ok: true, value: fallback };
+  if (typeof value !== "number" || !Number.isInteger(value) || value < 1) {
+    return { ok: false, error: `argument "${name}" must be an integer >= 1, got ${JSON.stringify(value)}` };
+  }
+  return { ok: true, value };
+}
+
+export function booleanArgument(
+  args: Record<string, unknown>,
+  name: string,
+  fallback: boolean,
+): ArgumentRead<boolean> {
+  const value = args[name];
+  if (value === undefined || value === null) return { ok: true, value: fallback };
+  if (typeof value !== "boolean") return { ok: false, error: `argument "${name}" must be true or false` };
+  return { ok: true, value };
+}
+
+/** A file path argument, resolved against the workspace. */
+export function pathArgument(
+  args: Record<string, unknown>,
+  name: string,
+  workspaceDir: string,
+): ArgumentRead<string> {
+  const raw = stringArgument(args, name);
+  if (!raw.ok) return raw;
+  if (raw.value.trim() === "") return { ok: false, error: `argument "${name}" is empty: give a file path` };
+  if (raw.value.includes("\0")) return { ok: false, error: `argument "${name}" contains a NUL character` };
+  return { ok: true, value: resolveToolPath(workspaceDir, raw.value) };
+}
+
+/** "They are non-streaming (a single final output)": one delta, then the result. */
+export async function* answer(
+  ctx: ToolExecutionContext,
+  text: string,
+  result: ToolResult = {},
+): AsyncGenerator<OmniMessage, ToolResult> {
+  yield partialToolCallOutput("delta", ctx.toolCallId, text);
+  return result;
+}
+
+/** "failures come back as explanatory text with stop_reason: failed". */
+export function fail(ctx: ToolExecutionContext, text: string): AsyncGenerator<OmniMessage, ToolResult> {
+  return answer(ctx, text, { stopReason: "failed" });
+}
+
+/** The short code of a file system error (`ENOENT`, `EACCES`, …). */
+export function fsErrorCode(error: unknown): string | undefined {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === "string" ? code : undefined;
+}
+
+/** A file system failure in words the model can act on, without a stack or raw message noise. */
+export function describeFsError(action: string, path: string, error: unknown): string {
+  const code = fsErrorCode(error);
+  const shown = shownPath(path);
+  if (error instanceof SpecialFileError) return specialFileMessage(action, shown, error.kind);
+  switch (code) {
+    case "EACCES":
+    case "EPERM":
+      return `Permission denied: cannot ${action} ${shown}.`;
+    case "EISDIR":
+      return `${shown} is a directory, not a file.`;
+    case "ENOTDIR":
+      return `Cannot ${action} ${shown}: a part of the path is a file, not a directory.`;
+    case "ENOSPC":
+      return `Cannot ${action} ${shown}: no space left on the device.`;
+    case "EROFS":
+      return `Cannot ${action} ${shown}: the file system is read-only.`;
+    default:
+      return `Cannot ${action} ${shown}: ${code ?? errorMessage(error)}.`;
+  }
+}
