@@ -17,7 +17,7 @@ import {
   SystemConfigSchema,
 } from "./system-config.js";
 import type { ToolDefinitionConfig } from "./tool-definitions.js";
-import { missingDefaultTools, presetToolDefinitions } from "./tools/registry.js";
+import { missingDefaultTools, presetToolDefinitions } from "./tool-registry.js";
 
 /** A loaded agent: its id, the file it came from, and its parsed configuration. */
 export interface Agent {

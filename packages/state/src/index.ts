@@ -228,6 +228,13 @@ export {
   type ToolParameters,
   takesCallDescription,
 } from "./tool-definitions.js";
+export {
+  adoptDefaultTools,
+  BUILTIN_TOOL_REGISTRY,
+  missingDefaultTools,
+  presetToolDefinitions,
+  type RegisteredTool,
+} from "./tool-registry.js";
 // Each built-in tool's definition and the numbers its description states (core implements them
 // with these constants), and the one registry of all built-in tools the config defaults come from.
 export {
@@ -258,13 +265,6 @@ export {
   READ_IMAGE_DEFINITION,
   READ_IMAGE_TIMEOUT_MS,
 } from "./tools/images.js";
-export {
-  adoptDefaultTools,
-  BUILTIN_TOOL_REGISTRY,
-  missingDefaultTools,
-  presetToolDefinitions,
-  type RegisteredTool,
-} from "./tools/registry.js";
 export {
   DEFAULT_FOLLOW_UP_YIELD_MS,
   DEFAULT_RUN_YIELD_MS,

@@ -19,7 +19,7 @@ import {
   type ToolDefinitionConfig,
   ToolDefinitionConfigSchema,
 } from "./tool-definitions.js";
-import { presetToolDefinitions } from "./tools/registry.js";
+import { presetToolDefinitions } from "./tool-registry.js";
 
 /** "max_turns per Task (default -1 = unlimited)". */
 export const DEFAULT_MAX_TURNS = -1;

@@ -1,4 +1,4 @@
-import type { ToolDefinitionConfig } from "../tool-definitions.js";
+import type { ToolDefinitionConfig } from "./definition-parts.js";
 import {
   callDescription,
   DEFAULT_MAX_OUTPUT_LENGTH,

@@ -1,4 +1,4 @@
-import type { ToolDefinitionConfig } from "../tool-definitions.js";
+import type { ToolDefinitionConfig } from "./definition-parts.js";
 import { DEFAULT_MAX_OUTPUT_LENGTH, objectSchema } from "./definition-parts.js";
 
 // read_file, edit_file and write_file: their definitions and every number their descriptions

@@ -1,4 +1,4 @@
-import type { ToolDefinitionConfig } from "../tool-definitions.js";
+import type { ToolDefinitionConfig } from "./definition-parts.js";
 import { DEFAULT_MAX_OUTPUT_LENGTH, type JsonSchema, objectSchema } from "./definition-parts.js";
 
 // read_image and describe_image: their definitions and every number their descriptions state.

@@ -2,8 +2,8 @@ import {
   DEFAULT_TOOL_PRESET,
   EXTENDED_TOOL_DEFINITIONS,
   type ToolPreset,
-} from "../extended-tool-definitions.js";
-import { DEFAULT_TOOL_DEFINITIONS, type ToolDefinitionConfig } from "../tool-definitions.js";
+} from "./extended-tool-definitions.js";
+import { DEFAULT_TOOL_DEFINITIONS, type ToolDefinitionConfig } from "./tool-definitions.js";
 
 // The one registry of Penguin's built-in tools: every definition (name, JSON schema, description,
 // permission, defaults), default and extended, in the order a preset lists them. The config
