@@ -127,7 +127,7 @@ export {
   createReadImageTool,
   createWriteFileTool,
 } from "./tools/index.js";
-export { type BuiltinToolset, createBuiltinTools, selectToolsForModel } from "./tool-registry.js";
+export { type BuiltinToolset, createBuiltinTools, selectToolsForModel } from "./tools/registry.js";
 // Subagents: what front ends show of a session's children (`session.subagents`) and the limits.
 export {
   DEFAULT_POLL_YIELD_MS as DEFAULT_SUBAGENT_POLL_YIELD_MS,

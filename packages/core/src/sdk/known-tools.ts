@@ -3,7 +3,7 @@ import type { ToolNameCheck } from "../hooks/hook-set.js";
 import { LOAD_MCP_TOOLS_TOOL, READ_MCP_RESOURCE_TOOL } from "../mcp/limits.js";
 import { mcpToolPrefix } from "../mcp/tool-names.js";
 import { extendedToolFactories } from "../tools/extended/index.js";
-import { BUILTIN_TOOL_FACTORIES } from "../tool-registry.js";
+import { BUILTIN_TOOL_FACTORIES } from "../tools/registry.js";
 import { SUBAGENT_TOOL_NAMES } from "../tools/subagent/index.js";
 
 // The tool names configuration may refer to (`allowed_tools`, a hook's `tools`): what the agent

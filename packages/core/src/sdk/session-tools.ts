@@ -2,7 +2,7 @@ import { readFileRichEnabled, resolveToolLimits, resolveToolset, type SystemConf
 import type { BuiltinTool } from "../environment/types.js";
 import { ProcessManager } from "../processes/process-manager.js";
 import { extendedToolFactories } from "../tools/extended/index.js";
-import { createBuiltinTools, selectToolsForModel } from "../tool-registry.js";
+import { createBuiltinTools, selectToolsForModel } from "../tools/registry.js";
 import { SUBAGENT_TOOL_NAMES, type SubagentManager, subagentToolFactories } from "../tools/subagent/index.js";
 import type { AgentLogger } from "./agent-options.js";
 import { type CustomToolRegistration, customTools } from "./custom-tools.js";
