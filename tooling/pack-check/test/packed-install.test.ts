@@ -72,7 +72,7 @@ describe("packed tarballs installed side by side", () => {
         tools: DEFAULT_TOOL_DEFINITIONS.length,
         rebuild: typeof rebuildContext,
         agent: typeof createAgent,
-        approve: await allowAll({}),
+        approve: (await allowAll.decide({}, {})).decision,
         schema: typeof schema.$id,
       }));
     `;
