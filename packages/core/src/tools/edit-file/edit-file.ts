@@ -10,14 +10,15 @@ import {
 import type { BuiltinTool, ToolExecutionContext, ToolResult } from "../../environment/types.js";
 import {
   answer,
-  booleanArgument,
+  booleanArg,
   describeFsError,
   fail,
   fsErrorCode,
-  pathArgument,
-  resolveToolPath,
+  pathArg,
+  pathLockKeys,
+  readArguments,
   shownPath,
-  stringArgument,
+  stringArg,
 } from "../files/file-tool-support.js";
 import { sha256Of } from "../files/hashes.js";
 import {
@@ -162,23 +163,23 @@ export function createEditFileTool(definition: ToolDefinitionConfig): BuiltinToo
     args: Record<string, unknown>,
     ctx: ToolExecutionContext,
   ): AsyncGenerator<OmniMessage, ToolResult> {
-    const path = pathArgument(args, "file_path", ctx.workspaceDir);
-    if (!path.ok) return yield* fail(ctx, path.error);
-    const oldString = stringArgument(args, "old_string");
-    if (!oldString.ok) return yield* fail(ctx, oldString.error);
-    const newString = stringArgument(args, "new_string");
-    if (!newString.ok) return yield* fail(ctx, newString.error);
-    const replaceAll = booleanArgument(args, "replace_all", false);
-    if (!replaceAll.ok) return yield* fail(ctx, replaceAll.error);
-    const shown = shownPath(path.value);
+    const input = readArguments(args, ctx.workspaceDir, {
+      path: pathArg("file_path"),
+      oldString: stringArg("old_string"),
+      newString: stringArg("new_string"),
+      replaceAll: booleanArg("replace_all", false),
+    });
+    if (!input.ok) return yield* fail(ctx, input.error);
+    const { path, oldString, newString, replaceAll } = input.value;
+    const shown = shownPath(path);
 
-    if (oldString.value === "") {
+    if (oldString === "") {
       return yield* fail(
         ctx,
         "old_string is empty. To create a file or replace all of its content, use write_file.",
       );
     }
-    if (oldString.value === newString.value) {
+    if (oldString === newString) {
       return yield* fail(
         ctx,
         "new_string is identical to old_string, so there is nothing to change. No changes made.",
@@ -187,17 +188,17 @@ export function createEditFileTool(definition: ToolDefinitionConfig): BuiltinToo
 
     let bytes: Buffer;
     try {
-      const info = await stat(path.value);
+      const info = await stat(path);
       if (info.isDirectory()) return yield* fail(ctx, `${shown} is a directory, not a file.`);
-      bytes = await readRegularFile(path.value);
+      bytes = await readRegularFile(path);
     } catch (error) {
       if (fsErrorCode(error) === "ENOENT") {
         return yield* fail(
           ctx,
-          `File not found: ${shown}. edit_file changes existing files; create new ones with write_file. ${await missingPathHint(path.value)}`,
+          `File not found: ${shown}. edit_file changes existing files; create new ones with write_file. ${await missingPathHint(path)}`,
         );
       }
-      return yield* fail(ctx, describeFsError("read", path.value, error));
+      return yield* fail(ctx, describeFsError("read", path, error));
     }
     if (bytes.includes(0)) {
       return yield* fail(
@@ -207,7 +208,7 @@ export function createEditFileTool(definition: ToolDefinitionConfig): BuiltinToo
     }
     // "editing … a file needs a read (or listing) of it earlier in the same task".
     if (ctx.fileReads) {
-      const verdict = checkExistingFile(ctx.fileReads, path.value, {
+      const verdict = checkExistingFile(ctx.fileReads, path, {
         tool: "edit_file",
         action: "edit",
         currentSha256: sha256Of(bytes),
@@ -225,11 +226,11 @@ export function createEditFileTool(definition: ToolDefinitionConfig): BuiltinToo
 
     const file = textFileOf(content);
     // read_file shows the byte order mark as the start of line 1, so a model may copy it.
-    const oldText = file.bom ? withoutByteOrderMark(oldString.value) : oldString.value;
-    const newText = file.bom ? withoutByteOrderMark(newString.value) : newString.value;
+    const oldText = file.bom ? withoutByteOrderMark(oldString) : oldString;
+    const newText = file.bom ? withoutByteOrderMark(newString) : newString;
     const view = lineView(file.body, file.crOnly);
     const lineEnd = file.crOnly ? "\r" : "\n";
-    const search = findSites(file, view, oldText, replaceAll.value);
+    const search = findSites(file, view, oldText, replaceAll);
     if (search.kind === "missing") {
       return yield* fail(
         ctx,
@@ -254,9 +255,9 @@ export function createEditFileTool(definition: ToolDefinitionConfig): BuiltinToo
     if (body === file.body) return yield* fail(ctx, unchangedByKeptEncoding(file, shown));
     const updated = fileText(file, body);
     try {
-      await writeRegularFile(path.value, updated);
+      await writeRegularFile(path, updated);
     } catch (error) {
-      return yield* fail(ctx, `${describeFsError("write", path.value, error)} No changes made.`);
+      return yield* fail(ctx, `${describeFsError("write", path, error)} No changes made.`);
     }
     // Where each replacement starts in the new text, to tell which ones the capped diff shows.
     let shift = 0;
@@ -267,9 +268,9 @@ export function createEditFileTool(definition: ToolDefinitionConfig): BuiltinToo
     });
     const siteLines = lineNumbersAt(body, newStarts, lineEnd);
     const summary = `Replaced ${sites.length} occurrence(s) in ${shown}`;
-    const note = recordWrite(ctx, path.value, updated);
+    const note = recordWrite(ctx, path, updated);
     // The diff shows both versions as read_file does: "\n" line breaks, no byte order mark.
-    const diff = editDiff(path.value, view.text, lineView(body, file.crOnly).text, siteLines);
+    const diff = editDiff(path, view.text, lineView(body, file.crOnly).text, siteLines);
     return yield* answer(ctx, `${summary}\n${diff}`, { note });
   }
 
@@ -277,7 +278,6 @@ export function createEditFileTool(definition: ToolDefinitionConfig): BuiltinToo
     name: definition.name,
     definition,
     execute,
-    lockKeys: (args, workspaceDir) =>
-      typeof args.file_path === "string" ? [resolveToolPath(workspaceDir, args.file_path)] : [],
+    lockKeys: pathLockKeys("file_path"),
   };
 }

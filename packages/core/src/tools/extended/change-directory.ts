@@ -11,7 +11,14 @@ import {
 } from "@penguin/state";
 import type { BuiltinTool, ToolExecutionContext, ToolResult } from "../../environment/types.js";
 import { describeUnknownHookTools } from "../../hooks/hook-set.js";
-import { answer, describeFsError, fail, pathArgument, shownPath } from "../files/file-tool-support.js";
+import {
+  answer,
+  describeFsError,
+  fail,
+  pathArg,
+  readArguments,
+  shownPath,
+} from "../files/file-tool-support.js";
 
 // "change_directory (moves the agent's current directory, which becomes the default for command
 // tools and for relative paths of file tools, and loads that directory's AGENTS.md, rules
@@ -24,8 +31,9 @@ export function createChangeDirectoryTool(definition: ToolDefinitionConfig): Bui
     args: Record<string, unknown>,
     ctx: ToolExecutionContext,
   ): AsyncGenerator<OmniMessage, ToolResult> {
-    const path = pathArgument(args, "path", ctx.workspaceDir);
-    if (!path.ok) return yield* fail(ctx, path.error);
+    const input = readArguments(args, ctx.workspaceDir, { target: pathArg("path") });
+    if (!input.ok) return yield* fail(ctx, input.error);
+    const { target } = input.value;
     const place = ctx.place;
     if (!place)
       return yield* fail(
@@ -48,7 +56,6 @@ export function createChangeDirectoryTool(definition: ToolDefinitionConfig): Bui
       );
     }
 
-    const target = path.value;
     try {
       const info = await stat(target);
       if (!info.isDirectory()) return yield* fail(ctx, `${shownPath(target)} is not a directory. ${stay}`);

@@ -7,8 +7,9 @@ import {
   describeFsError,
   fail,
   fsErrorCode,
-  pathArgument,
-  resolveToolPath,
+  pathArg,
+  pathLockKeys,
+  readArguments,
   shownPath,
 } from "../files/file-tool-support.js";
 
@@ -19,23 +20,23 @@ export function createMakeDirectoryTool(definition: ToolDefinitionConfig): Built
     args: Record<string, unknown>,
     ctx: ToolExecutionContext,
   ): AsyncGenerator<OmniMessage, ToolResult> {
-    const path = pathArgument(args, "path", ctx.workspaceDir);
-    if (!path.ok) return yield* fail(ctx, path.error);
-    const shown = shownPath(path.value);
+    const input = readArguments(args, ctx.workspaceDir, { path: pathArg("path") });
+    if (!input.ok) return yield* fail(ctx, input.error);
+    const { path } = input.value;
+    const shown = shownPath(path);
     try {
-      const info = await stat(path.value);
+      const info = await stat(path);
       if (info.isDirectory()) return yield* answer(ctx, `${shown} already exists (a directory).`);
       return yield* fail(ctx, `${shown} exists and is not a directory.`);
     } catch (error) {
-      if (fsErrorCode(error) !== "ENOENT")
-        return yield* fail(ctx, describeFsError("check", path.value, error));
+      if (fsErrorCode(error) !== "ENOENT") return yield* fail(ctx, describeFsError("check", path, error));
     }
     try {
-      await mkdir(path.value, { recursive: true });
+      await mkdir(path, { recursive: true });
     } catch (error) {
-      return yield* fail(ctx, describeFsError("create", path.value, error));
+      return yield* fail(ctx, describeFsError("create", path, error));
     }
-    ctx.fileReads?.noteListed(path.value);
+    ctx.fileReads?.noteListed(path);
     return yield* answer(ctx, `Created directory ${shown}.`);
   }
 
@@ -43,7 +44,6 @@ export function createMakeDirectoryTool(definition: ToolDefinitionConfig): Built
     name: definition.name,
     definition,
     execute,
-    lockKeys: (args, workspaceDir) =>
-      typeof args.path === "string" ? [resolveToolPath(workspaceDir, args.path)] : [],
+    lockKeys: pathLockKeys("path"),
   };
 }

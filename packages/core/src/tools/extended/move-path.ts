@@ -9,8 +9,9 @@ import {
   describeFsError,
   fail,
   fsErrorCode,
-  pathArgument,
-  resolveToolPath,
+  pathArg,
+  pathLockKeys,
+  readArguments,
   shownPath,
 } from "../files/file-tool-support.js";
 import { checkPathChange } from "../files/path-guard.js";
@@ -37,12 +38,12 @@ export function createMovePathTool(definition: ToolDefinitionConfig): BuiltinToo
     args: Record<string, unknown>,
     ctx: ToolExecutionContext,
   ): AsyncGenerator<OmniMessage, ToolResult> {
-    const source = pathArgument(args, "source", ctx.workspaceDir);
-    if (!source.ok) return yield* fail(ctx, source.error);
-    const destination = pathArgument(args, "destination", ctx.workspaceDir);
-    if (!destination.ok) return yield* fail(ctx, destination.error);
-    const from = source.value;
-    const to = destination.value;
+    const input = readArguments(args, ctx.workspaceDir, {
+      from: pathArg("source"),
+      to: pathArg("destination"),
+    });
+    if (!input.ok) return yield* fail(ctx, input.error);
+    const { from, to } = input.value;
     if (from === to)
       return yield* fail(ctx, `source and destination are the same path (${shownPath(from)}).`);
 
@@ -94,9 +95,6 @@ export function createMovePathTool(definition: ToolDefinitionConfig): BuiltinToo
     definition,
     execute,
     // Both ends: a move must not interleave with a change of its source or of its destination.
-    lockKeys: (args, workspaceDir) =>
-      [args.source, args.destination]
-        .filter((path): path is string => typeof path === "string")
-        .map((path) => resolveToolPath(workspaceDir, path)),
+    lockKeys: pathLockKeys("source", "destination"),
   };
 }

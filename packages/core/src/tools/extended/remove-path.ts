@@ -6,13 +6,14 @@ import type { ToolDefinitionConfig } from "@penguin/state";
 import type { BuiltinTool, ToolExecutionContext, ToolResult } from "../../environment/types.js";
 import {
   answer,
-  booleanArgument,
+  booleanArg,
   describeFsError,
   fail,
   fsErrorCode,
-  optionalStringArgument,
-  pathArgument,
-  resolveToolPath,
+  optionalStringArg,
+  pathArg,
+  pathLockKeys,
+  readArguments,
   shownPath,
 } from "../files/file-tool-support.js";
 import { checkPathChange } from "../files/path-guard.js";
@@ -50,13 +51,13 @@ export function createRemovePathTool(definition: ToolDefinitionConfig): BuiltinT
     args: Record<string, unknown>,
     ctx: ToolExecutionContext,
   ): AsyncGenerator<OmniMessage, ToolResult> {
-    const path = pathArgument(args, "path", ctx.workspaceDir);
-    if (!path.ok) return yield* fail(ctx, path.error);
-    const recursive = booleanArgument(args, "recursive", false);
-    if (!recursive.ok) return yield* fail(ctx, recursive.error);
-    const expected = optionalStringArgument(args, "expected_sha256");
-    if (!expected.ok) return yield* fail(ctx, expected.error);
-    const target = path.value;
+    const input = readArguments(args, ctx.workspaceDir, {
+      target: pathArg("path"),
+      recursive: booleanArg("recursive", false),
+      expected: optionalStringArg("expected_sha256"),
+    });
+    if (!input.ok) return yield* fail(ctx, input.error);
+    const { target, recursive, expected } = input.value;
     const shown = shownPath(target);
 
     let info: Stats;
@@ -77,14 +78,14 @@ export function createRemovePathTool(definition: ToolDefinitionConfig): BuiltinT
       tool: "remove_path",
       action: "remove",
       needsExpected: true,
-      expected: expected.value,
+      expected: expected,
     });
     if (verdict === "aborted") return { stopReason: "aborted" };
     if (!verdict.ok) return yield* fail(ctx, verdict.message);
 
     try {
       if (info.isDirectory()) {
-        if (recursive.value) await rm(target, { recursive: true });
+        if (recursive) await rm(target, { recursive: true });
         else await rmdir(target);
       } else {
         await unlink(target);
@@ -100,7 +101,7 @@ export function createRemovePathTool(definition: ToolDefinitionConfig): BuiltinT
     }
     ctx.fileReads?.forget(target);
     const kind = info.isDirectory()
-      ? recursive.value
+      ? recursive
         ? "directory (with its contents)"
         : "empty directory"
       : info.isSymbolicLink()
@@ -113,7 +114,6 @@ export function createRemovePathTool(definition: ToolDefinitionConfig): BuiltinT
     name: definition.name,
     definition,
     execute,
-    lockKeys: (args, workspaceDir) =>
-      typeof args.path === "string" ? [resolveToolPath(workspaceDir, args.path)] : [],
+    lockKeys: pathLockKeys("path"),
   };
 }

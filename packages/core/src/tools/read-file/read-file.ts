@@ -13,8 +13,9 @@ import {
   describeFsError,
   fail,
   fsErrorCode,
-  pathArgument,
-  positiveIntegerArgument,
+  pathArg,
+  positiveIntegerArg,
+  readArguments,
   shownPath,
 } from "../files/file-tool-support.js";
 import { readLineWindow, type WindowResult, windowOfLines } from "../files/line-window.js";
@@ -78,18 +79,19 @@ export function createReadFileTool(
     args: Record<string, unknown>,
     ctx: ToolExecutionContext,
   ): AsyncGenerator<OmniMessage, ToolResult> {
-    const path = pathArgument(args, "file_path", ctx.workspaceDir);
-    if (!path.ok) return yield* fail(ctx, path.error);
-    const offset = positiveIntegerArgument(args, "offset", READ_FILE_DEFAULT_OFFSET);
-    if (!offset.ok) return yield* fail(ctx, offset.error);
-    const limit = positiveIntegerArgument(args, "limit", READ_FILE_DEFAULT_LIMIT);
-    if (!limit.ok) return yield* fail(ctx, limit.error);
-    const shown = shownPath(path.value);
+    const input = readArguments(args, ctx.workspaceDir, {
+      path: pathArg("file_path"),
+      offset: positiveIntegerArg("offset", READ_FILE_DEFAULT_OFFSET),
+      limit: positiveIntegerArg("limit", READ_FILE_DEFAULT_LIMIT),
+    });
+    if (!input.ok) return yield* fail(ctx, input.error);
+    const { path, offset, limit } = input.value;
+    const shown = shownPath(path);
 
     let size: number;
     let mtimeMs: number;
     try {
-      const info = await stat(path.value);
+      const info = await stat(path);
       if (info.isDirectory()) {
         return yield* fail(ctx, `${shown} is a directory, not a file. ${directoryAdvice(ctx)}`);
       }
@@ -99,18 +101,18 @@ export function createReadFileTool(
       mtimeMs = info.mtimeMs;
     } catch (error) {
       if (fsErrorCode(error) === "ENOENT") {
-        return yield* fail(ctx, `File not found: ${shown}. ${await missingPathHint(path.value)}`);
+        return yield* fail(ctx, `File not found: ${shown}. ${await missingPathHint(path)}`);
       }
-      return yield* fail(ctx, describeFsError("read", path.value, error));
+      return yield* fail(ctx, describeFsError("read", path, error));
     }
 
     // Under the write guard, the whole file's sha256 goes into the note (and the read is remembered).
-    const note = await recordRead(ctx, path.value);
+    const note = await recordRead(ctx, path);
     const failWith = (text: string) => answer(ctx, text, { stopReason: "failed", note });
 
     let window: WindowResult;
-    const request = { offset: offset.value, limit: limit.value, maxChars };
-    const outcome = rich ? await rich.read({ path: path.value, shown, size, mtimeMs, ctx }) : undefined;
+    const request = { offset, limit, maxChars };
+    const outcome = rich ? await rich.read({ path, shown, size, mtimeMs, ctx }) : undefined;
     if (outcome?.kind === "aborted") return { stopReason: "aborted" };
     if (outcome?.kind === "answer") {
       if (outcome.failed) return yield* failWith(outcome.text);
@@ -120,9 +122,9 @@ export function createReadFileTool(
       window = windowOfLines(outcome.lines, request);
     } else {
       try {
-        window = await readLineWindow(path.value, { ...request, signal: ctx.signal });
+        window = await readLineWindow(path, { ...request, signal: ctx.signal });
       } catch (error) {
-        return yield* failWith(describeFsError("read", path.value, error));
+        return yield* failWith(describeFsError("read", path, error));
       }
     }
     if (window.kind === "aborted") return { stopReason: "aborted" };
@@ -134,7 +136,7 @@ export function createReadFileTool(
     if (window.totalLines === 0) return yield* answer(ctx, `${shown} is empty (0 lines).`, { note });
     if (window.lines.length === 0) {
       return yield* failWith(
-        `offset ${offset.value} is past the end of ${shown}, which has ${window.totalLines} lines. Use an offset from 1 to ${window.totalLines}.`,
+        `offset ${offset} is past the end of ${shown}, which has ${window.totalLines} lines. Use an offset from 1 to ${window.totalLines}.`,
       );
     }
     let text = window.lines.join("\n");
