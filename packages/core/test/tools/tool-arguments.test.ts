@@ -1,6 +1,10 @@
+import { DEFAULT_TOOL_DEFINITIONS } from "@penguin/state";
 import { describe, expect, expectTypeOf, it } from "vitest";
+import { ProcessManager } from "../../src/processes/process-manager.js";
 import {
+  answer,
   booleanArg,
+  executeWithArguments,
   optionalStringArg,
   pathArg,
   pathLockKeys,
@@ -8,6 +12,7 @@ import {
   readArguments,
   stringArg,
 } from "../../src/tools/files/file-tool-support.js";
+import { context, runCall } from "../command/helpers.js";
 
 // The file tools read all their arguments from one spec (readArguments). The schema checks come
 // first, but the schema is user-editable config, so the tools still say what is wrong, in the
@@ -57,6 +62,33 @@ describe("readArguments", () => {
     for (const [given, error] of cases) {
       expect(readArguments(given, workspace, spec)).toEqual({ ok: false, error });
     }
+  });
+});
+
+describe("executeWithArguments", () => {
+  const definition = DEFAULT_TOOL_DEFINITIONS.find((d) => d.name === "read_file")!;
+  const tool = {
+    name: "read_file",
+    definition,
+    execute: executeWithArguments(spec, async function* ({ path, offset }, ctx) {
+      return yield* answer(ctx, `${path} from line ${offset}`);
+    }),
+  };
+
+  it("runs the tool with the values it read", async () => {
+    const run = await runCall(
+      tool,
+      { file_path: "a", content: "", offset: 3 },
+      context(new ProcessManager(), workspace),
+    );
+    expect(run.output).toBe("/ws/a from line 3");
+    expect(run.result).toEqual({});
+  });
+
+  it("fails the call with the first wrong argument, and never runs the tool", async () => {
+    const run = await runCall(tool, { file_path: "a" }, context(new ProcessManager(), workspace));
+    expect(run.output).toBe('argument "content" must be a string');
+    expect(run.result).toEqual({ stopReason: "failed" });
   });
 });
 

@@ -1,5 +1,4 @@
 import { stat } from "node:fs/promises";
-import type { OmniMessage } from "@penguin/protocol";
 import {
   AGENTS_MD_FILE,
   discoverSkills,
@@ -9,14 +8,14 @@ import {
   type ToolDefinitionConfig,
   workspaceSkillsDir,
 } from "@penguin/state";
-import type { BuiltinTool, ToolExecutionContext, ToolResult } from "../../environment/types.js";
+import type { BuiltinTool } from "../../environment/types.js";
 import { describeUnknownHookTools } from "../../hooks/hook-set.js";
 import {
   answer,
   describeFsError,
+  executeWithArguments,
   fail,
   pathArg,
-  readArguments,
   shownPath,
 } from "../files/file-tool-support.js";
 
@@ -27,13 +26,7 @@ import {
 // its tool round, and says so when it is not)".
 
 export function createChangeDirectoryTool(definition: ToolDefinitionConfig): BuiltinTool {
-  async function* execute(
-    args: Record<string, unknown>,
-    ctx: ToolExecutionContext,
-  ): AsyncGenerator<OmniMessage, ToolResult> {
-    const input = readArguments(args, ctx.workspaceDir, { target: pathArg("path") });
-    if (!input.ok) return yield* fail(ctx, input.error);
-    const { target } = input.value;
+  const execute = executeWithArguments({ target: pathArg("path") }, async function* ({ target }, ctx) {
     const place = ctx.place;
     if (!place)
       return yield* fail(
@@ -124,7 +117,7 @@ export function createChangeDirectoryTool(definition: ToolDefinitionConfig): Bui
       );
     }
     return yield* answer(ctx, sections.join("\n\n"));
-  }
+  });
 
   return { name: definition.name, definition, execute };
 }

@@ -1,28 +1,21 @@
 import { mkdir, stat } from "node:fs/promises";
-import type { OmniMessage } from "@penguin/protocol";
 import type { ToolDefinitionConfig } from "@penguin/state";
-import type { BuiltinTool, ToolExecutionContext, ToolResult } from "../../environment/types.js";
+import type { BuiltinTool } from "../../environment/types.js";
 import {
   answer,
   describeFsError,
+  executeWithArguments,
   fail,
   fsErrorCode,
   pathArg,
   pathLockKeys,
-  readArguments,
   shownPath,
 } from "../files/file-tool-support.js";
 
 // "make_directory (existing is success)".
 
 export function createMakeDirectoryTool(definition: ToolDefinitionConfig): BuiltinTool {
-  async function* execute(
-    args: Record<string, unknown>,
-    ctx: ToolExecutionContext,
-  ): AsyncGenerator<OmniMessage, ToolResult> {
-    const input = readArguments(args, ctx.workspaceDir, { path: pathArg("path") });
-    if (!input.ok) return yield* fail(ctx, input.error);
-    const { path } = input.value;
+  const execute = executeWithArguments({ path: pathArg("path") }, async function* ({ path }, ctx) {
     const shown = shownPath(path);
     try {
       const info = await stat(path);
@@ -38,7 +31,7 @@ export function createMakeDirectoryTool(definition: ToolDefinitionConfig): Built
     }
     ctx.fileReads?.noteListed(path);
     return yield* answer(ctx, `Created directory ${shown}.`);
-  }
+  });
 
   return {
     name: definition.name,

@@ -1,19 +1,18 @@
 import type { Stats } from "node:fs";
 import { lstat, realpath, rm, rmdir, unlink } from "node:fs/promises";
 import { parse, sep } from "node:path";
-import type { OmniMessage } from "@penguin/protocol";
 import type { ToolDefinitionConfig } from "@penguin/state";
-import type { BuiltinTool, ToolExecutionContext, ToolResult } from "../../environment/types.js";
+import type { BuiltinTool } from "../../environment/types.js";
 import {
   answer,
   booleanArg,
   describeFsError,
+  executeWithArguments,
   fail,
   fsErrorCode,
   optionalStringArg,
   pathArg,
   pathLockKeys,
-  readArguments,
   shownPath,
 } from "../files/file-tool-support.js";
 import { checkPathChange } from "../files/path-guard.js";
@@ -47,68 +46,65 @@ async function protectedPath(path: string, workspaceDir: string): Promise<string
 }
 
 export function createRemovePathTool(definition: ToolDefinitionConfig): BuiltinTool {
-  async function* execute(
-    args: Record<string, unknown>,
-    ctx: ToolExecutionContext,
-  ): AsyncGenerator<OmniMessage, ToolResult> {
-    const input = readArguments(args, ctx.workspaceDir, {
+  const execute = executeWithArguments(
+    {
       target: pathArg("path"),
       recursive: booleanArg("recursive", false),
       expected: optionalStringArg("expected_sha256"),
-    });
-    if (!input.ok) return yield* fail(ctx, input.error);
-    const { target, recursive, expected } = input.value;
-    const shown = shownPath(target);
+    },
+    async function* ({ target, recursive, expected }, ctx) {
+      const shown = shownPath(target);
 
-    let info: Stats;
-    try {
-      info = await lstat(target);
-    } catch (error) {
-      if (fsErrorCode(error) === "ENOENT")
-        return yield* fail(ctx, `Not found: ${shown}. ${await missingPathHint(target)}`);
-      return yield* fail(ctx, describeFsError("check", target, error));
-    }
-    // A symlink is removed as a link, so only a real directory can take the workspace with it.
-    if (!info.isSymbolicLink()) {
-      // The session's workspace stays the protected root wherever change_directory moved the agent.
-      const why = await protectedPath(target, ctx.workspaceRoot ?? ctx.workspaceDir);
-      if (why) return yield* fail(ctx, `Refused: ${shown} is ${why}; remove_path never removes it.`);
-    }
-    const verdict = await checkPathChange(ctx, target, info, {
-      tool: "remove_path",
-      action: "remove",
-      needsExpected: true,
-      expected: expected,
-    });
-    if (verdict === "aborted") return { stopReason: "aborted" };
-    if (!verdict.ok) return yield* fail(ctx, verdict.message);
+      let info: Stats;
+      try {
+        info = await lstat(target);
+      } catch (error) {
+        if (fsErrorCode(error) === "ENOENT")
+          return yield* fail(ctx, `Not found: ${shown}. ${await missingPathHint(target)}`);
+        return yield* fail(ctx, describeFsError("check", target, error));
+      }
+      // A symlink is removed as a link, so only a real directory can take the workspace with it.
+      if (!info.isSymbolicLink()) {
+        // The session's workspace stays the protected root wherever change_directory moved the agent.
+        const why = await protectedPath(target, ctx.workspaceRoot ?? ctx.workspaceDir);
+        if (why) return yield* fail(ctx, `Refused: ${shown} is ${why}; remove_path never removes it.`);
+      }
+      const verdict = await checkPathChange(ctx, target, info, {
+        tool: "remove_path",
+        action: "remove",
+        needsExpected: true,
+        expected: expected,
+      });
+      if (verdict === "aborted") return { stopReason: "aborted" };
+      if (!verdict.ok) return yield* fail(ctx, verdict.message);
 
-    try {
-      if (info.isDirectory()) {
-        if (recursive) await rm(target, { recursive: true });
-        else await rmdir(target);
-      } else {
-        await unlink(target);
+      try {
+        if (info.isDirectory()) {
+          if (recursive) await rm(target, { recursive: true });
+          else await rmdir(target);
+        } else {
+          await unlink(target);
+        }
+      } catch (error) {
+        if (fsErrorCode(error) === "ENOTEMPTY" || fsErrorCode(error) === "EEXIST") {
+          return yield* fail(
+            ctx,
+            `${shown} is a directory that is not empty; pass recursive: true to remove it with its contents.`,
+          );
+        }
+        return yield* fail(ctx, describeFsError("remove", target, error));
       }
-    } catch (error) {
-      if (fsErrorCode(error) === "ENOTEMPTY" || fsErrorCode(error) === "EEXIST") {
-        return yield* fail(
-          ctx,
-          `${shown} is a directory that is not empty; pass recursive: true to remove it with its contents.`,
-        );
-      }
-      return yield* fail(ctx, describeFsError("remove", target, error));
-    }
-    ctx.fileReads?.forget(target);
-    const kind = info.isDirectory()
-      ? recursive
-        ? "directory (with its contents)"
-        : "empty directory"
-      : info.isSymbolicLink()
-        ? "symlink (its target was not touched)"
-        : "file";
-    return yield* answer(ctx, `Removed ${kind} ${shown}.`);
-  }
+      ctx.fileReads?.forget(target);
+      const kind = info.isDirectory()
+        ? recursive
+          ? "directory (with its contents)"
+          : "empty directory"
+        : info.isSymbolicLink()
+          ? "symlink (its target was not touched)"
+          : "file";
+      return yield* answer(ctx, `Removed ${kind} ${shown}.`);
+    },
+  );
 
   return {
     name: definition.name,

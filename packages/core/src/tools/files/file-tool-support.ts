@@ -128,6 +128,21 @@ export function readArguments<Specs extends Record<string, ArgumentSpec<unknown>
   return { ok: true, value: values as ArgumentValues<Specs> };
 }
 
+/**
+ * A tool's execute that reads its arguments first (readArguments) and fails the call with the
+ * first wrong one; `run` gets the values, typed by the spec.
+ */
+export function executeWithArguments<Specs extends Record<string, ArgumentSpec<unknown>>>(
+  specs: Specs,
+  run: (values: ArgumentValues<Specs>, ctx: ToolExecutionContext) => AsyncGenerator<OmniMessage, ToolResult>,
+): BuiltinTool["execute"] {
+  return async function* execute(args, ctx) {
+    const input = readArguments(args, ctx.workspaceDir, specs);
+    if (!input.ok) return yield* fail(ctx, input.error);
+    return yield* run(input.value, ctx);
+  };
+}
+
 /** The lock keys of a tool that changes what its path arguments name (the ones given as strings). */
 export function pathLockKeys(...names: string[]): NonNullable<BuiltinTool["lockKeys"]> {
   return (args, workspaceDir) =>

@@ -1,18 +1,17 @@
 import { mkdir, stat } from "node:fs/promises";
 import { dirname } from "node:path";
-import type { OmniMessage } from "@penguin/protocol";
 import type { ToolDefinitionConfig } from "@penguin/state";
 import { DIFF_MAX_FILE_BYTES, WRITE_DIFF_MAX_LINES } from "../../environment/limits.js";
-import type { BuiltinTool, ToolExecutionContext, ToolResult } from "../../environment/types.js";
+import type { BuiltinTool } from "../../environment/types.js";
 import {
   answer,
   describeFsError,
+  executeWithArguments,
   fail,
   fsErrorCode,
   optionalStringArg,
   pathArg,
   pathLockKeys,
-  readArguments,
   shownPath,
   stringArg,
 } from "../files/file-tool-support.js";
@@ -72,78 +71,75 @@ function overwriteReport(path: string, before: string, after: string): string {
 }
 
 export function createWriteFileTool(definition: ToolDefinitionConfig): BuiltinTool {
-  async function* execute(
-    args: Record<string, unknown>,
-    ctx: ToolExecutionContext,
-  ): AsyncGenerator<OmniMessage, ToolResult> {
-    const input = readArguments(args, ctx.workspaceDir, {
+  const execute = executeWithArguments(
+    {
       path: pathArg("file_path"),
       content: stringArg("content"),
       expected: optionalStringArg("expected_sha256"),
-    });
-    if (!input.ok) return yield* fail(ctx, input.error);
-    const { path, content, expected } = input.value;
-    const shown = shownPath(path);
+    },
+    async function* ({ path, content, expected }, ctx) {
+      const shown = shownPath(path);
 
-    // The previous version, read only when it is small enough to diff.
-    let previous: { size: number; bytes: Buffer | undefined } | undefined;
-    try {
-      const info = await stat(path);
-      if (info.isDirectory()) return yield* fail(ctx, `${shown} is a directory; write_file writes files.`);
-      const special = specialFileKind(info);
-      if (special) return yield* fail(ctx, specialFileMessage("write", shown, special));
-      const bytes = info.size <= DIFF_MAX_FILE_BYTES ? await readRegularFile(path) : undefined;
-      previous = { size: bytes?.length ?? info.size, bytes };
-    } catch (error) {
-      const code = fsErrorCode(error);
-      if (code !== "ENOENT") return yield* fail(ctx, describeFsError("read", path, error));
-    }
-
-    // "replacing … a file needs a read … and write_file … also need[s] that read's hash as expected_sha256".
-    if (ctx.fileReads) {
-      let verdict: ReturnType<typeof checkMissingFile>;
-      if (previous === undefined) {
-        verdict = checkMissingFile(path, "write_file", expected);
-      } else {
-        let currentSha256: string | undefined;
-        try {
-          currentSha256 = previous.bytes ? sha256Of(previous.bytes) : await sha256File(path, ctx.signal);
-        } catch (error) {
-          return yield* fail(ctx, describeFsError("read", path, error));
-        }
-        if (currentSha256 === undefined) return { stopReason: "aborted" };
-        verdict = checkExistingFile(ctx.fileReads, path, {
-          tool: "write_file",
-          action: "replace",
-          currentSha256,
-          needsExpected: true,
-          expected: expected,
-        });
+      // The previous version, read only when it is small enough to diff.
+      let previous: { size: number; bytes: Buffer | undefined } | undefined;
+      try {
+        const info = await stat(path);
+        if (info.isDirectory()) return yield* fail(ctx, `${shown} is a directory; write_file writes files.`);
+        const special = specialFileKind(info);
+        if (special) return yield* fail(ctx, specialFileMessage("write", shown, special));
+        const bytes = info.size <= DIFF_MAX_FILE_BYTES ? await readRegularFile(path) : undefined;
+        previous = { size: bytes?.length ?? info.size, bytes };
+      } catch (error) {
+        const code = fsErrorCode(error);
+        if (code !== "ENOENT") return yield* fail(ctx, describeFsError("read", path, error));
       }
-      if (!verdict.ok) return yield* fail(ctx, verdict.message);
-    }
 
-    try {
-      await mkdir(dirname(path), { recursive: true });
-      await writeRegularFile(path, content);
-    } catch (error) {
-      return yield* fail(ctx, describeFsError("write", path, error));
-    }
+      // "replacing … a file needs a read … and write_file … also need[s] that read's hash as expected_sha256".
+      if (ctx.fileReads) {
+        let verdict: ReturnType<typeof checkMissingFile>;
+        if (previous === undefined) {
+          verdict = checkMissingFile(path, "write_file", expected);
+        } else {
+          let currentSha256: string | undefined;
+          try {
+            currentSha256 = previous.bytes ? sha256Of(previous.bytes) : await sha256File(path, ctx.signal);
+          } catch (error) {
+            return yield* fail(ctx, describeFsError("read", path, error));
+          }
+          if (currentSha256 === undefined) return { stopReason: "aborted" };
+          verdict = checkExistingFile(ctx.fileReads, path, {
+            tool: "write_file",
+            action: "replace",
+            currentSha256,
+            needsExpected: true,
+            expected: expected,
+          });
+        }
+        if (!verdict.ok) return yield* fail(ctx, verdict.message);
+      }
 
-    // Under the write guard the new hash is reported (and known for the next change of this task).
-    const note = recordWrite(ctx, path, content);
-    if (previous === undefined) {
-      return yield* answer(ctx, `Created ${shown} (${sizeText(content)}).`, { note });
-    }
-    const before = previousText(previous.bytes);
-    const headline = `Overwrote ${shown} (${sizeText(content)}; previously ${previous.size} bytes).`;
-    if (!before.ok) {
-      return yield* answer(ctx, `${headline}\n(previous content not compared: ${before.why})`, { note });
-    }
-    return yield* answer(ctx, `${headline}\n${overwriteReport(path, before.text, content)}`, {
-      note,
-    });
-  }
+      try {
+        await mkdir(dirname(path), { recursive: true });
+        await writeRegularFile(path, content);
+      } catch (error) {
+        return yield* fail(ctx, describeFsError("write", path, error));
+      }
+
+      // Under the write guard the new hash is reported (and known for the next change of this task).
+      const note = recordWrite(ctx, path, content);
+      if (previous === undefined) {
+        return yield* answer(ctx, `Created ${shown} (${sizeText(content)}).`, { note });
+      }
+      const before = previousText(previous.bytes);
+      const headline = `Overwrote ${shown} (${sizeText(content)}; previously ${previous.size} bytes).`;
+      if (!before.ok) {
+        return yield* answer(ctx, `${headline}\n(previous content not compared: ${before.why})`, { note });
+      }
+      return yield* answer(ctx, `${headline}\n${overwriteReport(path, before.text, content)}`, {
+        note,
+      });
+    },
+  );
 
   return {
     name: definition.name,
