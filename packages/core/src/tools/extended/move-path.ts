@@ -1,5 +1,5 @@
 import type { Stats } from "node:fs";
-import { lstat, mkdir } from "node:fs/promises";
+import { mkdir } from "node:fs/promises";
 import { dirname } from "node:path";
 import type { ToolDefinitionConfig } from "@penguin/state";
 import type { BuiltinTool } from "../../environment/types.js";
@@ -8,25 +8,16 @@ import {
   describeFsError,
   executeWithArguments,
   fail,
-  fsErrorCode,
   pathArg,
   pathLockKeys,
   shownPath,
 } from "../files/file-tool-support.js";
+import { lstatIfExists } from "../files/fs-probes.js";
 import { checkPathChange } from "../files/path-guard.js";
 import { missingPathHint } from "../files/path-hint.js";
 import { type MoveOutcome, moveWithoutOverwrite } from "./move-no-overwrite.js";
 
 // "move_path (never overwrites, creates missing parents)".
-
-async function lstatOrUndefined(path: string): Promise<Stats | undefined> {
-  try {
-    return await lstat(path);
-  } catch (error) {
-    if (fsErrorCode(error) === "ENOENT") return undefined;
-    throw error;
-  }
-}
 
 function alreadyExists(to: string): string {
   return `${shownPath(to)} already exists; move_path never overwrites. Remove it first, or pick another destination.`;
@@ -45,9 +36,9 @@ export function createMovePathTool(definition: ToolDefinitionConfig): BuiltinToo
       let info: Stats | undefined;
       let existing: Stats | undefined;
       try {
-        info = await lstatOrUndefined(from);
+        info = await lstatIfExists(from);
         if (!info) return yield* fail(ctx, `Not found: ${shownPath(from)}. ${await missingPathHint(from)}`);
-        existing = await lstatOrUndefined(to);
+        existing = await lstatIfExists(to);
       } catch (error) {
         return yield* fail(ctx, describeFsError("check", from, error));
       }

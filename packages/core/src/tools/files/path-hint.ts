@@ -1,4 +1,4 @@
-import { opendir, stat } from "node:fs/promises";
+import { opendir } from "node:fs/promises";
 import { basename, dirname, extname, join } from "node:path";
 import {
   PATH_HINT_MAX_COMPARED_CHARS,
@@ -6,6 +6,7 @@ import {
   PATH_HINT_MAX_SUGGESTIONS,
 } from "../../environment/limits.js";
 import { shownPath } from "./file-tool-support.js";
+import { isDirectory } from "./fs-probes.js";
 
 // A missing path is usually a typo, a wrong extension or a wrong folder. The hint names similar
 // entries of the folder, or the nearest folder that does exist, so the model's next call can be
@@ -47,14 +48,6 @@ function similarity(wanted: string, candidate: string): number | undefined {
   if (distance <= cap) return 1 + distance;
   if (b.startsWith(stem(a)) && stem(a).length >= 3) return 2 + cap;
   return undefined;
-}
-
-async function isDirectory(path: string): Promise<boolean> {
-  try {
-    return (await stat(path)).isDirectory();
-  } catch {
-    return false;
-  }
 }
 
 async function similarEntries(dir: string, wanted: string): Promise<string[]> {
