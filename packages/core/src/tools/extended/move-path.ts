@@ -14,7 +14,7 @@ import {
 } from "../files/file-tool-support.js";
 import { lstatIfExists } from "../files/fs-probes.js";
 import { checkPathChange } from "../files/path-guard.js";
-import { missingPathHint } from "../files/path-hint.js";
+import { notFoundMessage } from "../files/path-hint.js";
 import { type MoveOutcome, moveWithoutOverwrite } from "./move-no-overwrite.js";
 
 // "move_path (never overwrites, creates missing parents)".
@@ -37,7 +37,7 @@ export function createMovePathTool(definition: ToolDefinitionConfig): BuiltinToo
       let existing: Stats | undefined;
       try {
         info = await lstatIfExists(from);
-        if (!info) return yield* fail(ctx, `Not found: ${shownPath(from)}. ${await missingPathHint(from)}`);
+        if (!info) return yield* fail(ctx, await notFoundMessage(from));
         existing = await lstatIfExists(to);
       } catch (error) {
         return yield* fail(ctx, describeFsError("check", from, error));

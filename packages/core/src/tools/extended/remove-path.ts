@@ -1,5 +1,4 @@
-import type { Stats } from "node:fs";
-import { lstat, realpath, rm, rmdir, unlink } from "node:fs/promises";
+import { realpath, rm, rmdir, unlink } from "node:fs/promises";
 import { parse, sep } from "node:path";
 import type { ToolDefinitionConfig } from "@penguin/state";
 import type { BuiltinTool } from "../../environment/types.js";
@@ -16,7 +15,7 @@ import {
   shownPath,
 } from "../files/file-tool-support.js";
 import { checkPathChange } from "../files/path-guard.js";
-import { missingPathHint } from "../files/path-hint.js";
+import { existingPath } from "../files/path-hint.js";
 
 // "remove_path (a non-empty directory needs recursive; a symlink is removed as a link; the
 // workspace root and / are refused)".
@@ -55,14 +54,9 @@ export function createRemovePathTool(definition: ToolDefinitionConfig): BuiltinT
     async function* ({ target, recursive, expected }, ctx) {
       const shown = shownPath(target);
 
-      let info: Stats;
-      try {
-        info = await lstat(target);
-      } catch (error) {
-        if (fsErrorCode(error) === "ENOENT")
-          return yield* fail(ctx, `Not found: ${shown}. ${await missingPathHint(target)}`);
-        return yield* fail(ctx, describeFsError("check", target, error));
-      }
+      const found = await existingPath(target, "check");
+      if (!found.ok) return yield* fail(ctx, found.message);
+      const { info } = found;
       // A symlink is removed as a link, so only a real directory can take the workspace with it.
       if (!info.isSymbolicLink()) {
         // The session's workspace stays the protected root wherever change_directory moved the agent.
