@@ -1,14 +1,8 @@
 import { COMMAND_TOOL_DEFINITIONS } from "./tools/command.js";
 import {
   CALL_DESCRIPTION_PROPERTY,
-  DEFAULT_MAX_OUTPUT_LENGTH,
-  DEFAULT_TOOL_TIMEOUT_MS,
   deepFreeze,
   type ToolDefinitionConfig,
-  type ToolDefinitionConfigInput,
-  ToolDefinitionConfigSchema,
-  type ToolParameters,
-  ToolParametersSchema,
 } from "./tools/definition-parts.js";
 import { EDIT_FILE_DEFINITION, READ_FILE_DEFINITION, WRITE_FILE_DEFINITION } from "./tools/file-tools.js";
 import { DESCRIBE_IMAGE_DEFINITION, READ_IMAGE_DEFINITION } from "./tools/images.js";
@@ -24,7 +18,7 @@ export {
   ToolDefinitionConfigSchema,
   type ToolParameters,
   ToolParametersSchema,
-};
+} from "./tools/definition-parts.js";
 
 /**
  * The 9 built-in tools ("There are 9 built-in tools"). Names, permissions and timeouts are the

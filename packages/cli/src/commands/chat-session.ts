@@ -15,21 +15,14 @@ import {
   existingWorkspace,
   parsePositive,
   parseThinking,
+  type SessionFlags,
 } from "../session/session-flags.js";
 import { sessionSetup } from "../session/session-setup.js";
 import { CtrlC } from "../terminal/ctrl-c.js";
 import { helpLines } from "./chat-slash.js";
 
-export interface ChatOptions {
+export interface ChatOptions extends SessionFlags {
   model?: string;
-  /** Undefined: the current folder. */
-  workspace?: string;
-  approve: string;
-  maxTurns?: string;
-  thinking?: string;
-  budgetTokens?: string;
-  budgetCost?: string;
-  budgetTime?: string;
   /** `--resume` alone is `true`: the newest session. */
   resume?: string | boolean;
   fullOutput?: boolean;

@@ -5,14 +5,7 @@ import { UsageError } from "../exit-codes.js";
 import { openCliLog } from "../logging.js";
 import { resolveModelRef } from "../model-choice.js";
 import { colourEnabled, createStyle } from "../render/style.js";
-import {
-  budgetFrom,
-  checkApprovalMode,
-  existingWorkspace,
-  parsePositive,
-  parseThinking,
-  refuseWithResume,
-} from "../session/session-flags.js";
+import { checkSessionFlags, refuseWithResume } from "../session/session-flags.js";
 import { chatOnLines } from "./chat-lines.js";
 import { chatOnTerminal } from "./chat-on-terminal.js";
 import type { ChatOptions } from "./chat-session.js";
@@ -31,11 +24,7 @@ function newestSessionId(dataRoot: string): string {
 /** `penguin chat`: prompts typed at a terminal (or piped one per line) run as tasks of one session. */
 export async function chatCommand(opts: ChatOptions): Promise<number> {
   if (opts.resume !== undefined && opts.resume !== false) refuseWithResume(opts);
-  existingWorkspace(opts.workspace ?? process.cwd());
-  checkApprovalMode(opts.approve);
-  parsePositive("--max-turns", opts.maxTurns, true);
-  parseThinking(opts.thinking);
-  budgetFrom(opts);
+  checkSessionFlags(opts);
   // Checked before anything opens: a bad model reference is a usage error, never a hung terminal.
   const modelRef = resolveModelRef(opts.model);
   const dataRoot = dataRootOf(opts);

@@ -15,29 +15,18 @@ import { closedOutputNote, whenOutputCloses } from "../session/closed-output.js"
 import { runTask } from "../session/run-task.js";
 import {
   approvalPolicy,
-  budgetFrom,
-  checkApprovalMode,
-  existingWorkspace,
-  parsePositive,
-  parseThinking,
+  checkSessionFlags,
   refuseWithResume,
+  type SessionFlags,
 } from "../session/session-flags.js";
 import { CtrlC } from "../terminal/ctrl-c.js";
 import { onEndSignals, signalExitCode } from "../terminal/end-signals.js";
 import { askLineOnce } from "../terminal/question.js";
 
-export interface RunOptions {
+export interface RunOptions extends SessionFlags {
   message?: string;
   model?: string;
-  /** Undefined: the current folder. */
-  workspace?: string;
-  approve: string;
-  maxTurns?: string;
-  thinking?: string;
   attach: string[];
-  budgetTokens?: string;
-  budgetCost?: string;
-  budgetTime?: string;
   resume?: string;
   record?: string;
   json?: boolean;
@@ -69,11 +58,7 @@ function inputWith(prompt: string, attachments: string[]): RunInput {
 /** `penguin run`: one task, streamed to the terminal (or as JSON lines), then exit. */
 export async function runCommand(opts: RunOptions): Promise<number> {
   if (opts.resume !== undefined) refuseWithResume(opts);
-  const workspaceDir = existingWorkspace(opts.workspace ?? process.cwd());
-  checkApprovalMode(opts.approve);
-  const maxTurns = parsePositive("--max-turns", opts.maxTurns, true);
-  const thinkingLevel = parseThinking(opts.thinking);
-  const budget = budgetFrom(opts);
+  const { workspaceDir, maxTurns, thinkingLevel, budget } = checkSessionFlags(opts);
   if (opts.record !== undefined && opts.resume !== undefined) {
     throw new UsageError(
       "--record starts a new cassette with a new session; it cannot be used with --resume",

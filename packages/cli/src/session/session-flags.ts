@@ -64,6 +64,37 @@ export function existingWorkspace(dir: string): string {
   return workspaceDir;
 }
 
+/** The flags of `penguin run` and `penguin chat` that say how a session runs. */
+export interface SessionFlags extends BudgetFlags {
+  /** Undefined: the current folder. */
+  workspace?: string;
+  approve: string;
+  maxTurns?: string;
+  thinking?: string;
+}
+
+export interface CheckedSessionFlags {
+  workspaceDir: string;
+  approvalMode: ApprovalMode;
+  maxTurns: number | undefined;
+  thinkingLevel: ThinkingLevel | undefined;
+  budget: SessionBudget | undefined;
+}
+
+/**
+ * Every session flag checked before anything opens, so a wrong one is a usage error, never a
+ * half-started session; the first wrong one in this order is the one reported.
+ */
+export function checkSessionFlags(opts: SessionFlags): CheckedSessionFlags {
+  return {
+    workspaceDir: existingWorkspace(opts.workspace ?? process.cwd()),
+    approvalMode: checkApprovalMode(opts.approve),
+    maxTurns: parsePositive("--max-turns", opts.maxTurns, true),
+    thinkingLevel: parseThinking(opts.thinking),
+    budget: budgetFrom(opts),
+  };
+}
+
 /**
  * A resumed session keeps the model and workspace its trace records, so `--model` and
  * `--workspace` given with `--resume` would be ignored: they are refused instead. (`$PENGUIN_MODEL`

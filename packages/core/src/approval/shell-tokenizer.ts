@@ -7,6 +7,18 @@ import {
 } from "./shell-scan.js";
 import type { ShellWord } from "./shell-words.js";
 
+/** The escapes of `$'…'` that matter for matching; any other stays as written. */
+const ANSI_C_ESCAPES: Record<string, string> = {
+  n: "\n",
+  t: "\t",
+  r: "\r",
+  "\\": "\\",
+  "'": "'",
+  '"': '"',
+  a: "\x07",
+  e: "\x1b",
+};
+
 /**
  * The word reader of the shell splitter: quotes (`'…'`, `"…"`, `$'…'`), backslash escapes,
  * parameter expansions and the command substitutions inside words (`$( … )`, backticks,
@@ -128,72 +140,62 @@ export abstract class ShellTokenizer {
 
   /** `"…"`: `\` escapes only `$`, `` ` ``, `"`, `\` and newline; substitutions still run. */
   private readDoubleQuoted(): string {
-    const { src } = this;
     this.i++;
-    let value = "";
-    while (this.i < src.length) {
-      const c = src[this.i];
-      if (c === '"') {
-        this.i++;
-        return value;
-      }
+    return this.readUntilQuote('"', (c) => {
+      const next = this.src[this.i + 1];
       if (c === "\\") {
-        const next = src[this.i + 1];
         if (next === "\n") {
           this.i += 2;
-        } else if (next !== undefined && '$`"\\'.includes(next)) {
-          value += next;
-          this.i += 2;
-        } else {
-          value += c;
-          this.i++;
+          return "";
         }
-      } else if (c === "$" && src[this.i + 1] === "(") {
-        value += this.readDollarParen();
-      } else if (c === "$" && src[this.i + 1] === "{") {
-        value += this.readBraceExpansion();
-      } else if (c === "`") {
-        value += this.readBackticks();
-      } else {
-        value += c;
-        this.i++;
+        if (next !== undefined && '$`"\\'.includes(next)) {
+          this.i += 2;
+          return next;
+        }
+        return undefined;
       }
-    }
-    this.complete = false;
-    return value;
+      if (c === "$" && next === "(") return this.readDollarParen();
+      if (c === "$" && next === "{") return this.readBraceExpansion();
+      if (c === "`") return this.readBackticks();
+      return undefined;
+    });
   }
 
   /** `$'…'`: backslash escapes as in C; only the common ones matter for matching. */
   private readAnsiC(): string {
     const { src } = this;
     this.i += 2;
+    return this.readUntilQuote("'", (c) => {
+      if (c !== "\\" || this.i + 1 >= src.length) return undefined;
+      const next = src[this.i + 1];
+      const hex = /^x([0-9A-Fa-f]{1,2})/.exec(src.slice(this.i + 1));
+      if (hex) {
+        this.i += 1 + hex[0].length;
+        return String.fromCharCode(Number.parseInt(hex[1], 16));
+      }
+      this.i += 2;
+      return ANSI_C_ESCAPES[next] ?? `\\${next}`;
+    });
+  }
+
+  /**
+   * The rest of a quoted text, up to and past its closing `quote`. `special` reads what the kind
+   * of quote treats specially at the current position (moving past it and returning its value),
+   * or returns undefined for a character taken as it is. A quote left open makes the parse
+   * incomplete.
+   */
+  private readUntilQuote(quote: string, special: (c: string) => string | undefined): string {
+    const { src } = this;
     let value = "";
-    const simple: Record<string, string> = {
-      n: "\n",
-      t: "\t",
-      r: "\r",
-      "\\": "\\",
-      "'": "'",
-      '"': '"',
-      a: "\x07",
-      e: "\x1b",
-    };
     while (this.i < src.length) {
       const c = src[this.i];
-      if (c === "'") {
+      if (c === quote) {
         this.i++;
         return value;
       }
-      if (c === "\\" && this.i + 1 < src.length) {
-        const next = src[this.i + 1];
-        const hex = /^x([0-9A-Fa-f]{1,2})/.exec(src.slice(this.i + 1));
-        if (hex) {
-          value += String.fromCharCode(Number.parseInt(hex[1], 16));
-          this.i += 1 + hex[0].length;
-        } else {
-          value += simple[next] ?? `\\${next}`;
-          this.i += 2;
-        }
+      const read = special(c);
+      if (read !== undefined) {
+        value += read;
       } else {
         value += c;
         this.i++;

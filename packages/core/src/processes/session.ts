@@ -1,5 +1,6 @@
 import { type ChildProcessWithoutNullStreams, spawn } from "node:child_process";
 import { readdirSync, readFileSync } from "node:fs";
+import { ActivityWaiters } from "./activity-waiters.js";
 import { OutputDecoder } from "./output-decoder.js";
 import { type LineWindow, OutputLog } from "./output-log.js";
 import {
@@ -117,7 +118,7 @@ export class CommandSession {
   private openStreams = 2;
   private drainTimer: NodeJS.Timeout | undefined;
   private stdinOpen = true;
-  private waiters = new Set<() => void>();
+  private readonly activity = new ActivityWaiters();
   private terminating: Promise<void> | undefined;
 
   constructor(spec: CommandSessionSpec) {
@@ -228,18 +229,8 @@ export class CommandSession {
    * whichever comes first.
    */
   waitForActivity(ms: number, signal?: AbortSignal): Promise<void> {
-    if (this.hasUnread || this.finishedFlag || signal?.aborted || ms <= 0) return Promise.resolve();
-    return new Promise((resolve) => {
-      const done = () => {
-        clearTimeout(timer);
-        this.waiters.delete(done);
-        signal?.removeEventListener("abort", done);
-        resolve();
-      };
-      const timer = setTimeout(done, ms);
-      this.waiters.add(done);
-      signal?.addEventListener("abort", done, { once: true });
-    });
+    if (this.hasUnread || this.finishedFlag) return Promise.resolve();
+    return this.activity.wait(ms, signal);
   }
 
   /** Writes to stdin. Fails (with a reason) when the command has exited or closed its stdin. */
@@ -349,7 +340,7 @@ export class CommandSession {
   private append(text: string, knownOneByte = false): void {
     if (text.length === 0) return;
     this.log.append(text, knownOneByte);
-    this.notify();
+    this.activity.wake();
   }
 
   private onExit(exit: CommandExit): void {
@@ -363,18 +354,14 @@ export class CommandSession {
       this.drainTimer = setTimeout(() => this.markFinished(), EXIT_DRAIN_GRACE_MS);
       this.drainTimer.unref();
     }
-    this.notify();
+    this.activity.wake();
   }
 
   private markFinished(): void {
     if (this.finishedFlag) return;
     this.finishedFlag = true;
     clearTimeout(this.drainTimer);
-    this.notify();
-  }
-
-  private notify(): void {
-    for (const waiter of [...this.waiters]) waiter();
+    this.activity.wake();
   }
 }
 

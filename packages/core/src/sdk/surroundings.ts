@@ -1,9 +1,9 @@
-import { stat } from "node:fs/promises";
 import { type OmniMessage, warningEvent } from "@penguin/protocol";
 import { discoverSkills, type SystemConfig, workspaceSkillsDir } from "@penguin/state";
 import { CurrentDirectory } from "../environment/current-directory.js";
 import { HookSet, type ToolNameCheck } from "../hooks/hook-set.js";
 import { loadSessionSkills, type SkillCatalog } from "../skills/catalog.js";
+import { isDirectory } from "../tools/files/fs-probes.js";
 import { unknownHookToolsMessage } from "./hook-tools.js";
 import { SetupError } from "./setup-error.js";
 
@@ -117,12 +117,4 @@ export function movedDirectories(records: readonly OmniMessage[]): string[] {
     }
   }
   return moved;
-}
-
-async function isDirectory(path: string): Promise<boolean> {
-  try {
-    return (await stat(path)).isDirectory();
-  } catch {
-    return false;
-  }
 }

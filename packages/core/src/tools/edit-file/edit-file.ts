@@ -1,5 +1,4 @@
 import { stat } from "node:fs/promises";
-import type { OmniMessage } from "@penguin/protocol";
 import type { ToolDefinitionConfig } from "@penguin/state";
 import {
   DIFF_MAX_FILE_BYTES,
@@ -7,17 +6,18 @@ import {
   EDIT_MAX_LISTED_MATCHES,
   EDIT_NEAR_MATCH_MAX_LINES,
 } from "../../environment/limits.js";
-import type { BuiltinTool, ToolExecutionContext, ToolResult } from "../../environment/types.js";
+import type { BuiltinTool } from "../../environment/types.js";
 import {
   answer,
-  booleanArgument,
+  booleanArg,
   describeFsError,
+  executeWithArguments,
   fail,
   fsErrorCode,
-  pathArgument,
-  resolveToolPath,
+  pathArg,
+  pathLockKeys,
   shownPath,
-  stringArgument,
+  stringArg,
 } from "../files/file-tool-support.js";
 import { sha256Of } from "../files/hashes.js";
 import {
@@ -158,126 +158,122 @@ function editDiff(path: string, before: string, after: string, siteLines: number
 }
 
 export function createEditFileTool(definition: ToolDefinitionConfig): BuiltinTool {
-  async function* execute(
-    args: Record<string, unknown>,
-    ctx: ToolExecutionContext,
-  ): AsyncGenerator<OmniMessage, ToolResult> {
-    const path = pathArgument(args, "file_path", ctx.workspaceDir);
-    if (!path.ok) return yield* fail(ctx, path.error);
-    const oldString = stringArgument(args, "old_string");
-    if (!oldString.ok) return yield* fail(ctx, oldString.error);
-    const newString = stringArgument(args, "new_string");
-    if (!newString.ok) return yield* fail(ctx, newString.error);
-    const replaceAll = booleanArgument(args, "replace_all", false);
-    if (!replaceAll.ok) return yield* fail(ctx, replaceAll.error);
-    const shown = shownPath(path.value);
+  const execute = executeWithArguments(
+    {
+      path: pathArg("file_path"),
+      oldString: stringArg("old_string"),
+      newString: stringArg("new_string"),
+      replaceAll: booleanArg("replace_all", false),
+    },
+    async function* ({ path, oldString, newString, replaceAll }, ctx) {
+      const shown = shownPath(path);
 
-    if (oldString.value === "") {
-      return yield* fail(
-        ctx,
-        "old_string is empty. To create a file or replace all of its content, use write_file.",
-      );
-    }
-    if (oldString.value === newString.value) {
-      return yield* fail(
-        ctx,
-        "new_string is identical to old_string, so there is nothing to change. No changes made.",
-      );
-    }
-
-    let bytes: Buffer;
-    try {
-      const info = await stat(path.value);
-      if (info.isDirectory()) return yield* fail(ctx, `${shown} is a directory, not a file.`);
-      bytes = await readRegularFile(path.value);
-    } catch (error) {
-      if (fsErrorCode(error) === "ENOENT") {
+      if (oldString === "") {
         return yield* fail(
           ctx,
-          `File not found: ${shown}. edit_file changes existing files; create new ones with write_file. ${await missingPathHint(path.value)}`,
+          "old_string is empty. To create a file or replace all of its content, use write_file.",
         );
       }
-      return yield* fail(ctx, describeFsError("read", path.value, error));
-    }
-    if (bytes.includes(0)) {
-      return yield* fail(
-        ctx,
-        `${shown} looks like a binary file (it contains NUL bytes); edit_file edits text files only.`,
-      );
-    }
-    // "editing … a file needs a read (or listing) of it earlier in the same task".
-    if (ctx.fileReads) {
-      const verdict = checkExistingFile(ctx.fileReads, path.value, {
-        tool: "edit_file",
-        action: "edit",
-        currentSha256: sha256Of(bytes),
-        needsExpected: false,
+      if (oldString === newString) {
+        return yield* fail(
+          ctx,
+          "new_string is identical to old_string, so there is nothing to change. No changes made.",
+        );
+      }
+
+      let bytes: Buffer;
+      try {
+        const info = await stat(path);
+        if (info.isDirectory()) return yield* fail(ctx, `${shown} is a directory, not a file.`);
+        bytes = await readRegularFile(path);
+      } catch (error) {
+        if (fsErrorCode(error) === "ENOENT") {
+          return yield* fail(
+            ctx,
+            `File not found: ${shown}. edit_file changes existing files; create new ones with write_file. ${await missingPathHint(path)}`,
+          );
+        }
+        return yield* fail(ctx, describeFsError("read", path, error));
+      }
+      if (bytes.includes(0)) {
+        return yield* fail(
+          ctx,
+          `${shown} looks like a binary file (it contains NUL bytes); edit_file edits text files only.`,
+        );
+      }
+      // "editing … a file needs a read (or listing) of it earlier in the same task".
+      if (ctx.fileReads) {
+        const verdict = checkExistingFile(ctx.fileReads, path, {
+          tool: "edit_file",
+          action: "edit",
+          currentSha256: sha256Of(bytes),
+          needsExpected: false,
+        });
+        if (!verdict.ok) return yield* fail(ctx, verdict.message);
+      }
+      const content = bytes.toString("utf8");
+      if (!Buffer.from(content, "utf8").equals(bytes)) {
+        return yield* fail(
+          ctx,
+          `${shown} is not valid UTF-8 text; edit_file would corrupt its bytes. Change it with exec_command instead. No changes made.`,
+        );
+      }
+
+      const file = textFileOf(content);
+      // read_file shows the byte order mark as the start of line 1, so a model may copy it.
+      const oldText = file.bom ? withoutByteOrderMark(oldString) : oldString;
+      const newText = file.bom ? withoutByteOrderMark(newString) : newString;
+      const view = lineView(file.body, file.crOnly);
+      const lineEnd = file.crOnly ? "\r" : "\n";
+      const search = findSites(file, view, oldText, replaceAll);
+      if (search.kind === "missing") {
+        return yield* fail(
+          ctx,
+          `old_string was not found in ${shown}. No changes made. It must match the file exactly, whitespace and indentation included.${nearMatchHint(view.text, lineView(oldText, file.crOnly).text)}`,
+        );
+      }
+      if (search.kind === "ambiguous") {
+        const count = search.sites.length;
+        const starts = search.sites.slice(0, EDIT_MAX_LISTED_MATCHES).map((site) => site.start);
+        const lines = lineNumbersAt(file.body, starts, lineEnd);
+        const more = count > EDIT_MAX_LISTED_MATCHES ? ", …" : "";
+        const ignored = search.lineEndingsIgnored ? " once line endings are ignored" : "";
+        return yield* fail(
+          ctx,
+          `old_string occurs ${count} times in ${shown} (lines ${lines.join(", ")}${more})${ignored}. No changes made. Include more surrounding text to make it unique, or set replace_all to true to replace every occurrence.`,
+        );
+      }
+
+      const { sites } = search;
+      const replacements = sites.map((site) => replacementFor(file, site, newText));
+      const body = replaceSites(file.body, sites, replacements);
+      if (body === file.body) return yield* fail(ctx, unchangedByKeptEncoding(file, shown));
+      const updated = fileText(file, body);
+      try {
+        await writeRegularFile(path, updated);
+      } catch (error) {
+        return yield* fail(ctx, `${describeFsError("write", path, error)} No changes made.`);
+      }
+      // Where each replacement starts in the new text, to tell which ones the capped diff shows.
+      let shift = 0;
+      const newStarts = sites.map((site, index) => {
+        const start = site.start + shift;
+        shift += replacements[index]!.length - (site.end - site.start);
+        return start;
       });
-      if (!verdict.ok) return yield* fail(ctx, verdict.message);
-    }
-    const content = bytes.toString("utf8");
-    if (!Buffer.from(content, "utf8").equals(bytes)) {
-      return yield* fail(
-        ctx,
-        `${shown} is not valid UTF-8 text; edit_file would corrupt its bytes. Change it with exec_command instead. No changes made.`,
-      );
-    }
-
-    const file = textFileOf(content);
-    // read_file shows the byte order mark as the start of line 1, so a model may copy it.
-    const oldText = file.bom ? withoutByteOrderMark(oldString.value) : oldString.value;
-    const newText = file.bom ? withoutByteOrderMark(newString.value) : newString.value;
-    const view = lineView(file.body, file.crOnly);
-    const lineEnd = file.crOnly ? "\r" : "\n";
-    const search = findSites(file, view, oldText, replaceAll.value);
-    if (search.kind === "missing") {
-      return yield* fail(
-        ctx,
-        `old_string was not found in ${shown}. No changes made. It must match the file exactly, whitespace and indentation included.${nearMatchHint(view.text, lineView(oldText, file.crOnly).text)}`,
-      );
-    }
-    if (search.kind === "ambiguous") {
-      const count = search.sites.length;
-      const starts = search.sites.slice(0, EDIT_MAX_LISTED_MATCHES).map((site) => site.start);
-      const lines = lineNumbersAt(file.body, starts, lineEnd);
-      const more = count > EDIT_MAX_LISTED_MATCHES ? ", …" : "";
-      const ignored = search.lineEndingsIgnored ? " once line endings are ignored" : "";
-      return yield* fail(
-        ctx,
-        `old_string occurs ${count} times in ${shown} (lines ${lines.join(", ")}${more})${ignored}. No changes made. Include more surrounding text to make it unique, or set replace_all to true to replace every occurrence.`,
-      );
-    }
-
-    const { sites } = search;
-    const replacements = sites.map((site) => replacementFor(file, site, newText));
-    const body = replaceSites(file.body, sites, replacements);
-    if (body === file.body) return yield* fail(ctx, unchangedByKeptEncoding(file, shown));
-    const updated = fileText(file, body);
-    try {
-      await writeRegularFile(path.value, updated);
-    } catch (error) {
-      return yield* fail(ctx, `${describeFsError("write", path.value, error)} No changes made.`);
-    }
-    // Where each replacement starts in the new text, to tell which ones the capped diff shows.
-    let shift = 0;
-    const newStarts = sites.map((site, index) => {
-      const start = site.start + shift;
-      shift += replacements[index]!.length - (site.end - site.start);
-      return start;
-    });
-    const siteLines = lineNumbersAt(body, newStarts, lineEnd);
-    const summary = `Replaced ${sites.length} occurrence(s) in ${shown}`;
-    const note = recordWrite(ctx, path.value, updated);
-    // The diff shows both versions as read_file does: "\n" line breaks, no byte order mark.
-    const diff = editDiff(path.value, view.text, lineView(body, file.crOnly).text, siteLines);
-    return yield* answer(ctx, `${summary}\n${diff}`, { note });
-  }
+      const siteLines = lineNumbersAt(body, newStarts, lineEnd);
+      const summary = `Replaced ${sites.length} occurrence(s) in ${shown}`;
+      const note = recordWrite(ctx, path, updated);
+      // The diff shows both versions as read_file does: "\n" line breaks, no byte order mark.
+      const diff = editDiff(path, view.text, lineView(body, file.crOnly).text, siteLines);
+      return yield* answer(ctx, `${summary}\n${diff}`, { note });
+    },
+  );
 
   return {
     name: definition.name,
     definition,
     execute,
-    lockKeys: (args, workspaceDir) =>
-      typeof args.file_path === "string" ? [resolveToolPath(workspaceDir, args.file_path)] : [],
+    lockKeys: pathLockKeys("file_path"),
   };
 }

@@ -1,5 +1,4 @@
 import { stat } from "node:fs/promises";
-import type { OmniMessage } from "@penguin/protocol";
 import {
   AGENTS_MD_FILE,
   discoverSkills,
@@ -9,9 +8,16 @@ import {
   type ToolDefinitionConfig,
   workspaceSkillsDir,
 } from "@penguin/state";
-import type { BuiltinTool, ToolExecutionContext, ToolResult } from "../../environment/types.js";
+import type { BuiltinTool } from "../../environment/types.js";
 import { describeUnknownHookTools } from "../../hooks/hook-set.js";
-import { answer, describeFsError, fail, pathArgument, shownPath } from "../files/file-tool-support.js";
+import {
+  answer,
+  describeFsError,
+  executeWithArguments,
+  fail,
+  pathArg,
+  shownPath,
+} from "../files/file-tool-support.js";
 
 // "change_directory (moves the agent's current directory, which becomes the default for command
 // tools and for relative paths of file tools, and loads that directory's AGENTS.md, rules
@@ -20,12 +26,7 @@ import { answer, describeFsError, fail, pathArgument, shownPath } from "../files
 // its tool round, and says so when it is not)".
 
 export function createChangeDirectoryTool(definition: ToolDefinitionConfig): BuiltinTool {
-  async function* execute(
-    args: Record<string, unknown>,
-    ctx: ToolExecutionContext,
-  ): AsyncGenerator<OmniMessage, ToolResult> {
-    const path = pathArgument(args, "path", ctx.workspaceDir);
-    if (!path.ok) return yield* fail(ctx, path.error);
+  const execute = executeWithArguments({ target: pathArg("path") }, async function* ({ target }, ctx) {
     const place = ctx.place;
     if (!place)
       return yield* fail(
@@ -48,7 +49,6 @@ export function createChangeDirectoryTool(definition: ToolDefinitionConfig): Bui
       );
     }
 
-    const target = path.value;
     try {
       const info = await stat(target);
       if (!info.isDirectory()) return yield* fail(ctx, `${shownPath(target)} is not a directory. ${stay}`);
@@ -117,7 +117,7 @@ export function createChangeDirectoryTool(definition: ToolDefinitionConfig): Bui
       );
     }
     return yield* answer(ctx, sections.join("\n\n"));
-  }
+  });
 
   return { name: definition.name, definition, execute };
 }

@@ -7,7 +7,6 @@ import type { BuiltinTool, ToolExecutionContext, ToolResult } from "../../enviro
 import {
   answer,
   booleanArgument,
-  describeFsError,
   fail,
   fsErrorCode,
   positiveIntegerArgument,
@@ -15,7 +14,7 @@ import {
   shownPath,
   stringArgument,
 } from "../files/file-tool-support.js";
-import { missingPathHint } from "../files/path-hint.js";
+import { existingPath } from "../files/path-hint.js";
 
 // "list_files: one directory, or a bounded tree with recursive (depth and entry caps, a truncated
 // flag); type, size and permission mode for each entry; nothing hidden (dotfiles, .git, .env
@@ -106,14 +105,9 @@ export function createListFilesTool(
     const root = resolveToolPath(ctx.workspaceDir, rawPath.value === "" ? "." : rawPath.value);
     const shown = shownPath(root);
 
-    let rootInfo: Stats;
-    try {
-      rootInfo = await lstat(root);
-    } catch (error) {
-      if (fsErrorCode(error) === "ENOENT")
-        return yield* fail(ctx, `Not found: ${shown}. ${await missingPathHint(root)}`);
-      return yield* fail(ctx, describeFsError("list", root, error));
-    }
+    const found = await existingPath(root, "list");
+    if (!found.ok) return yield* fail(ctx, found.message);
+    const rootInfo = found.info;
     ctx.fileReads?.noteListed(root);
     if (!rootInfo.isDirectory()) {
       // A file or a symlink given as the path: its own line (a symlink is reported, not followed).

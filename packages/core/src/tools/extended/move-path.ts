@@ -1,102 +1,90 @@
 import type { Stats } from "node:fs";
-import { lstat, mkdir } from "node:fs/promises";
+import { mkdir } from "node:fs/promises";
 import { dirname } from "node:path";
-import type { OmniMessage } from "@penguin/protocol";
 import type { ToolDefinitionConfig } from "@penguin/state";
-import type { BuiltinTool, ToolExecutionContext, ToolResult } from "../../environment/types.js";
+import type { BuiltinTool } from "../../environment/types.js";
 import {
   answer,
   describeFsError,
+  executeWithArguments,
   fail,
-  fsErrorCode,
-  pathArgument,
-  resolveToolPath,
+  pathArg,
+  pathLockKeys,
   shownPath,
 } from "../files/file-tool-support.js";
+import { lstatIfExists } from "../files/fs-probes.js";
 import { checkPathChange } from "../files/path-guard.js";
-import { missingPathHint } from "../files/path-hint.js";
+import { notFoundMessage } from "../files/path-hint.js";
 import { type MoveOutcome, moveWithoutOverwrite } from "./move-no-overwrite.js";
 
 // "move_path (never overwrites, creates missing parents)".
-
-async function lstatOrUndefined(path: string): Promise<Stats | undefined> {
-  try {
-    return await lstat(path);
-  } catch (error) {
-    if (fsErrorCode(error) === "ENOENT") return undefined;
-    throw error;
-  }
-}
 
 function alreadyExists(to: string): string {
   return `${shownPath(to)} already exists; move_path never overwrites. Remove it first, or pick another destination.`;
 }
 
 export function createMovePathTool(definition: ToolDefinitionConfig): BuiltinTool {
-  async function* execute(
-    args: Record<string, unknown>,
-    ctx: ToolExecutionContext,
-  ): AsyncGenerator<OmniMessage, ToolResult> {
-    const source = pathArgument(args, "source", ctx.workspaceDir);
-    if (!source.ok) return yield* fail(ctx, source.error);
-    const destination = pathArgument(args, "destination", ctx.workspaceDir);
-    if (!destination.ok) return yield* fail(ctx, destination.error);
-    const from = source.value;
-    const to = destination.value;
-    if (from === to)
-      return yield* fail(ctx, `source and destination are the same path (${shownPath(from)}).`);
+  const execute = executeWithArguments(
+    {
+      from: pathArg("source"),
+      to: pathArg("destination"),
+    },
+    async function* ({ from, to }, ctx) {
+      if (from === to)
+        return yield* fail(ctx, `source and destination are the same path (${shownPath(from)}).`);
 
-    let info: Stats | undefined;
-    let existing: Stats | undefined;
-    try {
-      info = await lstatOrUndefined(from);
-      if (!info) return yield* fail(ctx, `Not found: ${shownPath(from)}. ${await missingPathHint(from)}`);
-      existing = await lstatOrUndefined(to);
-    } catch (error) {
-      return yield* fail(ctx, describeFsError("check", from, error));
-    }
-    if (existing) return yield* fail(ctx, alreadyExists(to));
-    if (info.isDirectory() && to.startsWith(`${from}/`)) {
-      return yield* fail(ctx, `Cannot move the directory ${shownPath(from)} into itself (${shownPath(to)}).`);
-    }
-    const verdict = await checkPathChange(ctx, from, info, {
-      tool: "move_path",
-      action: "move",
-      needsExpected: false,
-    });
-    if (verdict === "aborted") return { stopReason: "aborted" };
-    if (!verdict.ok) return yield* fail(ctx, verdict.message);
+      let info: Stats | undefined;
+      let existing: Stats | undefined;
+      try {
+        info = await lstatIfExists(from);
+        if (!info) return yield* fail(ctx, await notFoundMessage(from));
+        existing = await lstatIfExists(to);
+      } catch (error) {
+        return yield* fail(ctx, describeFsError("check", from, error));
+      }
+      if (existing) return yield* fail(ctx, alreadyExists(to));
+      if (info.isDirectory() && to.startsWith(`${from}/`)) {
+        return yield* fail(
+          ctx,
+          `Cannot move the directory ${shownPath(from)} into itself (${shownPath(to)}).`,
+        );
+      }
+      const verdict = await checkPathChange(ctx, from, info, {
+        tool: "move_path",
+        action: "move",
+        needsExpected: false,
+      });
+      if (verdict === "aborted") return { stopReason: "aborted" };
+      if (!verdict.ok) return yield* fail(ctx, verdict.message);
 
-    let outcome: MoveOutcome;
-    try {
-      await mkdir(dirname(to), { recursive: true });
-      // The check above gives the usual answer early; this one holds even against a destination
-      // created since (by another process): the move itself never replaces anything.
-      outcome = await moveWithoutOverwrite(from, to, info.isDirectory());
-    } catch (error) {
-      return yield* fail(ctx, `${describeFsError("move", from, error)} Nothing was moved.`);
-    }
-    if (!outcome.ok) {
-      return yield* fail(
-        ctx,
-        outcome.reason === "exists"
-          ? alreadyExists(to)
-          : `${shownPath(to)} was created by someone else while the directory was being moved there; move_path never overwrites, so nothing was moved.`,
-      );
-    }
-    ctx.fileReads?.moved(from, to);
-    const kind = info.isDirectory() ? "directory" : info.isSymbolicLink() ? "symlink" : "file";
-    return yield* answer(ctx, `Moved ${kind} ${shownPath(from)} to ${shownPath(to)}.`);
-  }
+      let outcome: MoveOutcome;
+      try {
+        await mkdir(dirname(to), { recursive: true });
+        // The check above gives the usual answer early; this one holds even against a destination
+        // created since (by another process): the move itself never replaces anything.
+        outcome = await moveWithoutOverwrite(from, to, info.isDirectory());
+      } catch (error) {
+        return yield* fail(ctx, `${describeFsError("move", from, error)} Nothing was moved.`);
+      }
+      if (!outcome.ok) {
+        return yield* fail(
+          ctx,
+          outcome.reason === "exists"
+            ? alreadyExists(to)
+            : `${shownPath(to)} was created by someone else while the directory was being moved there; move_path never overwrites, so nothing was moved.`,
+        );
+      }
+      ctx.fileReads?.moved(from, to);
+      const kind = info.isDirectory() ? "directory" : info.isSymbolicLink() ? "symlink" : "file";
+      return yield* answer(ctx, `Moved ${kind} ${shownPath(from)} to ${shownPath(to)}.`);
+    },
+  );
 
   return {
     name: definition.name,
     definition,
     execute,
     // Both ends: a move must not interleave with a change of its source or of its destination.
-    lockKeys: (args, workspaceDir) =>
-      [args.source, args.destination]
-        .filter((path): path is string => typeof path === "string")
-        .map((path) => resolveToolPath(workspaceDir, path)),
+    lockKeys: pathLockKeys("source", "destination"),
   };
 }

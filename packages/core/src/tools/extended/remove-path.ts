@@ -1,22 +1,21 @@
-import type { Stats } from "node:fs";
-import { lstat, realpath, rm, rmdir, unlink } from "node:fs/promises";
+import { realpath, rm, rmdir, unlink } from "node:fs/promises";
 import { parse, sep } from "node:path";
-import type { OmniMessage } from "@penguin/protocol";
 import type { ToolDefinitionConfig } from "@penguin/state";
-import type { BuiltinTool, ToolExecutionContext, ToolResult } from "../../environment/types.js";
+import type { BuiltinTool } from "../../environment/types.js";
 import {
   answer,
-  booleanArgument,
+  booleanArg,
   describeFsError,
+  executeWithArguments,
   fail,
   fsErrorCode,
-  optionalStringArgument,
-  pathArgument,
-  resolveToolPath,
+  optionalStringArg,
+  pathArg,
+  pathLockKeys,
   shownPath,
 } from "../files/file-tool-support.js";
 import { checkPathChange } from "../files/path-guard.js";
-import { missingPathHint } from "../files/path-hint.js";
+import { existingPath } from "../files/path-hint.js";
 
 // "remove_path (a non-empty directory needs recursive; a symlink is removed as a link; the
 // workspace root and / are refused)".
@@ -46,74 +45,65 @@ async function protectedPath(path: string, workspaceDir: string): Promise<string
 }
 
 export function createRemovePathTool(definition: ToolDefinitionConfig): BuiltinTool {
-  async function* execute(
-    args: Record<string, unknown>,
-    ctx: ToolExecutionContext,
-  ): AsyncGenerator<OmniMessage, ToolResult> {
-    const path = pathArgument(args, "path", ctx.workspaceDir);
-    if (!path.ok) return yield* fail(ctx, path.error);
-    const recursive = booleanArgument(args, "recursive", false);
-    if (!recursive.ok) return yield* fail(ctx, recursive.error);
-    const expected = optionalStringArgument(args, "expected_sha256");
-    if (!expected.ok) return yield* fail(ctx, expected.error);
-    const target = path.value;
-    const shown = shownPath(target);
+  const execute = executeWithArguments(
+    {
+      target: pathArg("path"),
+      recursive: booleanArg("recursive", false),
+      expected: optionalStringArg("expected_sha256"),
+    },
+    async function* ({ target, recursive, expected }, ctx) {
+      const shown = shownPath(target);
 
-    let info: Stats;
-    try {
-      info = await lstat(target);
-    } catch (error) {
-      if (fsErrorCode(error) === "ENOENT")
-        return yield* fail(ctx, `Not found: ${shown}. ${await missingPathHint(target)}`);
-      return yield* fail(ctx, describeFsError("check", target, error));
-    }
-    // A symlink is removed as a link, so only a real directory can take the workspace with it.
-    if (!info.isSymbolicLink()) {
-      // The session's workspace stays the protected root wherever change_directory moved the agent.
-      const why = await protectedPath(target, ctx.workspaceRoot ?? ctx.workspaceDir);
-      if (why) return yield* fail(ctx, `Refused: ${shown} is ${why}; remove_path never removes it.`);
-    }
-    const verdict = await checkPathChange(ctx, target, info, {
-      tool: "remove_path",
-      action: "remove",
-      needsExpected: true,
-      expected: expected.value,
-    });
-    if (verdict === "aborted") return { stopReason: "aborted" };
-    if (!verdict.ok) return yield* fail(ctx, verdict.message);
+      const found = await existingPath(target, "check");
+      if (!found.ok) return yield* fail(ctx, found.message);
+      const { info } = found;
+      // A symlink is removed as a link, so only a real directory can take the workspace with it.
+      if (!info.isSymbolicLink()) {
+        // The session's workspace stays the protected root wherever change_directory moved the agent.
+        const why = await protectedPath(target, ctx.workspaceRoot ?? ctx.workspaceDir);
+        if (why) return yield* fail(ctx, `Refused: ${shown} is ${why}; remove_path never removes it.`);
+      }
+      const verdict = await checkPathChange(ctx, target, info, {
+        tool: "remove_path",
+        action: "remove",
+        needsExpected: true,
+        expected: expected,
+      });
+      if (verdict === "aborted") return { stopReason: "aborted" };
+      if (!verdict.ok) return yield* fail(ctx, verdict.message);
 
-    try {
-      if (info.isDirectory()) {
-        if (recursive.value) await rm(target, { recursive: true });
-        else await rmdir(target);
-      } else {
-        await unlink(target);
+      try {
+        if (info.isDirectory()) {
+          if (recursive) await rm(target, { recursive: true });
+          else await rmdir(target);
+        } else {
+          await unlink(target);
+        }
+      } catch (error) {
+        if (fsErrorCode(error) === "ENOTEMPTY" || fsErrorCode(error) === "EEXIST") {
+          return yield* fail(
+            ctx,
+            `${shown} is a directory that is not empty; pass recursive: true to remove it with its contents.`,
+          );
+        }
+        return yield* fail(ctx, describeFsError("remove", target, error));
       }
-    } catch (error) {
-      if (fsErrorCode(error) === "ENOTEMPTY" || fsErrorCode(error) === "EEXIST") {
-        return yield* fail(
-          ctx,
-          `${shown} is a directory that is not empty; pass recursive: true to remove it with its contents.`,
-        );
-      }
-      return yield* fail(ctx, describeFsError("remove", target, error));
-    }
-    ctx.fileReads?.forget(target);
-    const kind = info.isDirectory()
-      ? recursive.value
-        ? "directory (with its contents)"
-        : "empty directory"
-      : info.isSymbolicLink()
-        ? "symlink (its target was not touched)"
-        : "file";
-    return yield* answer(ctx, `Removed ${kind} ${shown}.`);
-  }
+      ctx.fileReads?.forget(target);
+      const kind = info.isDirectory()
+        ? recursive
+          ? "directory (with its contents)"
+          : "empty directory"
+        : info.isSymbolicLink()
+          ? "symlink (its target was not touched)"
+          : "file";
+      return yield* answer(ctx, `Removed ${kind} ${shown}.`);
+    },
+  );
 
   return {
     name: definition.name,
     definition,
     execute,
-    lockKeys: (args, workspaceDir) =>
-      typeof args.path === "string" ? [resolveToolPath(workspaceDir, args.path)] : [],
+    lockKeys: pathLockKeys("path"),
   };
 }

@@ -9,13 +9,12 @@ import {
   booleanArgument,
   describeFsError,
   fail,
-  fsErrorCode,
   optionalStringArgument,
   resolveToolPath,
   shownPath,
   stringArgument,
 } from "../files/file-tool-support.js";
-import { missingPathHint } from "../files/path-hint.js";
+import { existingPath } from "../files/path-hint.js";
 import { readRegularFile } from "../files/regular-file.js";
 import { baseNameMatcher, pathGlobProblem } from "./glob.js";
 import { type MatchFailure, RegexMatcher } from "./regex-matcher.js";
@@ -192,15 +191,9 @@ export function createSearchTextTool(
     { pattern, rawPath, include, matchesName, matchesLine, matcher }: SearchPlan,
   ): AsyncGenerator<OmniMessage, ToolResult> {
     const root = resolveToolPath(ctx.workspaceDir, rawPath || ".");
-    let rootInfo: Stats;
-    try {
-      rootInfo = await stat(root);
-    } catch (error) {
-      if (fsErrorCode(error) === "ENOENT") {
-        return yield* fail(ctx, `Not found: ${shownPath(root)}. ${await missingPathHint(root)}`);
-      }
-      return yield* fail(ctx, describeFsError("search", root, error));
-    }
+    const found = await existingPath(root, "search", stat);
+    if (!found.ok) return yield* fail(ctx, found.message);
+    const rootInfo = found.info;
 
     const tally: Tally = {
       matches: 0,

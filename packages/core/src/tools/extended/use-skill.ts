@@ -1,25 +1,19 @@
-import type { OmniMessage } from "@penguin/protocol";
 import { parseSkillFile, readSkillFile, type ToolDefinitionConfig } from "@penguin/state";
-import type { BuiltinTool, ToolExecutionContext, ToolResult } from "../../environment/types.js";
-import { answer, fail, shownPath, stringArgument } from "../files/file-tool-support.js";
+import type { BuiltinTool } from "../../environment/types.js";
+import { answer, executeWithArguments, fail, shownPath, stringArg } from "../files/file-tool-support.js";
 
 // "`use_skill` loads one skill's full instructions by name (files beside it are read on
 // demand)": the SKILL.md is read again at each call, so an edit shows at once.
 
 export function createUseSkillTool(definition: ToolDefinitionConfig): BuiltinTool {
-  async function* execute(
-    args: Record<string, unknown>,
-    ctx: ToolExecutionContext,
-  ): AsyncGenerator<OmniMessage, ToolResult> {
-    const name = stringArgument(args, "name");
-    if (!name.ok) return yield* fail(ctx, name.error);
+  const execute = executeWithArguments({ name: stringArg("name") }, async function* ({ name }, ctx) {
     const catalog = ctx.place?.skills;
     if (!catalog) return yield* fail(ctx, "Skills are turned off for this agent (skills.enabled: false).");
-    const skill = catalog.get(name.value.trim());
+    const skill = catalog.get(name.trim());
     if (!skill) {
       const known = catalog.list().map((s) => s.name);
       const list = known.length > 0 ? `Available skills: ${known.join(", ")}.` : "No skills are available.";
-      return yield* fail(ctx, `No skill is named "${name.value}". ${list}`);
+      return yield* fail(ctx, `No skill is named "${name}". ${list}`);
     }
     const read = await readSkillFile(skill.file);
     if (!read.ok) return yield* fail(ctx, `Cannot read ${shownPath(skill.file)}: ${read.error}.`);
@@ -34,7 +28,7 @@ export function createUseSkillTool(definition: ToolDefinitionConfig): BuiltinToo
       ctx,
       `${header}\n\n${body === "" ? "(the skill has no instructions beyond its description)" : body}`,
     );
-  }
+  });
 
   return { name: definition.name, definition, execute };
 }

@@ -1,8 +1,7 @@
-import type { OmniMessage } from "@penguin/protocol";
 import { errorMessage } from "@penguin/protocol";
 import { defaultToolLimits, type ToolDefinitionConfig, type ToolLimits } from "@penguin/state";
-import type { BuiltinTool, ToolExecutionContext, ToolResult } from "../../environment/types.js";
-import { answer, fail, stringArgument } from "../files/file-tool-support.js";
+import type { BuiltinTool } from "../../environment/types.js";
+import { answer, executeWithArguments, fail, stringArg } from "../files/file-tool-support.js";
 import { sniffImageType } from "../files/image-source.js";
 
 // "web_fetch: an http(s) URL through the worker's network; HTML returned as readable text;
@@ -149,20 +148,12 @@ export function createWebFetchTool(
   definition: ToolDefinitionConfig,
   limits: FetchLimits = defaultToolLimits().web_fetch,
 ): BuiltinTool {
-  async function* execute(
-    args: Record<string, unknown>,
-    ctx: ToolExecutionContext,
-  ): AsyncGenerator<OmniMessage, ToolResult> {
-    const raw = stringArgument(args, "url");
-    if (!raw.ok) return yield* fail(ctx, raw.error);
+  const execute = executeWithArguments({ raw: stringArg("url") }, async function* ({ raw }, ctx) {
     let url: URL;
     try {
-      url = new URL(raw.value.trim());
+      url = new URL(raw.trim());
     } catch {
-      return yield* fail(
-        ctx,
-        `Not a URL: ${JSON.stringify(raw.value)}. Give an absolute http:// or https:// URL.`,
-      );
+      return yield* fail(ctx, `Not a URL: ${JSON.stringify(raw)}. Give an absolute http:// or https:// URL.`);
     }
     if (url.protocol !== "http:" && url.protocol !== "https:") {
       return yield* fail(
@@ -229,7 +220,7 @@ export function createWebFetchTool(
       }
     }
     return yield* answer(ctx, `${header.join("\n")}\n\n${content === "" ? "(empty body)" : content}`);
-  }
+  });
 
   return { name: definition.name, definition, execute };
 }

@@ -1,7 +1,7 @@
 import { resolve } from "node:path";
 import { errorMessage, type OmniMessage, partialToolCallOutput } from "@penguin/protocol";
 import { modelVisiblePath } from "@penguin/state";
-import type { ToolExecutionContext, ToolResult } from "../../environment/types.js";
+import type { BuiltinTool, ToolExecutionContext, ToolResult } from "../../environment/types.js";
 import { SpecialFileError, specialFileMessage } from "./regular-file.js";
 
 // What the file and image tools share: how a path argument becomes a file, how a path is shown
@@ -74,6 +74,82 @@ export function pathArgument(
   if (raw.value.trim() === "") return { ok: false, error: `argument "${name}" is empty: give a file path` };
   if (raw.value.includes("\0")) return { ok: false, error: `argument "${name}" contains a NUL character` };
   return { ok: true, value: resolveToolPath(workspaceDir, raw.value) };
+}
+
+/** How a tool reads one of its arguments: the value, or what is wrong with it. */
+export type ArgumentSpec<T> = (args: Record<string, unknown>, workspaceDir: string) => ArgumentRead<T>;
+
+export const stringArg =
+  (name: string): ArgumentSpec<string> =>
+  (args) =>
+    stringArgument(args, name);
+
+export const optionalStringArg =
+  (name: string): ArgumentSpec<string | undefined> =>
+  (args) =>
+    optionalStringArgument(args, name);
+
+export const positiveIntegerArg =
+  (name: string, fallback: number): ArgumentSpec<number> =>
+  (args) =>
+    positiveIntegerArgument(args, name, fallback);
+
+export const booleanArg =
+  (name: string, fallback: boolean): ArgumentSpec<boolean> =>
+  (args) =>
+    booleanArgument(args, name, fallback);
+
+export const pathArg =
+  (name: string): ArgumentSpec<string> =>
+  (args, workspaceDir) =>
+    pathArgument(args, name, workspaceDir);
+
+/** The values a set of argument specs reads, under the names the tool gave them. */
+export type ArgumentValues<Specs> = {
+  [Name in keyof Specs]: Specs[Name] extends ArgumentSpec<infer T> ? T : never;
+};
+
+/**
+ * All of a tool's arguments at once, read in the order the spec lists them: the first one that
+ * is wrong is the one reported, so a tool lists them in the order its schema gives them.
+ */
+export function readArguments<Specs extends Record<string, ArgumentSpec<unknown>>>(
+  args: Record<string, unknown>,
+  workspaceDir: string,
+  specs: Specs,
+): ArgumentRead<ArgumentValues<Specs>> {
+  const values: Record<string, unknown> = {};
+  for (const [name, read] of Object.entries(specs)) {
+    const outcome = read(args, workspaceDir);
+    if (!outcome.ok) return outcome;
+    values[name] = outcome.value;
+  }
+  // Every name of the spec holds what its own reader returned, which is what the type says.
+  return { ok: true, value: values as ArgumentValues<Specs> };
+}
+
+/**
+ * A tool's execute that reads its arguments first (readArguments) and fails the call with the
+ * first wrong one; `run` gets the values, typed by the spec.
+ */
+export function executeWithArguments<Specs extends Record<string, ArgumentSpec<unknown>>>(
+  specs: Specs,
+  run: (values: ArgumentValues<Specs>, ctx: ToolExecutionContext) => AsyncGenerator<OmniMessage, ToolResult>,
+): BuiltinTool["execute"] {
+  return async function* execute(args, ctx) {
+    const input = readArguments(args, ctx.workspaceDir, specs);
+    if (!input.ok) return yield* fail(ctx, input.error);
+    return yield* run(input.value, ctx);
+  };
+}
+
+/** The lock keys of a tool that changes what its path arguments name (the ones given as strings). */
+export function pathLockKeys(...names: string[]): NonNullable<BuiltinTool["lockKeys"]> {
+  return (args, workspaceDir) =>
+    names
+      .map((name) => args[name])
+      .filter((path): path is string => typeof path === "string")
+      .map((path) => resolveToolPath(workspaceDir, path));
 }
 
 /** "They are non-streaming (a single final output)": one delta, then the result. */

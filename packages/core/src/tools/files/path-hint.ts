@@ -1,11 +1,13 @@
-import { opendir, stat } from "node:fs/promises";
+import type { Stats } from "node:fs";
+import { lstat, opendir } from "node:fs/promises";
 import { basename, dirname, extname, join } from "node:path";
 import {
   PATH_HINT_MAX_COMPARED_CHARS,
   PATH_HINT_MAX_DIR_ENTRIES,
   PATH_HINT_MAX_SUGGESTIONS,
 } from "../../environment/limits.js";
-import { shownPath } from "./file-tool-support.js";
+import { describeFsError, fsErrorCode, shownPath } from "./file-tool-support.js";
+import { isDirectory } from "./fs-probes.js";
 
 // A missing path is usually a typo, a wrong extension or a wrong folder. The hint names similar
 // entries of the folder, or the nearest folder that does exist, so the model's next call can be
@@ -49,14 +51,6 @@ function similarity(wanted: string, candidate: string): number | undefined {
   return undefined;
 }
 
-async function isDirectory(path: string): Promise<boolean> {
-  try {
-    return (await stat(path)).isDirectory();
-  } catch {
-    return false;
-  }
-}
-
 async function similarEntries(dir: string, wanted: string): Promise<string[]> {
   const scored: { name: string; score: number }[] = [];
   let seen = 0;
@@ -89,4 +83,26 @@ export async function missingPathHint(path: string): Promise<string> {
   let ancestor = dirname(dir);
   while (ancestor !== dirname(ancestor) && !(await isDirectory(ancestor))) ancestor = dirname(ancestor);
   return `The folder ${shownPath(dir)} does not exist either; the nearest existing folder is ${shownPath(ancestor)}.`;
+}
+
+/** What a tool tells the model about a path that does not exist: where it looked, and a hint. */
+export async function notFoundMessage(path: string): Promise<string> {
+  return `Not found: ${shownPath(path)}. ${await missingPathHint(path)}`;
+}
+
+/**
+ * What is at a path a tool works on (by `probe`: lstat, or stat to follow a symlink), or what to
+ * tell the model: not found (with a hint), or why it could not `action` the path.
+ */
+export async function existingPath(
+  path: string,
+  action: string,
+  probe: (path: string) => Promise<Stats> = lstat,
+): Promise<{ ok: true; info: Stats } | { ok: false; message: string }> {
+  try {
+    return { ok: true, info: await probe(path) };
+  } catch (error) {
+    if (fsErrorCode(error) === "ENOENT") return { ok: false, message: await notFoundMessage(path) };
+    return { ok: false, message: describeFsError(action, path, error) };
+  }
 }

@@ -1,5 +1,4 @@
 import { stat } from "node:fs/promises";
-import type { OmniMessage } from "@penguin/protocol";
 import type { ToolDefinitionConfig } from "@penguin/state";
 import {
   READ_FILE_DEFAULT_LIMIT,
@@ -7,14 +6,15 @@ import {
   READ_FILE_OUTPUT_RESERVE_CHARS,
   READ_FILE_SCAN_CAP_BYTES,
 } from "../../environment/limits.js";
-import type { BuiltinTool, ToolExecutionContext, ToolResult } from "../../environment/types.js";
+import type { BuiltinTool, ToolExecutionContext } from "../../environment/types.js";
 import {
   answer,
   describeFsError,
+  executeWithArguments,
   fail,
   fsErrorCode,
-  pathArgument,
-  positiveIntegerArgument,
+  pathArg,
+  positiveIntegerArg,
   shownPath,
 } from "../files/file-tool-support.js";
 import { readLineWindow, type WindowResult, windowOfLines } from "../files/line-window.js";
@@ -74,76 +74,74 @@ export function createReadFileTool(
   const rich = options.rich ? createRichReader(options.rich) : undefined;
   const binaryAdvice = rich ? RICH_BINARY_ADVICE : CORE_BINARY_ADVICE;
 
-  async function* execute(
-    args: Record<string, unknown>,
-    ctx: ToolExecutionContext,
-  ): AsyncGenerator<OmniMessage, ToolResult> {
-    const path = pathArgument(args, "file_path", ctx.workspaceDir);
-    if (!path.ok) return yield* fail(ctx, path.error);
-    const offset = positiveIntegerArgument(args, "offset", READ_FILE_DEFAULT_OFFSET);
-    if (!offset.ok) return yield* fail(ctx, offset.error);
-    const limit = positiveIntegerArgument(args, "limit", READ_FILE_DEFAULT_LIMIT);
-    if (!limit.ok) return yield* fail(ctx, limit.error);
-    const shown = shownPath(path.value);
+  const execute = executeWithArguments(
+    {
+      path: pathArg("file_path"),
+      offset: positiveIntegerArg("offset", READ_FILE_DEFAULT_OFFSET),
+      limit: positiveIntegerArg("limit", READ_FILE_DEFAULT_LIMIT),
+    },
+    async function* ({ path, offset, limit }, ctx) {
+      const shown = shownPath(path);
 
-    let size: number;
-    let mtimeMs: number;
-    try {
-      const info = await stat(path.value);
-      if (info.isDirectory()) {
-        return yield* fail(ctx, `${shown} is a directory, not a file. ${directoryAdvice(ctx)}`);
-      }
-      const special = specialFileKind(info);
-      if (special) return yield* fail(ctx, specialFileMessage("read", shown, special));
-      size = info.size;
-      mtimeMs = info.mtimeMs;
-    } catch (error) {
-      if (fsErrorCode(error) === "ENOENT") {
-        return yield* fail(ctx, `File not found: ${shown}. ${await missingPathHint(path.value)}`);
-      }
-      return yield* fail(ctx, describeFsError("read", path.value, error));
-    }
-
-    // Under the write guard, the whole file's sha256 goes into the note (and the read is remembered).
-    const note = await recordRead(ctx, path.value);
-    const failWith = (text: string) => answer(ctx, text, { stopReason: "failed", note });
-
-    let window: WindowResult;
-    const request = { offset: offset.value, limit: limit.value, maxChars };
-    const outcome = rich ? await rich.read({ path: path.value, shown, size, mtimeMs, ctx }) : undefined;
-    if (outcome?.kind === "aborted") return { stopReason: "aborted" };
-    if (outcome?.kind === "answer") {
-      if (outcome.failed) return yield* failWith(outcome.text);
-      return yield* answer(ctx, outcome.text, { note, images: outcome.images });
-    }
-    if (outcome?.kind === "lines") {
-      window = windowOfLines(outcome.lines, request);
-    } else {
+      let size: number;
+      let mtimeMs: number;
       try {
-        window = await readLineWindow(path.value, { ...request, signal: ctx.signal });
+        const info = await stat(path);
+        if (info.isDirectory()) {
+          return yield* fail(ctx, `${shown} is a directory, not a file. ${directoryAdvice(ctx)}`);
+        }
+        const special = specialFileKind(info);
+        if (special) return yield* fail(ctx, specialFileMessage("read", shown, special));
+        size = info.size;
+        mtimeMs = info.mtimeMs;
       } catch (error) {
-        return yield* failWith(describeFsError("read", path.value, error));
+        if (fsErrorCode(error) === "ENOENT") {
+          return yield* fail(ctx, `File not found: ${shown}. ${await missingPathHint(path)}`);
+        }
+        return yield* fail(ctx, describeFsError("read", path, error));
       }
-    }
-    if (window.kind === "aborted") return { stopReason: "aborted" };
-    if (window.kind === "binary") {
-      return yield* failWith(
-        `${shown} looks like a binary file (it contains NUL bytes), and ${binaryAdvice}`,
-      );
-    }
-    if (window.totalLines === 0) return yield* answer(ctx, `${shown} is empty (0 lines).`, { note });
-    if (window.lines.length === 0) {
-      return yield* failWith(
-        `offset ${offset.value} is past the end of ${shown}, which has ${window.totalLines} lines. Use an offset from 1 to ${window.totalLines}.`,
-      );
-    }
-    let text = window.lines.join("\n");
-    if (window.more) {
-      const last = window.firstLine + window.lines.length - 1;
-      text += `\n${continuationNote(window.firstLine, last, window.totalLines, size, window.cutForSize)}`;
-    }
-    return yield* answer(ctx, text, { note });
-  }
+
+      // Under the write guard, the whole file's sha256 goes into the note (and the read is remembered).
+      const note = await recordRead(ctx, path);
+      const failWith = (text: string) => answer(ctx, text, { stopReason: "failed", note });
+
+      let window: WindowResult;
+      const request = { offset, limit, maxChars };
+      const outcome = rich ? await rich.read({ path, shown, size, mtimeMs, ctx }) : undefined;
+      if (outcome?.kind === "aborted") return { stopReason: "aborted" };
+      if (outcome?.kind === "answer") {
+        if (outcome.failed) return yield* failWith(outcome.text);
+        return yield* answer(ctx, outcome.text, { note, images: outcome.images });
+      }
+      if (outcome?.kind === "lines") {
+        window = windowOfLines(outcome.lines, request);
+      } else {
+        try {
+          window = await readLineWindow(path, { ...request, signal: ctx.signal });
+        } catch (error) {
+          return yield* failWith(describeFsError("read", path, error));
+        }
+      }
+      if (window.kind === "aborted") return { stopReason: "aborted" };
+      if (window.kind === "binary") {
+        return yield* failWith(
+          `${shown} looks like a binary file (it contains NUL bytes), and ${binaryAdvice}`,
+        );
+      }
+      if (window.totalLines === 0) return yield* answer(ctx, `${shown} is empty (0 lines).`, { note });
+      if (window.lines.length === 0) {
+        return yield* failWith(
+          `offset ${offset} is past the end of ${shown}, which has ${window.totalLines} lines. Use an offset from 1 to ${window.totalLines}.`,
+        );
+      }
+      let text = window.lines.join("\n");
+      if (window.more) {
+        const last = window.firstLine + window.lines.length - 1;
+        text += `\n${continuationNote(window.firstLine, last, window.totalLines, size, window.cutForSize)}`;
+      }
+      return yield* answer(ctx, text, { note });
+    },
+  );
 
   return { name: definition.name, definition, execute };
 }

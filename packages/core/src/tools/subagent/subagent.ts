@@ -7,6 +7,7 @@ import {
   withOrigin,
 } from "@penguin/protocol";
 import type { Approver } from "../../approval/approver.js";
+import { ActivityWaiters } from "../../processes/activity-waiters.js";
 import { UnreadBuffer } from "../../processes/unread-buffer.js";
 import { ApprovalWatch, type PendingApproval } from "./approval-watch.js";
 import { LiveRelay, type SubagentFeed } from "./live-relay.js";
@@ -53,7 +54,7 @@ export class Subagent {
   private readonly approvals: ApprovalWatch;
   private readonly onUsage: UsageSink | undefined;
   private readonly relay = new LiveRelay();
-  private readonly waiters = new Set<() => void>();
+  private readonly activity = new ActivityWaiters();
 
   constructor(options: SubagentOptions) {
     this.id = options.id;
@@ -61,7 +62,7 @@ export class Subagent {
     this.session = options.session;
     this.unread = new UnreadBuffer(options.unreadBufferChars);
     this.onUsage = options.onUsage;
-    this.approvals = new ApprovalWatch(() => this.wake());
+    this.approvals = new ApprovalWatch(() => this.activity.wake());
     this.state = options.restored?.status ?? "idle";
     this.outcome = options.restored?.lastTask;
     this.answer = options.restored?.answer;
@@ -135,7 +136,7 @@ export class Subagent {
     this.controller = controller;
     this.state = "running";
     this.done = this.pump(stream);
-    this.wake();
+    this.activity.wake();
     return { ok: true };
   }
 
@@ -170,7 +171,7 @@ export class Subagent {
     if (wasRunning) this.controller?.abort(new Error("the parent session ended the subagent"));
     await this.session?.dispose();
     await this.done;
-    this.wake();
+    this.activity.wake();
   }
 
   /** Follows the child: messages from now on (after what waited in the backlog) until `close`. */
@@ -180,18 +181,7 @@ export class Subagent {
 
   /** Resolves on the child's next message, status or approval change, after `ms`, or on abort. */
   waitForActivity(ms: number, signal?: AbortSignal): Promise<void> {
-    if (ms <= 0 || signal?.aborted) return Promise.resolve();
-    return new Promise((resolve) => {
-      const done = () => {
-        clearTimeout(timer);
-        this.waiters.delete(done);
-        signal?.removeEventListener("abort", done);
-        resolve();
-      };
-      const timer = setTimeout(done, ms);
-      this.waiters.add(done);
-      signal?.addEventListener("abort", done, { once: true });
-    });
+    return this.activity.wait(ms, signal);
   }
 
   /** The child's assistant text nobody has read yet (bounded, with the dropped-text marker). */
@@ -221,14 +211,14 @@ export class Subagent {
       this.outcome ??= { status: "aborted", message: "the subagent's task ended without a result" };
       if (this.state === "running") this.state = "idle";
       this.controller = undefined;
-      this.wake();
+      this.activity.wake();
     }
   }
 
   private observe(message: OmniMessage): void {
     if (message.origin === undefined || message.origin.length === 0) this.note(message);
     this.relay.deliver(withOrigin(message, this.sessionId));
-    this.wake();
+    this.activity.wake();
   }
 
   /** What the tools need from the child's own messages: its text, usage and how the task ended. */
@@ -249,9 +239,5 @@ export class Subagent {
       const end = message.payload as { status: StopReason; message?: string };
       this.outcome = end.message ? { status: end.status, message: end.message } : { status: end.status };
     }
-  }
-
-  private wake(): void {
-    for (const waiter of [...this.waiters]) waiter();
   }
 }

@@ -1,19 +1,19 @@
 import { mkdir, stat } from "node:fs/promises";
 import { dirname } from "node:path";
-import type { OmniMessage } from "@penguin/protocol";
 import type { ToolDefinitionConfig } from "@penguin/state";
 import { DIFF_MAX_FILE_BYTES, WRITE_DIFF_MAX_LINES } from "../../environment/limits.js";
-import type { BuiltinTool, ToolExecutionContext, ToolResult } from "../../environment/types.js";
+import type { BuiltinTool } from "../../environment/types.js";
 import {
   answer,
   describeFsError,
+  executeWithArguments,
   fail,
   fsErrorCode,
-  optionalStringArgument,
-  pathArgument,
-  resolveToolPath,
+  optionalStringArg,
+  pathArg,
+  pathLockKeys,
   shownPath,
-  stringArgument,
+  stringArg,
 } from "../files/file-tool-support.js";
 import { sha256File, sha256Of } from "../files/hashes.js";
 import {
@@ -71,85 +71,80 @@ function overwriteReport(path: string, before: string, after: string): string {
 }
 
 export function createWriteFileTool(definition: ToolDefinitionConfig): BuiltinTool {
-  async function* execute(
-    args: Record<string, unknown>,
-    ctx: ToolExecutionContext,
-  ): AsyncGenerator<OmniMessage, ToolResult> {
-    const path = pathArgument(args, "file_path", ctx.workspaceDir);
-    if (!path.ok) return yield* fail(ctx, path.error);
-    const content = stringArgument(args, "content");
-    if (!content.ok) return yield* fail(ctx, content.error);
-    const expected = optionalStringArgument(args, "expected_sha256");
-    if (!expected.ok) return yield* fail(ctx, expected.error);
-    const shown = shownPath(path.value);
+  const execute = executeWithArguments(
+    {
+      path: pathArg("file_path"),
+      content: stringArg("content"),
+      expected: optionalStringArg("expected_sha256"),
+    },
+    async function* ({ path, content, expected }, ctx) {
+      const shown = shownPath(path);
 
-    // The previous version, read only when it is small enough to diff.
-    let previous: { size: number; bytes: Buffer | undefined } | undefined;
-    try {
-      const info = await stat(path.value);
-      if (info.isDirectory()) return yield* fail(ctx, `${shown} is a directory; write_file writes files.`);
-      const special = specialFileKind(info);
-      if (special) return yield* fail(ctx, specialFileMessage("write", shown, special));
-      const bytes = info.size <= DIFF_MAX_FILE_BYTES ? await readRegularFile(path.value) : undefined;
-      previous = { size: bytes?.length ?? info.size, bytes };
-    } catch (error) {
-      const code = fsErrorCode(error);
-      if (code !== "ENOENT") return yield* fail(ctx, describeFsError("read", path.value, error));
-    }
-
-    // "replacing … a file needs a read … and write_file … also need[s] that read's hash as expected_sha256".
-    if (ctx.fileReads) {
-      let verdict: ReturnType<typeof checkMissingFile>;
-      if (previous === undefined) {
-        verdict = checkMissingFile(path.value, "write_file", expected.value);
-      } else {
-        let currentSha256: string | undefined;
-        try {
-          currentSha256 = previous.bytes
-            ? sha256Of(previous.bytes)
-            : await sha256File(path.value, ctx.signal);
-        } catch (error) {
-          return yield* fail(ctx, describeFsError("read", path.value, error));
-        }
-        if (currentSha256 === undefined) return { stopReason: "aborted" };
-        verdict = checkExistingFile(ctx.fileReads, path.value, {
-          tool: "write_file",
-          action: "replace",
-          currentSha256,
-          needsExpected: true,
-          expected: expected.value,
-        });
+      // The previous version, read only when it is small enough to diff.
+      let previous: { size: number; bytes: Buffer | undefined } | undefined;
+      try {
+        const info = await stat(path);
+        if (info.isDirectory()) return yield* fail(ctx, `${shown} is a directory; write_file writes files.`);
+        const special = specialFileKind(info);
+        if (special) return yield* fail(ctx, specialFileMessage("write", shown, special));
+        const bytes = info.size <= DIFF_MAX_FILE_BYTES ? await readRegularFile(path) : undefined;
+        previous = { size: bytes?.length ?? info.size, bytes };
+      } catch (error) {
+        const code = fsErrorCode(error);
+        if (code !== "ENOENT") return yield* fail(ctx, describeFsError("read", path, error));
       }
-      if (!verdict.ok) return yield* fail(ctx, verdict.message);
-    }
 
-    try {
-      await mkdir(dirname(path.value), { recursive: true });
-      await writeRegularFile(path.value, content.value);
-    } catch (error) {
-      return yield* fail(ctx, describeFsError("write", path.value, error));
-    }
+      // "replacing … a file needs a read … and write_file … also need[s] that read's hash as expected_sha256".
+      if (ctx.fileReads) {
+        let verdict: ReturnType<typeof checkMissingFile>;
+        if (previous === undefined) {
+          verdict = checkMissingFile(path, "write_file", expected);
+        } else {
+          let currentSha256: string | undefined;
+          try {
+            currentSha256 = previous.bytes ? sha256Of(previous.bytes) : await sha256File(path, ctx.signal);
+          } catch (error) {
+            return yield* fail(ctx, describeFsError("read", path, error));
+          }
+          if (currentSha256 === undefined) return { stopReason: "aborted" };
+          verdict = checkExistingFile(ctx.fileReads, path, {
+            tool: "write_file",
+            action: "replace",
+            currentSha256,
+            needsExpected: true,
+            expected: expected,
+          });
+        }
+        if (!verdict.ok) return yield* fail(ctx, verdict.message);
+      }
 
-    // Under the write guard the new hash is reported (and known for the next change of this task).
-    const note = recordWrite(ctx, path.value, content.value);
-    if (previous === undefined) {
-      return yield* answer(ctx, `Created ${shown} (${sizeText(content.value)}).`, { note });
-    }
-    const before = previousText(previous.bytes);
-    const headline = `Overwrote ${shown} (${sizeText(content.value)}; previously ${previous.size} bytes).`;
-    if (!before.ok) {
-      return yield* answer(ctx, `${headline}\n(previous content not compared: ${before.why})`, { note });
-    }
-    return yield* answer(ctx, `${headline}\n${overwriteReport(path.value, before.text, content.value)}`, {
-      note,
-    });
-  }
+      try {
+        await mkdir(dirname(path), { recursive: true });
+        await writeRegularFile(path, content);
+      } catch (error) {
+        return yield* fail(ctx, describeFsError("write", path, error));
+      }
+
+      // Under the write guard the new hash is reported (and known for the next change of this task).
+      const note = recordWrite(ctx, path, content);
+      if (previous === undefined) {
+        return yield* answer(ctx, `Created ${shown} (${sizeText(content)}).`, { note });
+      }
+      const before = previousText(previous.bytes);
+      const headline = `Overwrote ${shown} (${sizeText(content)}; previously ${previous.size} bytes).`;
+      if (!before.ok) {
+        return yield* answer(ctx, `${headline}\n(previous content not compared: ${before.why})`, { note });
+      }
+      return yield* answer(ctx, `${headline}\n${overwriteReport(path, before.text, content)}`, {
+        note,
+      });
+    },
+  );
 
   return {
     name: definition.name,
     definition,
     execute,
-    lockKeys: (args, workspaceDir) =>
-      typeof args.file_path === "string" ? [resolveToolPath(workspaceDir, args.file_path)] : [],
+    lockKeys: pathLockKeys("file_path"),
   };
 }

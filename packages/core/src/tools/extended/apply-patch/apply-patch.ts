@@ -1,7 +1,13 @@
-import type { OmniMessage } from "@penguin/protocol";
 import { defaultToolLimits, type ToolDefinitionConfig } from "@penguin/state";
-import type { BuiltinTool, ToolExecutionContext, ToolResult } from "../../../environment/types.js";
-import { answer, fail, resolveToolPath, shownPath, stringArgument } from "../../files/file-tool-support.js";
+import type { BuiltinTool } from "../../../environment/types.js";
+import {
+  answer,
+  executeWithArguments,
+  fail,
+  resolveToolPath,
+  shownPath,
+  stringArg,
+} from "../../files/file-tool-support.js";
 import { sha256Note, sha256Of } from "../../files/hashes.js";
 import {
   appliedMessage,
@@ -22,13 +28,8 @@ export function createApplyPatchTool(
   definition: ToolDefinitionConfig,
   limits: PatchLimits = defaultToolLimits().apply_patch,
 ): BuiltinTool {
-  async function* execute(
-    args: Record<string, unknown>,
-    ctx: ToolExecutionContext,
-  ): AsyncGenerator<OmniMessage, ToolResult> {
-    const patch = stringArgument(args, "patch");
-    if (!patch.ok) return yield* fail(ctx, patch.error);
-    const parsed = parsePatch(patch.value);
+  const execute = executeWithArguments({ patch: stringArg("patch") }, async function* ({ patch }, ctx) {
+    const parsed = parsePatch(patch);
     if (!parsed.ok) return yield* fail(ctx, parseFailureMessage(parsed.error));
     const planned = await planPatch(ctx, limits, parsed.operations);
     if (!planned.ok) return yield* fail(ctx, planFailureMessage(planned.failure));
@@ -47,7 +48,7 @@ export function createApplyPatchTool(
       note = hashes.length > 0 ? hashes.join("\n") : undefined;
     }
     return yield* answer(ctx, appliedMessage(planned.plan.summary), { note });
-  }
+  });
 
   return {
     name: definition.name,

@@ -1,8 +1,9 @@
 import type { Stats } from "node:fs";
-import { lstat, stat } from "node:fs/promises";
+import { stat } from "node:fs/promises";
 import type { ToolLimits } from "@penguin/state";
 import type { ToolExecutionContext } from "../../../environment/types.js";
 import { fsErrorCode, resolveToolPath, shownPath } from "../../files/file-tool-support.js";
+import { lstatIfExists } from "../../files/fs-probes.js";
 import { sha256Of } from "../../files/hashes.js";
 import { readRegularFile } from "../../files/regular-file.js";
 import { checkExistingFile } from "../../files/write-guard.js";
@@ -37,15 +38,6 @@ type Virtual = Map<string, { content: string; original?: Buffer; mode?: number }
 type CurrentFile =
   | { ok: true; text: string; original: Buffer; mode: number }
   | { ok: false; problem: CurrentFileProblem };
-
-async function existsOnDisk(path: string): Promise<Stats | undefined> {
-  try {
-    return await lstat(path);
-  } catch (error) {
-    if (fsErrorCode(error) === "ENOENT") return undefined;
-    throw error;
-  }
-}
 
 /** The current text of a file the patch updates, moves or deletes, checked (exists, text, size, guard). */
 async function currentFile(
@@ -107,7 +99,7 @@ export async function planPatch(
   const absent = async (path: string): Promise<boolean> => {
     const planned = virtual.get(path);
     if (planned !== undefined) return planned === null;
-    return (await existsOnDisk(path)) === undefined;
+    return (await lstatIfExists(path)) === undefined;
   };
   const refuse = (failure: PlanFailure): PlanOutcome => ({ ok: false, failure });
   for (const operation of operations) {
