@@ -288,8 +288,15 @@ describe("agent loop", () => {
     expect(usage.request_cost_usd).toBeCloseTo((900 * 3 + 100 * 15) / 1e6);
     expect(eventsOf(cost.messages, "limit_reached")[0]).toMatchObject({ limit: "cost" });
 
-    const wall = await session(loop().adapter).run("x", allowAll, { loop: { budget: { maxWallMs: 1 } } });
+    // The first request outlasts the budget for certain (50 ms against 10 ms), so the budget's timer
+    // ends it, whatever the machine's load; a 1 ms budget could let a fast in-memory run finish first.
+    const slow = testModel([
+      { calls: [{ name: "echo", args: { text: "t" } }], delayMs: 50 },
+      { text: "never" },
+    ]);
+    const wall = await session(slow.adapter).run("x", allowAll, { loop: { budget: { maxWallMs: 10 } } });
     expect(eventsOf(wall.messages, "limit_reached")[0]?.limit).toBe("wall_time");
+    expect(slow.requests).toHaveLength(1);
 
     const window = testModel([{ text: "never sent" }]);
     const big = await session(window.adapter).run("y".repeat(4000), allowAll, {
