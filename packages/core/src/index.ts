@@ -59,6 +59,15 @@ export type {
   ToolFactory,
   ToolResult,
 } from "./environment/types.js";
+// MCP servers: how their tools are named (front ends tell MCP tools apart) and what permission they get.
+// Goal mode: `session.run(objective, { goal: { budget } })`.
+export {
+  GOAL_FILE_NAME,
+  type GoalOptions,
+  type GoalStatus,
+  MAX_GOAL_ROUNDS,
+  readGoalStatus,
+} from "./goal/index.js";
 // Hooks around tool calls.
 export {
   type ActiveHook,
@@ -70,7 +79,6 @@ export {
   runHookProcess,
   WORKSPACE_HOOK_PREFIX,
 } from "./hooks/index.js";
-// MCP servers: how their tools are named (front ends tell MCP tools apart) and what permission they get.
 export { MCP_TOOL_PREFIX, mcpSecretValues, mcpToolName, mcpToolPermission } from "./mcp/index.js";
 // Models.
 export {

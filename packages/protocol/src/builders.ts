@@ -3,6 +3,7 @@ import type { OmniMessage } from "./envelope.js";
 import type {
   DecisionSource,
   EventPayload,
+  GoalOutcome,
   HookResultPayload,
   McpConnectEndPayload,
   McpServerConnectResult,
@@ -205,6 +206,21 @@ export const hookResult = (result: {
 /** A warning about something the session went on without (see `WarningPayloadSchema`). */
 export const warningEvent = (source: string, message: string, file?: string) =>
   eventMsg({ type: "warning", source, message, ...(file !== undefined ? { file } : {}) });
+
+/** The end of a goal-mode run (see `GoalFinishedPayloadSchema`). */
+export const goalFinished = (result: {
+  outcome: GoalOutcome;
+  rounds: number;
+  tokens_used: number;
+  reason?: string;
+}) =>
+  eventMsg({
+    type: "goal_finished",
+    outcome: result.outcome,
+    rounds: result.rounds,
+    tokens_used: result.tokens_used,
+    ...(result.reason !== undefined ? { reason: result.reason } : {}),
+  });
 
 export const taskEnd = (status: StopReason, message?: string) =>
   eventMsg({ type: "task_end", status, ...(message ? { message } : {}) });

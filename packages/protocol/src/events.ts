@@ -193,6 +193,27 @@ export const WarningPayloadSchema = z.looseObject({
 });
 export type WarningPayload = z.infer<typeof WarningPayloadSchema>;
 
+/** How a goal-mode run ended (see `GoalFinishedPayloadSchema`). */
+export const GoalOutcomeSchema = z.enum(["complete", "blocked", "budget_limited", "aborted"]);
+export type GoalOutcome = z.infer<typeof GoalOutcomeSchema>;
+
+/**
+ * A goal-mode run ended: the model marked the goal `complete` or `blocked` in its goal file, the
+ * token budget ran out (after one wrap-up round), or the run was interrupted or cut off
+ * (`aborted`). The last event of the run, after its final `task_end`.
+ */
+export const GoalFinishedPayloadSchema = z.looseObject({
+  type: z.literal("goal_finished"),
+  outcome: GoalOutcomeSchema,
+  /** Model requests the goal took (its rounds), retries not counted. */
+  rounds: z.number().int().nonnegative(),
+  /** Tokens the goal spent: Σ(request total − cache_read) over its requests. */
+  tokens_used: z.number().int().nonnegative(),
+  /** Why, in words: the model's blocker, what cut the run short, or the budget spent. */
+  reason: z.string().optional(),
+});
+export type GoalFinishedPayload = z.infer<typeof GoalFinishedPayloadSchema>;
+
 export const EventPayloadSchema = z.discriminatedUnion("type", [
   ToolListReadyPayloadSchema,
   RequestBeginPayloadSchema,
@@ -209,6 +230,7 @@ export const EventPayloadSchema = z.discriminatedUnion("type", [
   McpConnectEndPayloadSchema,
   HookResultPayloadSchema,
   WarningPayloadSchema,
+  GoalFinishedPayloadSchema,
 ]);
 export type EventPayload = z.infer<typeof EventPayloadSchema>;
 export type EventType = EventPayload["type"];

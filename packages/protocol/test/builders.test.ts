@@ -3,6 +3,7 @@ import {
   addTokenCounts,
   assistantText,
   emptyTokenCounts,
+  goalFinished,
   isCompleteModelMessage,
   isEventMessage,
   isPartialMessage,
@@ -55,6 +56,15 @@ describe("builders", () => {
   test("requestBegin leaves out a missing attempt", () => {
     expect(requestBegin().payload).toEqual({ type: "request_begin" });
     expect(requestBegin(3).payload).toEqual({ type: "request_begin", attempt: 3 });
+  });
+
+  test("goalFinished leaves out a missing reason", () => {
+    expect(goalFinished({ outcome: "complete", rounds: 3, tokens_used: 900 }).payload).toEqual({
+      type: "goal_finished",
+      outcome: "complete",
+      rounds: 3,
+      tokens_used: 900,
+    });
   });
 });
 
@@ -109,6 +119,7 @@ describe("guards", () => {
         "approval_decision",
         "compaction_begin",
         "compaction_end",
+        "goal_finished",
         "hook_result",
         "limit_reached",
         "mcp_connect_begin",

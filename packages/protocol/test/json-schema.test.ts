@@ -78,6 +78,9 @@ describe("dist/schema.json", () => {
     ["an MCP connect status that is not one", "mcp_connect_end", "payload.status", "partial"],
     ["a hook phase that is not one", "hook_result", "payload.phase", "during_tool"],
     ["a hook result without its output", "hook_result", "payload.output", undefined],
+    ["a goal outcome that is not one", "goal_finished", "payload.outcome", "done"],
+    ["a goal with negative rounds", "goal_finished", "payload.rounds", -1],
+    ["a goal without its tokens used", "goal_finished", "payload.tokens_used", undefined],
   ];
   test.each(broken)("rejects %s, as parseEnvelope does", (_what, kind, path, value) => {
     expect(verdicts(withField(everyKind()[kind], path, value))).toEqual({ schema: false, zod: false });

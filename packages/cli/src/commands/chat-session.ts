@@ -120,13 +120,13 @@ export class Chat {
   async prompt(text: string): Promise<void> {
     const approve = approvalPolicy(this.mode, this.ask ?? (async () => "deny"));
     try {
-      this.lastStatus = await runTask(this.session, text, {
+      ({ status: this.lastStatus } = await runTask(this.session, text, {
         approve,
         signal: this.ctrlC.startTask(),
         maxTurns: parsePositive("--max-turns", this.opts.maxTurns, true),
         renderer: this.renderer,
         log: this.log,
-      });
+      }));
     } finally {
       this.ctrlC.endTask();
     }

@@ -1,6 +1,6 @@
 import { existsSync, statSync } from "node:fs";
 import { resolve } from "node:path";
-import { createAgent, type RunInput } from "@penguin/core";
+import { createAgent, type GoalOptions, type RunInput } from "@penguin/core";
 import { dataRootOf } from "../data-root.js";
 import { EXIT_COMPLETED, EXIT_TASK_FAILED, UsageError } from "../exit-codes.js";
 import { openCliLog } from "../logging.js";
@@ -16,6 +16,7 @@ import { runTask } from "../session/run-task.js";
 import {
   approvalPolicy,
   checkSessionFlags,
+  parsePositive,
   refuseWithResume,
   type SessionFlags,
 } from "../session/session-flags.js";
@@ -30,6 +31,8 @@ export interface RunOptions extends SessionFlags {
   resume?: string;
   record?: string;
   json?: boolean;
+  goal?: boolean;
+  goalBudget?: string;
   fullOutput?: boolean;
   showThinking?: boolean;
   verbose?: boolean;
@@ -59,6 +62,7 @@ function inputWith(prompt: string, attachments: string[]): RunInput {
 export async function runCommand(opts: RunOptions): Promise<number> {
   if (opts.resume !== undefined) refuseWithResume(opts);
   const { workspaceDir, maxTurns, thinkingLevel, budget } = checkSessionFlags(opts);
+  const goal = goalFrom(opts);
   if (opts.record !== undefined && opts.resume !== undefined) {
     throw new UsageError(
       "--record starts a new cassette with a new session; it cannot be used with --resume",
@@ -155,22 +159,26 @@ export async function runCommand(opts: RunOptions): Promise<number> {
     process.stdout.write(`${JSON.stringify(session.meta)}\n`);
   }
   let status = "failed";
+  let goalOutcome: string | undefined;
   try {
-    status = await runTask(session, input, {
+    const result = await runTask(session, input, {
       approve: approvalPolicy(opts.approve, ask),
       signal: ctrlC.startTask(),
       maxTurns,
+      goal,
       json: opts.json,
       renderer,
       log,
     });
+    status = result.status;
+    goalOutcome = result.goal?.outcome;
   } finally {
     ctrlC.endTask();
     process.off("SIGINT", onSigint);
     await dispose();
     offEndSignals();
   }
-  log.debug({ session_id: session.id, status }, "command end");
+  log.debug({ session_id: session.id, status, goal: goalOutcome }, "command end");
   if (!opts.json) {
     renderer.finish(session.tracePath);
     if (status === "aborted")
@@ -178,5 +186,17 @@ export async function runCommand(opts: RunOptions): Promise<number> {
   } else process.stderr.write(`trace: ${session.tracePath}\n`);
   if (log.file) process.stderr.write(`log: ${log.file}\n`);
   if (endedBy !== undefined) return endedBy;
+  // "complete → 0, others → 1": a goal is done only when the model marked it complete.
+  if (goal) return goalOutcome === "complete" ? EXIT_COMPLETED : EXIT_TASK_FAILED;
   return status === "completed" ? EXIT_COMPLETED : EXIT_TASK_FAILED;
+}
+
+/** `--goal [--goal-budget N]`: goal mode's options, or undefined for a plain task. */
+function goalFrom(opts: RunOptions): GoalOptions | undefined {
+  const budget = parsePositive("--goal-budget", opts.goalBudget, true);
+  if (!opts.goal) {
+    if (budget !== undefined) throw new UsageError("--goal-budget needs --goal: pass both, or neither");
+    return undefined;
+  }
+  return budget === undefined ? {} : { budget };
 }

@@ -46,6 +46,14 @@ export function registerSessionCommands(program: Command, setExitCode: SetExitCo
       "save the session's model turns as a cassette (replay with --model replay:FILE)",
     )
     .option("--json", "print every envelope as one JSON line on stdout, and nothing else")
+    .option(
+      "--goal",
+      "goal mode: work on the task round after round until the model marks it complete or blocked",
+    )
+    .option(
+      "--goal-budget <n>",
+      "with --goal: the tokens the goal may spend (request total minus cache reads); a wrap-up round follows",
+    )
     .action(async (opts) => {
       const { runCommand } = await import("../commands/run.js");
       setExitCode(await runCommand(opts));

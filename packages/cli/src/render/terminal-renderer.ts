@@ -1,4 +1,4 @@
-import type { OmniMessage, TokenCounts, ToolSpec } from "@penguin/protocol";
+import type { GoalFinishedPayload, OmniMessage, TokenCounts, ToolSpec } from "@penguin/protocol";
 import { completedTopLevelString } from "./partial-json.js";
 import { Screen } from "./screen.js";
 import type { Style } from "./style.js";
@@ -28,6 +28,8 @@ export interface TaskSummary {
   message?: string;
   tokens?: TokenCounts;
   costUsd?: number;
+  /** How a goal-mode run ended. */
+  goal?: GoalFinishedPayload;
 }
 
 /** The argument a tool's schema offers for its one-sentence call description. */
@@ -86,6 +88,7 @@ export class TerminalRenderer {
   beginTask(): void {
     this.summary.status = "completed";
     this.summary.message = undefined;
+    this.summary.goal = undefined;
     this.calls.clear();
     this.requestStartedAt = undefined;
   }
@@ -202,6 +205,9 @@ export class TerminalRenderer {
           this.requestStartedAt = undefined;
         }
         return;
+      case "goal_finished":
+        if (!child) this.summary.goal = p;
+        return;
       default:
         return;
     }
@@ -218,6 +224,13 @@ export class TerminalRenderer {
     if (s.costUsd !== undefined) parts.push(`$${s.costUsd.toFixed(4)}`);
     this.line(`${style.dim("──")} ${parts.join(style.dim(" · "))}`);
     if (s.message && s.status !== "completed") this.line(style.red(s.message));
+    if (s.goal) {
+      const { outcome, rounds, tokens_used: tokens, reason } = s.goal;
+      const colour = outcome === "complete" ? style.green : style.red;
+      const plural = rounds === 1 ? "round" : "rounds";
+      this.line(`goal: ${colour(outcome)} ${style.dim(`after ${rounds} ${plural}, ${tokens} tokens`)}`);
+      if (reason) this.line(colour(reason));
+    }
     if (tracePath) this.line(`${style.dim("trace:")} ${tracePath}`);
   }
 

@@ -1,4 +1,5 @@
-import type { Approver, RunInput, Session } from "@penguin/core";
+import type { Approver, GoalOptions, RunInput, Session } from "@penguin/core";
+import type { GoalFinishedPayload } from "@penguin/protocol";
 import type { CliLog } from "../logging.js";
 import type { TerminalRenderer } from "../render/terminal-renderer.js";
 
@@ -6,15 +7,25 @@ export interface TaskOptions {
   approve: Approver;
   signal: AbortSignal;
   maxTurns?: number;
+  /** Goal mode: the input is an objective worked on round after round (`penguin run --goal`). */
+  goal?: GoalOptions;
   /** Print every envelope as one JSON line on stdout instead of rendering it. */
   json?: boolean;
   renderer: TerminalRenderer;
   log: CliLog;
 }
 
-/** Runs one task of a session to its `task_end`; returns its status ("completed", "aborted", …). */
-export async function runTask(session: Session, input: RunInput, opts: TaskOptions): Promise<string> {
+export interface TaskResult {
+  /** The task's `task_end` status ("completed", "aborted", …). */
+  status: string;
+  /** In goal mode, how the goal ended. */
+  goal?: GoalFinishedPayload;
+}
+
+/** Runs one task of a session to its `task_end` (in goal mode, to its `goal_finished`). */
+export async function runTask(session: Session, input: RunInput, opts: TaskOptions): Promise<TaskResult> {
   let status = "completed";
+  let goal: GoalFinishedPayload | undefined;
   opts.renderer.beginTask();
   opts.renderer.screen.start();
   try {
@@ -22,6 +33,7 @@ export async function runTask(session: Session, input: RunInput, opts: TaskOptio
       approve: opts.approve,
       signal: opts.signal,
       maxTurns: opts.maxTurns,
+      ...(opts.goal ? { goal: opts.goal } : {}),
     })) {
       opts.log.message(message);
       // A reader that went away (stdout no longer writable) is not written to again.
@@ -30,9 +42,11 @@ export async function runTask(session: Session, input: RunInput, opts: TaskOptio
       } else opts.renderer.render(message);
       if (message.type === "event_msg" && message.payload.type === "task_end" && !message.origin?.length)
         status = message.payload.status;
+      if (message.type === "event_msg" && message.payload.type === "goal_finished" && !message.origin?.length)
+        goal = message.payload;
     }
   } finally {
     opts.renderer.screen.stop();
   }
-  return status;
+  return goal ? { status, goal } : { status };
 }

@@ -29,6 +29,7 @@ import {
 } from "./limits.js";
 import { flattenTurn, steeringText, turnAbortedText, turnRetriedText } from "./markers.js";
 import { DEFAULT_RETRY_POLICY, type RetryPolicy, retryDelay } from "./retry.js";
+import type { RoundDriver } from "./rounds.js";
 import { runTurn, type TurnResult } from "./turn.js";
 import type { ConversationState, ModelMessage, ToolHost } from "./types.js";
 
@@ -65,6 +66,8 @@ export interface AgentLoopOptions {
   budget?: SessionBudget;
   retry?: RetryPolicy;
   steering: SteeringQueue;
+  /** Keeps the task going past the model's end of turn and adds to every request (goal mode). */
+  rounds?: RoundDriver;
   record(message: OmniMessage): void;
   now?: () => number;
 }
@@ -173,7 +176,13 @@ async function* runTaskUntil(
     // Delivered now, not when queued: a steering message is a user message from here on.
     if (steering.length > 0) options.tools.userMessageDelivered?.();
 
-    const estimate = estimateContextTokens(options.systemPrompt, state.messages, options.toolSpecs);
+    // The driver's block is rebuilt per request (a retry gets the same round's), never stored.
+    const firstTail = (await options.rounds?.requestTail({ attempt: 1 })) ?? [];
+    const estimate = estimateContextTokens(
+      options.systemPrompt,
+      [...state.messages, ...firstTail],
+      options.toolSpecs,
+    );
     const window = options.contextWindow;
     // Stop before a request the provider would refuse: it asks for at least this much reply.
     const replyTokens = minReplyTokens(options.maxOutputTokens);
@@ -183,12 +192,13 @@ async function* runTaskUntil(
     let attempt = 1;
     let turn: TurnResult;
     while (true) {
+      const tail = attempt === 1 ? firstTail : ((await options.rounds?.requestTail({ attempt })) ?? []);
       turn = yield* runTurn({
         model: options.model,
         tools: options.tools,
         request: {
           systemPrompt: options.systemPrompt,
-          messages: [...state.messages],
+          messages: [...state.messages, ...tail],
           tools: options.toolSpecs,
           thinkingLevel: options.thinkingLevel,
           maxTokens: clampMaxTokens(options.maxOutputTokens, window, estimate),
@@ -237,7 +247,14 @@ async function* runTaskUntil(
       if (output) state.messages.push(output);
     }
     if (signal.aborted) return yield* interrupted();
-    if (turn.calls.length === 0 && !options.steering.pending) return yield* end({ status: "completed" });
+    const idle = turn.calls.length === 0 && !options.steering.pending;
+    if (options.rounds) {
+      const verdict = await options.rounds.afterRound({ idle });
+      if (verdict.next === "end") return yield* end({ status: "completed" });
+      if (verdict.message) yield* addToContext(verdict.message);
+      continue;
+    }
+    if (idle) return yield* end({ status: "completed" });
   }
 }
 

@@ -17,6 +17,7 @@ import type { ModelPrices, SessionBudget } from "../engine/limits.js";
 import type { RetryPolicy } from "../engine/retry.js";
 import type { ConversationState } from "../engine/types.js";
 import type { Environment } from "../environment/environment.js";
+import { checkGoalOptions, type GoalOptions, GoalRun } from "../goal/index.js";
 import type { HookRunner } from "../hooks/runner.js";
 import type { McpToolset } from "../mcp/toolset.js";
 import type { ModelAdapter, ThinkingLevel } from "../models/types.js";
@@ -41,6 +42,13 @@ export interface RunOptions {
   thinkingLevel?: ThinkingLevel;
   /** Who wrote the input: the user (default), or the parent agent of a subagent session. */
   sender?: "user" | "parent_agent";
+  /**
+   * Goal mode: the input is an objective the task works on round after round until the model
+   * sets it `complete` or `blocked` in the goal file (`<scratchpad>/GOAL.yaml`), its token budget
+   * is spent (after one wrap-up round), or `MAX_GOAL_ROUNDS` rounds; the run ends with a
+   * `goal_finished` event after its `task_end`.
+   */
+  goal?: GoalOptions;
 }
 
 /** Everything a session is made of; built by `Agent.createSession` / `Agent.resumeSession`. */
@@ -175,6 +183,7 @@ export class Session {
     if (this.running)
       throw new Error(`session ${this.id} is already running a task; steer it or wait for task_end`);
     checkThinkingLevel(options.thinkingLevel, "session.run");
+    if (options.goal) checkGoalOptions(options.goal);
     const controller = new AbortController();
     this.running = controller;
     this.started = false;
@@ -298,6 +307,8 @@ export class Session {
     if (this.disposed) throw new Error(`session ${this.id} was disposed before this run was read`);
     this.started = true;
     const { parts } = this;
+    let goal: GoalRun | undefined;
+    let goalReported = false;
     const onAbort = () => controller.abort(options.signal?.reason);
     if (options.signal?.aborted) onAbort();
     options.signal?.addEventListener("abort", onAbort, { once: true });
@@ -314,6 +325,14 @@ export class Session {
         vision: parts.model.info.vision,
         sender: options.sender,
       });
+      if (options.goal) {
+        const objective = typeof input === "string" ? input : input.text;
+        goal = await GoalRun.start(objective, options.goal, {
+          dir: parts.scratchpadDir,
+          tokens: () => parts.state.sessionTokens,
+        });
+      }
+      const goalRun = goal;
       const task = runTask(
         {
           model: parts.model,
@@ -342,14 +361,24 @@ export class Session {
           budget: parts.budget,
           retry: parts.retry,
           steering: this.steering,
+          ...(goalRun ? { rounds: goalRun } : {}),
           record: (message) => {
             parts.trace.append(parts.callRedaction?.apply(message) ?? message);
+            goalRun?.observe(message);
           },
         },
         messages,
       );
       yield* this.readUnlessAbandoned(task, controller);
+      if (goalRun?.finished) {
+        const finished = goalRun.finishedEvent();
+        goalReported = true;
+        parts.trace.append(finished);
+        yield finished;
+      }
     } finally {
+      // A caller that stopped reading still gets the goal's end in the trace.
+      if (goal?.finished && !goalReported && !parts.trace.closed) parts.trace.append(goal.finishedEvent());
       // Anything still running (MCP connect, subagents) stops with the task.
       if (!controller.signal.aborted) controller.abort(new Error("the caller stopped reading the task"));
       options.signal?.removeEventListener("abort", onAbort);
