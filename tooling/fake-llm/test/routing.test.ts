@@ -84,8 +84,8 @@ describe("fake server routes and bookkeeping", () => {
     });
     const openai = new OpenAI({ baseURL: `${llm.url}/v1`, apiKey: "k", maxRetries: 0 });
     const ask = async (content: string) =>
-      (await openai.chat.completions.create({ model: "m", messages: [{ role: "user", content }] })).choices[0]!
-        .message.content;
+      (await openai.chat.completions.create({ model: "m", messages: [{ role: "user", content }] }))
+        .choices[0]!.message.content;
     expect(await ask("please summarize")).toBe("picked");
     expect(await ask("q")).toBe("scripted");
     expect(await ask("summarize again")).toBe("picked");
