@@ -53,7 +53,9 @@ describe("a summary that comes back empty or cut", () => {
     // The second attempt carries a note about the empty summary after the prompt.
     const second = chatMessages(env.llm, 2);
     expect(contentText(second.at(-1))).toContain(COMPACT_PROMPT);
-    expect(contentText(second.at(-1))).toMatch(/could not be used as the summary: the \[summary\] block is empty/);
+    expect(contentText(second.at(-1))).toMatch(
+      /could not be used as the summary: the \[summary\] block is empty/,
+    );
     expect(eventsOf(messages, "compaction_end")).toEqual([
       expect.objectContaining({ status: "completed", reason: "context", mode: "summarize" }),
     ]);

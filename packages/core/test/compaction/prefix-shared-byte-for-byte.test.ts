@@ -16,7 +16,9 @@ const BIG_USAGE = { input_tokens: 5_000, output_tokens: 20, cache_read_tokens: 0
 
 describe("a context compaction in the middle of a task", () => {
   it("sends the same system prompt, tools and messages as the request before it, then the prompt; the task goes on from the summary", async () => {
-    const summaries = summaryReplies([{ text: "[summary]The user asked to print; 200 x were printed.[/summary]" }]);
+    const summaries = summaryReplies([
+      { text: "[summary]The user asked to print; 200 x were printed.[/summary]" },
+    ]);
     const env = await setup([{ ...printTurn("call_a", 200), usage: BIG_USAGE }, { text: "Done." }], {
       pick: summaries.pick,
       config: { compaction: { max_context_length: 4_000, prompt: COMPACT_PROMPT } },

@@ -1,10 +1,16 @@
 import type { OmniMessage } from "@penguin/protocol";
-import { chatMessages } from "../sdk/fixtures.js";
+import type { chatMessages } from "../sdk/fixtures.js";
 
 /** The compaction prompt the tests configure: a marker the fake model recognizes the request by. */
-export const COMPACT_PROMPT = "COMPACTION REQUEST: summarize the conversation between [summary] and [/summary].";
+export const COMPACT_PROMPT =
+  "COMPACTION REQUEST: summarize the conversation between [summary] and [/summary].";
 
-type ScriptTurn = { text?: string; tool_calls?: unknown[]; cut?: { after_chunks: number }; chunk_size?: number };
+type ScriptTurn = {
+  text?: string;
+  tool_calls?: unknown[];
+  cut?: { after_chunks: number };
+  chunk_size?: number;
+};
 type Body = Record<string, unknown>;
 
 /** The text of a chat message, whatever shape its content has. */
