@@ -12,7 +12,12 @@ afterEach(async () => {
 });
 
 /** A usage over max_context_length (4000) once the context holds several turns. */
-const usage = (input: number) => ({ input_tokens: input, output_tokens: 10, cache_read_tokens: 0, cache_write_tokens: 0 });
+const usage = (input: number) => ({
+  input_tokens: input,
+  output_tokens: 10,
+  cache_read_tokens: 0,
+  cache_write_tokens: 0,
+});
 
 describe("discard mode", () => {
   it("drops the oldest whole turns, keeps the task's message and the newest turns, and asks the model nothing", async () => {

@@ -24,7 +24,9 @@ function billedTokens(body: Record<string, unknown>): number {
 }
 
 describe("a 300-round session under a 32k-token window", () => {
-  it("completes, compacting whenever the reported usage reaches the threshold", { timeout: 180_000 }, async () => {
+  it("completes, compacting whenever the reported usage reaches the threshold", {
+    timeout: 180_000,
+  }, async () => {
     const summaries = summaryReplies([]);
     // Each round prints 2000 characters: the context grows by about 550 tokens a round.
     const rounds = Array.from({ length: ROUNDS - 1 }, (_, n) => printTurn(`call_${n + 1}`, 2_000));
@@ -52,7 +54,9 @@ describe("a 300-round session under a 32k-token window", () => {
 
     // One trace file per model context, each opening with session_meta and tool_list_ready.
     const folder = dirname(session.tracePath);
-    const files = readdirSync(folder).filter((name) => name.startsWith(session.id)).sort();
+    const files = readdirSync(folder)
+      .filter((name) => name.startsWith(session.id))
+      .sort();
     expect(files).toHaveLength(ends.length + 1);
     for (const file of files) {
       expect(traceRecords(join(folder, file)).slice(0, 2).map(payloadType)).toEqual([
