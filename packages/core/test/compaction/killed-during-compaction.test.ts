@@ -44,7 +44,12 @@ function spawnUntil(env: Env, prompt: string, until: (payload: Record<string, un
     child.once("exit", () => reject(new Error(`the session process ended first; stderr:\n${stderr}`)));
   });
   const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
-  return { reached, kill: async () => (child.kill("SIGKILL"), await exited) };
+  const kill = async () => {
+    child.kill("SIGKILL");
+    await exited;
+    expect(child.signalCode).toBe("SIGKILL");
+  };
+  return { reached, kill };
 }
 
 describe("SIGKILL during a compaction, then resume", () => {
