@@ -42,6 +42,28 @@ describe("chat slash commands (stdin not a terminal: one line each)", () => {
     expect(listed.some((l) => l.startsWith(`  ${earlier} `) && !l.includes("(this one)"))).toBe(true);
   });
 
+  test("/compact summarizes the context into the trace's next file; the next prompt starts from the summary", async () => {
+    const { env, llm } = await start([
+      { text: "First answer." },
+      { text: "[summary]The user said hello; I answered.[/summary]" },
+      { text: "Second answer." },
+    ]);
+    const r = await penguin(["chat", "--model", "openai/fake-model", "-w", tempDir("ws")], {
+      env,
+      input: "hello\n/compact\nand now?\n/trace\n/exit\n",
+    });
+    expect(r.stderr).not.toMatch(/internal error/);
+    expect(r.exitCode).toBe(0);
+    expect(r.stderr).toContain("compacting the context (manual, summarize)");
+    expect(r.stderr).toContain("context compacted");
+    expect(r.stdout).toContain("The user said hello; I answered.");
+    const [traceLine] = [...r.stderr.matchAll(/^trace: (\S+)$/gm)].map((m) => m[1]);
+    expect(traceLine).toMatch(/_002\.jsonl$/);
+    const last = llm.requests.at(-1)?.body as { messages: { role: string; content: string }[] };
+    expect(last.messages.map((m) => m.role)).toEqual(["system", "user"]);
+    expect(last.messages[1].content).toMatch(/^\[context_summary\][\s\S]*I answered\.[\s\S]*and now\?$/);
+  });
+
   test("/trace prints the current session's trace file", async () => {
     const { env } = await start([{ text: "First answer." }]);
     const r = await penguin(["chat", "--model", "openai/fake-model", "-w", tempDir("ws")], {

@@ -111,7 +111,7 @@ export type {
 } from "./sdk/agent-options.js";
 export type { CustomToolRegistration } from "./sdk/custom-tools.js";
 export type { RunInput } from "./sdk/input.js";
-export { type RunOptions, Session } from "./sdk/session.js";
+export { type CompactOptions, type RunOptions, Session } from "./sdk/session.js";
 export { newSessionId } from "./sdk/session-id.js";
 export { SetupError } from "./sdk/setup-error.js";
 // Skills a session knows.

@@ -14,6 +14,17 @@ export {
   type SyncToolsResult,
   syncAgentTools,
 } from "./agents.js";
+// compaction in system_config.yaml.
+export {
+  COMPACTION_MODES,
+  type CompactionMode,
+  type CompactionSettings,
+  CompactionSettingsSchema,
+  DEFAULT_COMPACTION_MAX_CONTEXT_LENGTH,
+  DEFAULT_COMPACTION_MAX_SESSION_TURNS,
+  DEFAULT_COMPACTION_MODE,
+  DEFAULT_COMPACTION_PROMPT,
+} from "./compaction-config.js";
 // Config errors, shared by every config file.
 export {
   type ConfigError,

@@ -1,6 +1,7 @@
 import { ApprovalModeSchema } from "@penguin/protocol";
 import { Document } from "yaml";
 import { z } from "zod";
+import { CompactionSettingsSchema, DEFAULT_COMPACTION_PROMPT } from "./compaction-config.js";
 import { type ConfigResult, loadYamlConfig, parseYamlConfig } from "./config-errors.js";
 import {
   applyRichRead,
@@ -165,6 +166,8 @@ export const SystemConfigSchema = z.strictObject({
   /** Absent: each front end uses its own default mode. */
   approval: ApprovalSettingsSchema.optional(),
   budget: BudgetSchema.optional(),
+  /** When and how a long session's context is compacted (see compaction-config.ts). */
+  compaction: CompactionSettingsSchema.default(() => CompactionSettingsSchema.parse({})),
   subagent_budget: BudgetSchema.optional(),
   tools: ToolsSectionSchema.default(() => ToolsSectionSchema.parse({})),
   /**
@@ -263,6 +266,7 @@ export function renderDefaultsYaml(): string {
     {
       ...config,
       system_prompt: DEFAULT_SYSTEM_PROMPT,
+      compaction: { ...config.compaction, prompt: DEFAULT_COMPACTION_PROMPT },
       tools: {
         // writeGuard and readFileRich are left out: absent, they follow the preset (on with `extended`).
         preset: "core",

@@ -1,5 +1,6 @@
 import {
   type CompleteModelPayload,
+  type EventOf,
   emptyTokenCounts,
   isCompleteModelMessage,
   type OmniMessage,
@@ -60,11 +61,19 @@ export interface ResumeState {
   tokens: ResumeTokens;
   /** Committed model requests (turns of the agent loop) over the whole session. */
   turns: number;
+  /** Committed model requests in the newest model context (since the last compaction). */
+  contextTurns: number;
   /** Every traced tool call that has no `tool_call_output` record; never re-run them. */
   unansweredToolCallIds: string[];
   /** A `compaction_begin` without its `compaction_end`: the engine closes it as failed. */
   danglingCompaction: boolean;
+  /** The reason and mode of that dangling compaction, for the `compaction_end` that closes it. */
+  openCompaction?: { reason: CompactionReason; mode: CompactionMode };
 }
+
+type CompactionBegin = EventOf<"compaction_begin">;
+type CompactionReason = CompactionBegin["reason"];
+type CompactionMode = CompactionBegin["mode"];
 
 /** The tags of the harness's carry-over blocks: the engine writes them as `[tag]…[/tag]` user text. */
 export const CARRY_OVER_TAGS = ["turn_retried", "turn_aborted"] as const;
@@ -125,7 +134,12 @@ export function rebuildContext(records: readonly OmniMessage[]): ResumeState {
   let open: Request | undefined;
   let last: RequestOutcome | undefined;
   let inCompaction = false;
+  let openCompaction: { reason: CompactionReason; mode: CompactionMode } | undefined;
+  // A compaction's new file holds the new context first (its "seed"), then the compaction_end
+  // that commits it; until then, the context from before the compaction is the one that counts.
+  let seeding: { context: Entry[]; slotsById: Map<string, Slot>; contextTurns: number } | undefined;
   let turns = 0;
+  let contextTurns = 0;
   let abort: { reason?: string } | undefined;
   // A carry-over note recorded since the last request began (the request was handed back).
   let handedBack = false;
@@ -142,6 +156,7 @@ export function rebuildContext(records: readonly OmniMessage[]): ResumeState {
     const slots: Slot[] = [];
     if (committed) {
       turns++;
+      contextTurns++;
       for (const message of request.messages) context.push({ message });
       for (const call of request.calls) {
         const slot: Slot = { call, output: request.outputs.get(call.payload.tool_call_id) };
@@ -164,8 +179,10 @@ export function rebuildContext(records: readonly OmniMessage[]): ResumeState {
       // A new file: a new model context (after compaction), with the same session config.
       closeOpen();
       meta = record.payload;
+      if (inCompaction) seeding = { context, slotsById, contextTurns };
       context = [];
       slotsById = new Map();
+      contextTurns = 0;
       inCompaction = false;
       continue;
     }
@@ -186,9 +203,17 @@ export function rebuildContext(records: readonly OmniMessage[]): ResumeState {
         case "compaction_begin":
           closeOpen();
           inCompaction = true;
+          openCompaction = { reason: event.reason, mode: event.mode };
           break;
         case "compaction_end":
+          if (seeding && event.status !== "completed") {
+            // Closed as failed after its new file had begun (a resume after a crash): the
+            // context from before it goes on.
+            ({ context, slotsById, contextTurns } = seeding);
+          }
+          seeding = undefined;
           inCompaction = false;
+          openCompaction = undefined;
           break;
         case "request_begin":
           if (inCompaction) break;
@@ -206,6 +231,12 @@ export function rebuildContext(records: readonly OmniMessage[]): ResumeState {
       continue;
     }
     if (!isCompleteModelMessage(record) || inCompaction) continue;
+    if (seeding) {
+      // The compacted context, as the engine wrote it: every message is context (a kept tool
+      // call comes with its output).
+      context.push({ message: record });
+      continue;
+    }
     const payload = record.payload;
     if (payload.type === "tool_call_output") {
       const output = record as ToolOutputMessage;
@@ -243,6 +274,11 @@ export function rebuildContext(records: readonly OmniMessage[]): ResumeState {
     else context.push({ message: record });
   }
   closeOpen();
+  if (seeding) {
+    // A crash while the compaction's new file was written: the context from before it counts.
+    ({ context, slotsById, contextTurns } = seeding);
+    inCompaction = true;
+  }
 
   const messages: ModelMessage[] = [];
   const synthesized: string[] = [];
@@ -267,8 +303,10 @@ export function rebuildContext(records: readonly OmniMessage[]): ResumeState {
     carryOver: carryOverOf(last, synthesized, abort, handedBack),
     tokens,
     turns,
+    contextTurns,
     unansweredToolCallIds: callIds.filter((id) => !answered.has(id)),
     danglingCompaction: inCompaction,
+    ...(inCompaction && openCompaction ? { openCompaction } : {}),
   };
 }
 

@@ -32,6 +32,12 @@ export interface FakeLlmOptions {
   apiKey?: string;
   /** Ids listed by `GET /v1/models` (default: `fake-model`). */
   models?: string[];
+  /**
+   * Answers a request with a turn the test picks from its body (a summary for a request that asks
+   * for one, say) instead of the script's next turn; undefined plays the script. A picked turn
+   * does not move the script's position. Its recorded `turnIndex` is null.
+   */
+  pick?: (body: Record<string, unknown>) => ScriptTurnInput | undefined;
   /** Called with each request as soon as the server has decided how to answer it. */
   onRequest?: (request: RecordedRequest) => void;
 }
@@ -202,7 +208,8 @@ export async function startFakeLlm(options: FakeLlmOptions = {}): Promise<FakeLl
       );
       return;
     }
-    if (cursor >= turns.length) {
+    const picked = options.pick?.(body);
+    if (picked === undefined && cursor >= turns.length) {
       const message =
         `fake-llm: script exhausted: request ${index} (${method} ${url.pathname}) arrived after all ` +
         `${turns.length} scripted turn(s) were consumed`;
@@ -211,8 +218,8 @@ export async function startFakeLlm(options: FakeLlmOptions = {}): Promise<FakeLl
       return;
     }
 
-    const turnIndex = cursor++;
-    const turn = turns[turnIndex]!;
+    const turnIndex = picked === undefined ? cursor++ : null;
+    const turn = picked === undefined ? turns[cursor - 1]! : parseScript({ turns: [picked] }).turns[0]!;
     record(outcomeOf(turn), turnIndex);
     if (turn.error) {
       const { status, message, retry_after: retryAfter } = turn.error;
@@ -224,7 +231,7 @@ export async function startFakeLlm(options: FakeLlmOptions = {}): Promise<FakeLl
       });
       return;
     }
-    const plan = planTurn(turn, turnIndex, body);
+    const plan = planTurn(turn, turnIndex ?? index, body);
     const context = {
       body,
       model: typeof body.model === "string" ? body.model : DEFAULT_MODEL,

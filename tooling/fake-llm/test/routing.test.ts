@@ -77,6 +77,22 @@ describe("fake server routes and bookkeeping", () => {
     ]);
   });
 
+  it("answers a request the test picks by its body with the picked turn, leaving the script where it was", async () => {
+    llm = await startFakeLlm({
+      script: [{ text: "scripted" }],
+      pick: (body) => (JSON.stringify(body).includes("summarize") ? { text: "picked" } : undefined),
+    });
+    const openai = new OpenAI({ baseURL: `${llm.url}/v1`, apiKey: "k", maxRetries: 0 });
+    const ask = async (content: string) =>
+      (await openai.chat.completions.create({ model: "m", messages: [{ role: "user", content }] }))
+        .choices[0]!.message.content;
+    expect(await ask("please summarize")).toBe("picked");
+    expect(await ask("q")).toBe("scripted");
+    expect(await ask("summarize again")).toBe("picked");
+    expect(llm.requests.map((r) => r.turnIndex)).toEqual([null, 0, null]);
+    expect(llm.turnsConsumed).toBe(1);
+  });
+
   it("waitForRequests resolves when requests arrive and rejects with a count after its timeout", async () => {
     llm = await startFakeLlm({ script: [{ text: "a" }] });
     const waiting = llm.waitForRequests(1);

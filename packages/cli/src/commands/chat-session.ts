@@ -133,6 +133,20 @@ export class Chat {
     this.renderer.finish(undefined);
   }
 
+  /** Compacts the session's context now; Ctrl-C interrupts it (the context then stays as it was). */
+  async compact(): Promise<void> {
+    this.renderer.screen.start();
+    try {
+      for await (const message of this.session.compact({ signal: this.ctrlC.startTask() })) {
+        this.log.message(message);
+        this.renderer.render(message);
+      }
+    } finally {
+      this.ctrlC.endTask();
+      this.renderer.screen.stop();
+    }
+  }
+
   /** Handles a slash command; returns false for /exit. */
   async slash(name: string, arg: string): Promise<boolean> {
     const { style } = this;
@@ -188,6 +202,9 @@ export class Chat {
         }
         return true;
       }
+      case "compact":
+        await this.compact();
+        return true;
       case "trace":
         this.say(`trace: ${this.session.tracePath}`);
         return true;

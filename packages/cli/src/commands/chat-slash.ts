@@ -10,6 +10,7 @@ export const SLASH_COMMANDS = [
     args: "[mode]",
     help: "show or set the approval mode: allow-all, deny-all, read-only, always-ask",
   },
+  { name: "compact", args: "", help: "compact the context now (summarize or discard, as configured)" },
   { name: "trace", args: "", help: "show where this session's trace is" },
   { name: "exit", args: "", help: "end the chat (also /quit, Ctrl-D)" },
 ] as const;

@@ -194,6 +194,19 @@ export class TerminalRenderer {
       case "limit_reached":
         this.line(style.yellow(`  ■ ${p.message}`));
         return;
+      case "compaction_begin":
+        if (!child) this.line(style.yellow(`  ⋯ compacting the context (${p.reason}, ${p.mode})`));
+        return;
+      case "compaction_end":
+        if (child) return;
+        if (p.status === "completed") this.line(style.yellow("  ⋯ context compacted"));
+        else
+          this.line(
+            style.red(
+              `  ✗ compaction ${p.status}: ${p.error_message ?? "no detail"}; the context is unchanged`,
+            ),
+          );
+        return;
       case "abort":
         if (!child) this.line(style.yellow(`  ■ interrupted${p.reason ? `: ${p.reason}` : ""}`));
         return;

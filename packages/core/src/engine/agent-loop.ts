@@ -1,18 +1,18 @@
 import {
   abortEvent,
-  addTokenCounts,
   eventMsg,
   type OmniMessage,
   type StopReason,
   type ToolSpec,
   taskEnd,
-  tokenUsage,
   userText,
 } from "@penguin/protocol";
 import type { Approver } from "../approval/approver.js";
 import type { ApprovalGateOptions } from "../approval/gate.js";
 import { sleepUnlessAborted } from "../models/abort.js";
 import type { ModelAdapter, ModelOutcome, ThinkingLevel } from "../models/types.js";
+import { compactIfDue } from "./compaction/between-turns.js";
+import type { CompactionHooks } from "./compaction/compact.js";
 import {
   budgetHit,
   clampMaxTokens,
@@ -23,7 +23,6 @@ import {
   type ModelPrices,
   maxTurnsHit,
   minReplyTokens,
-  requestCostUsd,
   type SessionBudget,
   wallTimeHit,
 } from "./limits.js";
@@ -32,6 +31,7 @@ import { DEFAULT_RETRY_POLICY, type RetryPolicy, retryDelay } from "./retry.js";
 import type { RoundDriver } from "./rounds.js";
 import { runTurn, type TurnResult } from "./turn.js";
 import type { ConversationState, ModelMessage, ToolHost } from "./types.js";
+import { usageEvent } from "./usage-event.js";
 
 /** Input queued by `session.steer` while a task runs. */
 export class SteeringQueue {
@@ -68,6 +68,8 @@ export interface AgentLoopOptions {
   steering: SteeringQueue;
   /** Keeps the task going past the model's end of turn and adds to every request (goal mode). */
   rounds?: RoundDriver;
+  /** Absent: the context is never compacted (a full window ends the task with `limit_reached`). */
+  compaction?: CompactionHooks;
   record(message: OmniMessage): void;
   now?: () => number;
 }
@@ -163,6 +165,8 @@ async function* runTaskUntil(
 
   for (const note of state.pendingNotes.splice(0)) yield* addToContext(note);
   for (const message of input) yield* addToContext(message);
+  // What the user asked in this task survives a compaction.
+  state.taskInput = [...input];
 
   let turnsThisTask = 0;
   while (true) {
@@ -172,9 +176,21 @@ async function* runTaskUntil(
     const spent = budgetHit(options.budget, usedSoFar(state, wallMs()));
     if (spent) return yield* limit(spent);
     const steering = options.steering.takeAll();
-    for (const text of steering) yield* addToContext(steeringMessage(text));
+    for (const text of steering) {
+      const message = steeringMessage(text);
+      state.taskInput.push(message);
+      yield* addToContext(message);
+    }
     // Delivered now, not when queued: a steering message is a user message from here on.
     if (steering.length > 0) options.tools.userMessageDelivered?.();
+    if (options.compaction) {
+      const compacted = yield* compactIfDue({
+        ...options,
+        compaction: options.compaction,
+        usageEvent: (outcome) => usageEvent(state, outcome, options.prices),
+      });
+      if (compacted?.status === "aborted" || signal.aborted) return yield* interrupted();
+    }
 
     // The driver's block is rebuilt per request (a retry gets the same round's), never stored.
     const firstTail = (await options.rounds?.requestTail({ attempt: 1 })) ?? [];
@@ -240,6 +256,9 @@ async function* runTaskUntil(
 
     // The reply committed: the model's messages, then every call's output in call order.
     state.turns++;
+    state.contextTurns = (state.contextTurns ?? 0) + 1;
+    state.lastRequestTotal = turn.outcome.usage.total;
+    state.compactionDeferred = false;
     turnsThisTask++;
     for (const message of turn.modelMessages) state.messages.push(message);
     for (const call of turn.calls) {
@@ -270,21 +289,6 @@ function attemptMessages(turn: TurnResult): ModelMessage[] {
     return output ? [output] : [];
   });
   return [...turn.modelMessages, ...outputs];
-}
-
-function usageEvent(
-  state: ConversationState,
-  outcome: ModelOutcome,
-  prices: ModelPrices | undefined,
-): OmniMessage {
-  state.sessionTokens = addTokenCounts(state.sessionTokens, outcome.usage);
-  if (!prices) return tokenUsage(outcome.usage, state.sessionTokens);
-  const requestCost = requestCostUsd(outcome.usage, prices);
-  state.sessionCostUsd = (state.sessionCostUsd ?? 0) + requestCost;
-  return tokenUsage(outcome.usage, state.sessionTokens, {
-    request_cost_usd: requestCost,
-    session_cost_usd: state.sessionCostUsd,
-  });
 }
 
 function usedSoFar(state: ConversationState, wallMs: number) {

@@ -42,4 +42,12 @@ export interface ConversationState {
   activeMs: number;
   /** Messages to add (and trace) at the start of the next task: the carry-over found on resume. */
   pendingNotes: ModelMessage[];
+  /** Committed model requests in the current context (since the last compaction). */
+  contextTurns?: number;
+  /** The last committed request's total tokens (input and output): the `context` compaction trigger. */
+  lastRequestTotal?: number;
+  /** The user's messages of the task in progress (or the last task): they survive a compaction. */
+  taskInput?: ModelMessage[];
+  /** A compaction failed since the last turn: it is tried again after the next one. */
+  compactionDeferred?: boolean;
 }

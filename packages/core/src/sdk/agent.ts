@@ -2,6 +2,7 @@ import { join } from "node:path";
 import type { OmniMessage, SessionMetaPayload, ToolSpec } from "@penguin/protocol";
 import {
   DEFAULT_AGENT_ID,
+  DEFAULT_COMPACTION_PROMPT,
   ensurePrivateDir,
   findModel,
   type ProjectConfig,
@@ -36,7 +37,7 @@ import type {
 import { checkAllowedTools } from "./allowed-tools.js";
 import { ToolCallRedaction } from "./call-redaction.js";
 import type { ChildSessionOptions } from "./child-sessions.js";
-import { freshState, resumedState } from "./conversation-state.js";
+import { closeOpenCompaction, freshState, resumedState } from "./conversation-state.js";
 import { type CustomToolRegistration, customTools } from "./custom-tools.js";
 import { checkHookTools } from "./hook-tools.js";
 import { builtinToolNames, knownTools } from "./known-tools.js";
@@ -75,6 +76,8 @@ interface SessionAssembly {
   /** A resumed parent's subagent pointers. */
   pointers?: ReturnType<typeof subagentPointers>;
   surroundings: SessionSurroundings;
+  /** Records a resume added to the trace (a dangling compaction closed), streamed first. */
+  resumeNotes?: OmniMessage[];
 }
 
 /** An agent: its configuration and tools, from which sessions are made. */
@@ -251,6 +254,7 @@ export class Agent {
     for (const rule of grantedRules(records)) rules.add(rule);
     const surroundings = await this.surroundings(workspaceDir, records);
     const trace = TraceWriter.open(this.location, sessionId);
+    const closed = closeOpenCompaction(trace, resume);
     return this.assemble({
       id: sessionId,
       resolved,
@@ -265,6 +269,7 @@ export class Agent {
       recordedMeta: latestSessionMeta(records),
       parentSessionId,
       surroundings,
+      resumeNotes: closed,
       pointers: parentSessionId === undefined ? subagentPointers(records) : undefined,
     });
   }
@@ -407,12 +412,16 @@ export class Agent {
       prices: limits.prices,
       budget: limits.budget,
       retry: limits.retry,
-      header: input.isNew ? header : input.surroundings.warnings,
+      header: input.isNew ? header : [...(input.resumeNotes ?? []), ...input.surroundings.warnings],
       meta,
       subagents,
       mcp,
       hooks: hookRunner,
       callRedaction: new ToolCallRedaction(secrets),
+      compaction: {
+        ...this.config.compaction,
+        prompt: this.config.compaction.prompt ?? DEFAULT_COMPACTION_PROMPT,
+      },
     });
   }
 

@@ -1,5 +1,5 @@
-import { emptyTokenCounts, userText } from "@penguin/protocol";
-import type { ResumeState } from "@penguin/trace";
+import { emptyTokenCounts, eventMsg, type OmniMessage, userText } from "@penguin/protocol";
+import type { ResumeState, TraceWriter } from "@penguin/trace";
 import { flattenTurn, turnAbortedText } from "../engine/markers.js";
 import type { ConversationState } from "../engine/types.js";
 
@@ -20,6 +20,11 @@ export function resumedState(resume: ResumeState): ConversationState {
     turns: resume.turns,
     activeMs: 0,
     pendingNotes: [],
+    contextTurns: resume.contextTurns,
+    // The last usage before a compaction is the old context's: it does not count for the new one.
+    ...(resume.contextTurns > 0 && resume.tokens.lastRequest
+      ? { lastRequestTotal: resume.tokens.lastRequest.total }
+      : {}),
   };
   const carry = resume.carryOver;
   // A crash after the engine's own note (a retry that then ran tools, say) still needs one:
@@ -30,4 +35,27 @@ export function resumedState(resume: ResumeState): ConversationState {
     state.pendingNotes.push(userText(note, { sender: "harness" }));
   }
   return state;
+}
+
+/** Why a compaction found open on resume failed: the process stopped in the middle of it. */
+export const DANGLING_COMPACTION_MESSAGE =
+  "the session stopped during this compaction; the context from before it is kept";
+
+/**
+ * "A dangling compaction_begin found on resume is closed as failed": the trace gets the
+ * `compaction_end` the compaction never wrote, and the session goes on with the context from
+ * before it (which `rebuildContext` already returned). Returns the records it appended.
+ */
+export function closeOpenCompaction(trace: TraceWriter, resume: ResumeState): OmniMessage[] {
+  if (!resume.danglingCompaction) return [];
+  const { reason, mode } = resume.openCompaction ?? { reason: "manual" as const, mode: "summarize" as const };
+  const end = eventMsg({
+    type: "compaction_end",
+    reason,
+    mode,
+    status: "failed",
+    error_message: DANGLING_COMPACTION_MESSAGE,
+  });
+  trace.append(end);
+  return [end];
 }

@@ -12,10 +12,12 @@ import type { TraceWriter } from "@penguin/trace";
 import type { ApproveFn, Approver } from "../approval/approver.js";
 import { approverOf } from "../approval/approver-of.js";
 import type { SessionRules } from "../approval/session-rules.js";
-import { runTask, SteeringQueue, steeringMessage } from "../engine/agent-loop.js";
+import { type AgentLoopOptions, runTask, SteeringQueue, steeringMessage } from "../engine/agent-loop.js";
+import { type CompactionHooks, compactContext } from "../engine/compaction/compact.js";
 import type { ModelPrices, SessionBudget } from "../engine/limits.js";
 import type { RetryPolicy } from "../engine/retry.js";
 import type { ConversationState } from "../engine/types.js";
+import { usageEvent } from "../engine/usage-event.js";
 import type { Environment } from "../environment/environment.js";
 import { checkGoalOptions, type GoalOptions, GoalRun } from "../goal/index.js";
 import type { HookRunner } from "../hooks/runner.js";
@@ -88,6 +90,14 @@ export interface SessionParts {
   hooks?: HookRunner;
   /** Secrets out of the model's tool-call arguments before they are traced or streamed. */
   callRedaction?: ToolCallRedaction;
+  /** `compaction` of the agent's config, its prompt filled in; absent: the context is never compacted. */
+  compaction?: CompactionHooks["settings"];
+}
+
+/** Options of `Session.compact`. */
+export interface CompactOptions {
+  /** Interrupts the compaction: the context stays as it was. */
+  signal?: AbortSignal;
 }
 
 /**
@@ -98,6 +108,8 @@ export class Session {
   readonly id: string;
   private readonly steering = new SteeringQueue();
   private running: AbortController | undefined;
+  /** What `running` is: a task, or a compaction (one at a time, never both). */
+  private activity: "task" | "compaction" = "task";
   /** Whether the running task's stream has been read yet (a `run` may be called and never read). */
   private started = false;
   private disposed = false;
@@ -180,14 +192,43 @@ export class Session {
    */
   run(input: RunInput, options: RunOptions = {}): AsyncIterable<OmniMessage> {
     if (this.disposed) throw new Error(`session ${this.id} is disposed`);
-    if (this.running)
-      throw new Error(`session ${this.id} is already running a task; steer it or wait for task_end`);
+    this.refuseWhileBusy();
     checkThinkingLevel(options.thinkingLevel, "session.run");
     if (options.goal) checkGoalOptions(options.goal);
     const controller = new AbortController();
     this.running = controller;
+    this.activity = "task";
     this.started = false;
     return this.execute(input, options, controller);
+  }
+
+  /** Whether a compaction (not a task) is running. */
+  get isCompacting(): boolean {
+    return this.running !== undefined && this.activity === "compaction";
+  }
+
+  /**
+   * Compacts the context now (`manual`), in the agent's `compaction.mode`: yields
+   * `compaction_begin`, the summary as it streams, the new trace file's header and context, and
+   * `compaction_end`, whose `status` says whether it worked (a failed compaction leaves the
+   * context as it was, and its `error_message` says why). Throws when a task or another
+   * compaction is running: one at a time.
+   */
+  compact(options: CompactOptions = {}): AsyncIterable<OmniMessage> {
+    if (this.disposed) throw new Error(`session ${this.id} is disposed`);
+    this.refuseWhileBusy();
+    const controller = new AbortController();
+    this.running = controller;
+    this.activity = "compaction";
+    this.started = false;
+    return this.executeCompaction(options, controller);
+  }
+
+  private refuseWhileBusy(): void {
+    if (!this.running) return;
+    if (this.activity === "compaction")
+      throw new Error(`session ${this.id} is compacting its context; wait for compaction_end`);
+    throw new Error(`session ${this.id} is already running a task; steer it or wait for task_end`);
   }
 
   /**
@@ -197,7 +238,7 @@ export class Session {
    * reaches the model with the next run's first request.
    */
   steer(text: string): boolean {
-    if (!this.running || text.trim() === "") return false;
+    if (!this.running || this.activity !== "task" || text.trim() === "") return false;
     this.steering.push(text);
     return true;
   }
@@ -299,6 +340,78 @@ export class Session {
     }
   }
 
+  /** What a task and a compaction share of the engine's options. */
+  private loopParts(thinkingLevel: ThinkingLevel, signal: AbortSignal) {
+    const { parts } = this;
+    return {
+      model: parts.model,
+      tools: parts.environment,
+      toolSpecs: parts.toolSpecs,
+      systemPrompt: parts.systemPrompt,
+      thinkingLevel,
+      state: parts.state,
+      signal,
+      maxOutputTokens: parts.maxOutputTokens,
+      contextWindow: parts.contextWindow,
+      prices: parts.prices,
+      retry: parts.retry,
+      ...(parts.compaction ? { compaction: this.compactionHooks(parts.compaction) } : {}),
+      record: (message: OmniMessage) => {
+        parts.trace.append(parts.callRedaction?.apply(message) ?? message);
+      },
+    } satisfies Partial<AgentLoopOptions>;
+  }
+
+  /** The trace's next file for a compacted context: "starts with session_meta and tool_list_ready". */
+  private compactionHooks(settings: CompactionHooks["settings"]): CompactionHooks {
+    const { parts } = this;
+    return {
+      settings,
+      startNewContext: () => {
+        parts.trace.rotate();
+        const header = [
+          { ...parts.meta, timestamp: new Date().toISOString() },
+          toolListReady(parts.toolSpecs),
+        ];
+        for (const record of header) parts.trace.append(record);
+        return header;
+      },
+    };
+  }
+
+  private async *executeCompaction(
+    options: CompactOptions,
+    controller: AbortController,
+  ): AsyncGenerator<OmniMessage, void, undefined> {
+    if (this.disposed) throw new Error(`session ${this.id} was disposed before this compaction was read`);
+    this.started = true;
+    const { parts } = this;
+    const onAbort = () => controller.abort(options.signal?.reason);
+    if (options.signal?.aborted) onAbort();
+    options.signal?.addEventListener("abort", onAbort, { once: true });
+    try {
+      for (const record of parts.header.splice(0)) yield record;
+      const loop = this.loopParts(parts.thinkingLevel, controller.signal);
+      const settings = parts.compaction;
+      if (!settings) throw new Error(`session ${this.id} has no compaction settings`);
+      const compaction = compactContext(
+        {
+          ...loop,
+          compaction: this.compactionHooks(settings),
+          usageEvent: (outcome) => usageEvent(parts.state, outcome, parts.prices),
+        },
+        "manual",
+      );
+      yield* this.readUnlessAbandoned(compaction, controller);
+    } finally {
+      if (!controller.signal.aborted)
+        controller.abort(new Error("the caller stopped reading the compaction"));
+      options.signal?.removeEventListener("abort", onAbort);
+      this.running = undefined;
+      if (this.disposed && !parts.trace.closed) parts.trace.close();
+    }
+  }
+
   private async *execute(
     input: RunInput,
     options: RunOptions,
@@ -335,12 +448,7 @@ export class Session {
       const goalRun = goal;
       const task = runTask(
         {
-          model: parts.model,
-          tools: parts.environment,
-          toolSpecs: parts.toolSpecs,
-          systemPrompt: parts.systemPrompt,
-          thinkingLevel,
-          state: parts.state,
+          ...this.loopParts(thinkingLevel, controller.signal),
           approve: approverOf(options.approve),
           gate: {
             guardrail: parts.guardrail,
@@ -353,13 +461,8 @@ export class Session {
               )?.permission,
             ...(parts.hooks ? { beforeHooks: parts.hooks.before.bind(parts.hooks) } : {}),
           },
-          signal: controller.signal,
           maxTurns: options.maxTurns ?? parts.maxTurns,
-          maxOutputTokens: parts.maxOutputTokens,
-          contextWindow: parts.contextWindow,
-          prices: parts.prices,
           budget: parts.budget,
-          retry: parts.retry,
           steering: this.steering,
           ...(goalRun ? { rounds: goalRun } : {}),
           record: (message) => {

@@ -1,9 +1,9 @@
 import { mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { type FakeLlm, type FakeLlmScript, startFakeLlm } from "@penguin/fake-llm";
+import { type FakeLlm, type FakeLlmOptions, type FakeLlmScript, startFakeLlm } from "@penguin/fake-llm";
 import type { OmniMessage } from "@penguin/protocol";
-import { ProjectConfigSchema, saveProjectConfig } from "@penguin/state";
+import { ProjectConfigSchema, type SystemConfigInput, saveProjectConfig } from "@penguin/state";
 import { createAgent } from "../../src/sdk/agent.js";
 
 export const MODEL = "fake/fake-model";
@@ -20,13 +20,17 @@ export async function setup(
     max_tokens?: number;
     /** The wire protocol fake-llm is spoken to in (default OpenAI Chat Completions). */
     api?: "openai" | "anthropic";
+    /** Picks the turn for a request by its body (see fake-llm's `pick`). */
+    pick?: FakeLlmOptions["pick"];
+    /** The agent's configuration in code, instead of its system_config.yaml. */
+    config?: SystemConfigInput;
   } = {},
 ) {
   const root = mkdtempSync(join(tmpdir(), "penguin-sdk-"));
   const dataRoot = join(root, "data");
   const workspaceDir = join(root, "workspace");
   mkdirSync(workspaceDir, { recursive: true });
-  const llm: FakeLlm = await startFakeLlm({ script, apiKey: model.serverKey ?? "sk-test" });
+  const llm: FakeLlm = await startFakeLlm({ script, apiKey: model.serverKey ?? "sk-test", pick: model.pick });
   await saveProjectConfig(
     dataRoot,
     ProjectConfigSchema.parse({
@@ -45,7 +49,11 @@ export async function setup(
       ],
     }),
   );
-  const agent = await createAgent({ dataRoot, logger: { warn: () => {} } });
+  const agent = await createAgent({
+    dataRoot,
+    logger: { warn: () => {} },
+    ...(model.config ? { config: model.config } : {}),
+  });
   return {
     root,
     dataRoot,
