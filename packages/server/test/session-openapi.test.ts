@@ -37,6 +37,7 @@ it("documents the session, approval, stream, agent and usage routes with their p
   expect(Object.keys(paths["/api/sessions/{id}/tasks"].post.responses)).toContain("409");
   for (const path of [
     "/api/sessions/{id}/steer",
+    "/api/sessions/{id}/compact",
     "/api/sessions/{id}/abort",
     "/api/sessions/{id}/approvals",
     "/api/sessions/{id}/approvals/audit",

@@ -5,6 +5,7 @@ import type {
   AuditEntry,
   CreateSessionRequest,
   ErrorBody,
+  GoalRequest,
   MessagesResponse,
   PendingApproval,
   Session,
@@ -90,8 +91,13 @@ export const api = {
     request<{ session: Session }>("PATCH", sessionPath(id), { approval_mode: mode }).then((r) => r.session),
   deleteSession: (id: string) => request<void>("DELETE", sessionPath(id)),
 
-  startTask: (id: string, input: string) =>
-    request<{ session_id: string; task_state: TaskState }>("POST", `${sessionPath(id)}/tasks`, { input }),
+  startTask: (id: string, input: string, goal?: GoalRequest) =>
+    request<{ session_id: string; task_state: TaskState }>("POST", `${sessionPath(id)}/tasks`, {
+      input,
+      ...(goal ? { goal } : {}),
+    }),
+  compact: (id: string) =>
+    request<{ session_id: string; task_state: TaskState }>("POST", `${sessionPath(id)}/compact`),
   steer: (id: string, input: string) =>
     request<{ task_state: TaskState }>("POST", `${sessionPath(id)}/steer`, { input }),
   abort: (id: string) =>

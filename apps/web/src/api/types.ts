@@ -55,7 +55,8 @@ export interface CreateSessionRequest {
 }
 
 export interface TaskState {
-  state: "idle" | "running";
+  /** running: a task runs; compacting: a compaction of the context runs (one at a time). */
+  state: "idle" | "running" | "compacting";
   pendingSteering: number;
 }
 
@@ -139,3 +140,9 @@ export type ServerEvent =
   | { type: "session_updated"; session: Session }
   | { type: "resync_required"; reason: string }
   | { type: string; [field: string]: unknown };
+
+/** Goal mode of a task: worked on round after round until done, blocked or out of budget. */
+export interface GoalRequest {
+  /** Tokens the goal may spend (total minus cache reads); then one wrap-up round. */
+  budget?: number;
+}

@@ -1,4 +1,5 @@
 import { useEffect, useRef } from "react";
+import { compactionText, goalText } from "../stream/long-session.js";
 import type { TimelineItem } from "../stream/timeline.js";
 import { ToolCallCard } from "./tool-call-card.js";
 
@@ -33,6 +34,36 @@ function Item({ item }: { item: TimelineItem }) {
       return <ToolCallCard call={item.call} origin={item.origin} />;
     case "image":
       return <img className="message-image" src={item.src} alt="from the session" />;
+    case "compaction": {
+      const { compaction } = item;
+      const failed = compaction.status !== undefined && compaction.status !== "completed";
+      return (
+        <div
+          className={`compaction tone-${failed ? "bad" : "info"}`}
+          data-testid="compaction"
+          data-status={compaction.status ?? "running"}
+          data-reason={compaction.reason}
+        >
+          <p className="status-line">{compactionText(compaction)}</p>
+          {compaction.summary && compaction.status === "completed" && (
+            <details>
+              <summary>Summary</summary>
+              <div className="message-body">{compaction.summary}</div>
+            </details>
+          )}
+        </div>
+      );
+    }
+    case "goal":
+      return (
+        <p
+          className={`goal-finished tone-${item.goal.outcome === "complete" ? "good" : "bad"}`}
+          data-testid="goal-finished"
+          data-outcome={item.goal.outcome}
+        >
+          {goalText(item.goal)}
+        </p>
+      );
     case "status":
       return (
         <p className={`status-line tone-${item.tone === "error" ? "bad" : "info"}`} data-testid="status-line">

@@ -1,7 +1,9 @@
-import { type FormEvent, type KeyboardEvent, useEffect, useState } from "react";
+import { useEffect, useState } from "react";
 import { api } from "../api/client.js";
 import type { Session } from "../api/types.js";
 import { ApprovalCard } from "../components/approval-card.js";
+import { CompactButton } from "../components/compact-button.js";
+import { Composer } from "../components/composer.js";
 import { ErrorText } from "../components/error-text.js";
 import { ModeSwitch } from "../components/mode-switch.js";
 import { TimelineView } from "../components/timeline-view.js";
@@ -38,7 +40,8 @@ export function ChatPage({ sessionId }: { sessionId: string }) {
       </div>
     );
   }
-  const running = timeline?.task.state === "running";
+  const taskState = timeline?.task.state ?? "idle";
+  const running = taskState === "running";
   return (
     <div className="page chat">
       <section className="chat-header card">
@@ -50,8 +53,9 @@ export function ChatPage({ sessionId }: { sessionId: string }) {
         </div>
         <div className="chat-controls">
           <ModeSwitch session={session} onChange={setSession} />
-          <span className={`badge state-${running ? "running" : "idle"}`} data-testid="task-state">
-            {running ? "running" : "idle"}
+          <CompactButton sessionId={sessionId} disabled={taskState !== "idle"} />
+          <span className={`badge state-${taskState}`} data-testid="task-state">
+            {taskState}
             {timeline && timeline.task.pendingSteering > 0
               ? ` · ${timeline.task.pendingSteering} queued`
               : ""}
@@ -77,7 +81,7 @@ export function ChatPage({ sessionId }: { sessionId: string }) {
           ))}
         </section>
       )}
-      <Composer sessionId={sessionId} running={running} />
+      <Composer sessionId={sessionId} running={running} compacting={taskState === "compacting"} />
     </div>
   );
 }
@@ -93,65 +97,4 @@ function streamBanner({ status, detail }: { status: StreamStatus; detail?: strin
     default:
       return "";
   }
-}
-
-/** Idle: the text starts a task. Running: it steers the task (delivered with its next request). */
-function Composer({ sessionId, running }: { sessionId: string; running: boolean }) {
-  const [text, setText] = useState("");
-  const [busy, setBusy] = useState(false);
-  const [failure, setFailure] = useState<unknown>();
-
-  const send = async (event?: FormEvent) => {
-    event?.preventDefault();
-    const input = text.trim();
-    if (!input) return;
-    setBusy(true);
-    setFailure(undefined);
-    try {
-      if (running) await api.steer(sessionId, input);
-      else await api.startTask(sessionId, input);
-      setText("");
-    } catch (caught) {
-      setFailure(caught);
-    } finally {
-      setBusy(false);
-    }
-  };
-
-  const abort = async () => {
-    setFailure(undefined);
-    try {
-      await api.abort(sessionId);
-    } catch (caught) {
-      setFailure(caught);
-    }
-  };
-
-  const onKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>) => {
-    if (event.key === "Enter" && (event.ctrlKey || event.metaKey)) void send();
-  };
-
-  return (
-    <form className="composer card" onSubmit={send} aria-label="Message">
-      <textarea
-        name="input"
-        rows={3}
-        placeholder={running ? "Steer the running task…" : "Ask for something… (Ctrl+Enter sends)"}
-        value={text}
-        onChange={(e) => setText(e.target.value)}
-        onKeyDown={onKeyDown}
-      />
-      <div className="composer-buttons">
-        <button type="submit" disabled={busy || text.trim() === ""}>
-          {running ? "Steer" : "Send"}
-        </button>
-        {running && (
-          <button type="button" className="deny" onClick={abort}>
-            Abort
-          </button>
-        )}
-      </div>
-      <ErrorText error={failure} />
-    </form>
-  );
 }

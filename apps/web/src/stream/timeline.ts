@@ -3,6 +3,14 @@ import type { OmniMessage, OpenPartialStream, StopReason } from "@penguin/protoc
 import { PartialAggregator } from "@penguin/protocol/stream";
 import type { MessagesResponse, PendingApproval, ServerEvent, Session, TaskState } from "../api/types.js";
 import { callDescription } from "./call-description.js";
+import {
+  type CompactionView,
+  compactionBegun,
+  compactionEnded,
+  type GoalView,
+  goalFinished,
+  summaryOf,
+} from "./long-session.js";
 
 /** What the chat view shows, rebuilt from the timeline's state on every change. */
 export type TimelineItem =
@@ -17,7 +25,9 @@ export type TimelineItem =
   | { kind: "thinking"; key: string; text: string; streaming: boolean; origin?: string[] }
   | { kind: "tool"; key: string; call: ToolCallView; origin?: string[] }
   | { kind: "image"; key: string; src: string; origin?: string[] }
-  | { kind: "status"; key: string; tone: "info" | "error"; text: string };
+  | { kind: "status"; key: string; tone: "info" | "error"; text: string }
+  | { kind: "compaction"; key: string; compaction: CompactionView }
+  | { kind: "goal"; key: string; goal: GoalView };
 
 export interface ToolCallView {
   toolCallId: string;
@@ -209,14 +219,29 @@ export function buildItems(
     return call;
   };
 
+  // The compaction in progress: its summary request's reply and the new context it starts with
+  // (the summary and the kept user messages) are part of it, not new chat messages.
+  let compacting: CompactionView | undefined;
+
   records.forEach((message, index) => {
     const key = `r${index}`;
     const origin = message.origin;
     const originField = origin ? { origin } : {};
+    if (message.type === "model_msg" && compacting && origin === undefined) {
+      const payload = message.payload;
+      if (payload.type === "text" && payload.role === "assistant")
+        compacting.summary = summaryOf(payload.text);
+      return;
+    }
     if (message.type === "model_msg") {
       const payload = message.payload;
       switch (payload.type) {
         case "text":
+          if (payload.sender === "harness") {
+            // The harness's own turns (a goal's "continue with the next step"): a quiet line.
+            items.push({ kind: "status", key, tone: "info", text: payload.text });
+            return;
+          }
           items.push({
             kind: "text",
             key,
@@ -306,6 +331,19 @@ export function buildItems(
           tone: "error",
           text: String(event.message ?? "A limit was reached"),
         });
+        return;
+      case "compaction_begin":
+        if (origin !== undefined) return;
+        compacting = compactionBegun(event);
+        items.push({ kind: "compaction", key, compaction: compacting });
+        return;
+      case "compaction_end":
+        if (origin !== undefined || !compacting) return;
+        compactionEnded(compacting, event);
+        compacting = undefined;
+        return;
+      case "goal_finished":
+        items.push({ kind: "goal", key, goal: goalFinished(event) });
         return;
       case "task_end": {
         const failed = event.status !== "completed";

@@ -15,7 +15,7 @@ import { MAX_TITLE_CHARS } from "../limits.js";
 import type { SessionStore } from "../sessions/store.js";
 import type { EventHub } from "../sse/event-hub.js";
 import { publishServerEvent, sessionChannel, userChannel } from "./channels.js";
-import { SessionRuntime } from "./session-runtime.js";
+import { SessionRuntime, type StartOutcome, type TaskOptions } from "./session-runtime.js";
 
 export interface SessionManagerOptions {
   hub: EventHub;
@@ -113,18 +113,29 @@ export class SessionManager {
 
   /**
    * Starts a task on the session (resuming it from its trace when it has no live runtime).
-   * `busy` while another task runs. An untitled session takes the task's first line as title.
+   * `busy` while another task runs, `compacting` while a compaction does. An untitled session
+   * takes the task's first line as title.
    */
-  async startTask(row: SessionRow, input: RunInput): Promise<"started" | "busy"> {
+  async startTask(row: SessionRow, input: RunInput, options: TaskOptions = {}): Promise<StartOutcome> {
     if (this.#closed) throw new Error("the server is stopping");
     const runtime = this.#runtimes.get(row.id) ?? this.#addRuntime(row);
-    const started = await runtime.start(input);
+    const started = await runtime.start(input, options);
     if (started === "started" && row.title === "") {
       const text = typeof input === "string" ? input : input.text;
       const title = (text.trim().split("\n")[0] ?? "").slice(0, MAX_TITLE_CHARS);
       if (title !== "") await this.options.store.update(row.id, { title });
     }
     return started;
+  }
+
+  /**
+   * Compacts the session's context now (resuming it from its trace when it has no live runtime).
+   * `busy` while a task runs, `compacting` while another compaction does.
+   */
+  async compact(row: SessionRow): Promise<StartOutcome> {
+    if (this.#closed) throw new Error("the server is stopping");
+    const runtime = this.#runtimes.get(row.id) ?? this.#addRuntime(row);
+    return runtime.compact();
   }
 
   /** Ends the session: its task, every process, its trace and scratchpad (and its subagents'), its rows. */

@@ -1,4 +1,4 @@
-import type { RunInput, Session } from "@penguin/core";
+import type { GoalOptions, RunInput, Session } from "@penguin/core";
 import {
   type OmniMessage,
   type OpenPartialStream,
@@ -12,9 +12,27 @@ import type { EventHub, PublishInput } from "../sse/event-hub.js";
 import { databaseModePolicy, type PendingApproval, PendingApprovals } from "./approvals.js";
 import { publishServerEvent, serverEvent, sessionChannel } from "./channels.js";
 
+/** What runs on a session: a task, or a compaction of its context (one at a time, never both). */
+type Activity = "task" | "compaction";
+
+/** What a session's `task_state` event and the API report: nothing, a task or a compaction runs. */
+export type RuntimeState = "idle" | "running" | "compacting";
+
+/**
+ * How a request to start a task or a compaction went: it runs, a task is running (`busy`), or a
+ * compaction is running (`compacting`).
+ */
+export type StartOutcome = "started" | "busy" | "compacting";
+
+/** The options of a task started through the API. */
+export interface TaskOptions {
+  /** Runs the task in goal mode (`session.run(input, { goal })`): it ends with `goal_finished`. */
+  goal?: GoalOptions;
+}
+
 /** What a session's `task_state` event and the API report about its task. */
 export interface TaskState {
-  state: SessionState;
+  state: RuntimeState;
   /** Steering texts queued for the running task and not yet delivered to the model. */
   pendingSteering: number;
 }
@@ -25,7 +43,10 @@ export interface SessionRuntimeDeps {
   logger: Logger;
   /** Reopens the SDK session from its trace (the runtime was released, or the server restarted). */
   openSession(sessionId: string): Promise<Session>;
-  /** The task started or ended (for the owner's `/api/events` channel). */
+  /**
+   * A task or a compaction started or ended (for the owner's `/api/events` channel). The stored
+   * state says `running` for both: it tells the session is busy; `task_state` tells which.
+   */
   onStateChange(state: SessionState): void;
   /** Called when the runtime has been idle for `idleReleaseMs`; the manager disposes it. */
   onIdle(): void;
@@ -44,8 +65,9 @@ export class SessionRuntime {
   readonly approvals: PendingApprovals;
   #session: Session | undefined;
   #opening: Promise<Session> | undefined;
-  #task: { controller: AbortController; done: Promise<void> } | undefined;
-  #starting = false;
+  #task: { controller: AbortController; done: Promise<void>; activity: Activity } | undefined;
+  /** What is being started (the SDK session may still be reopening from its trace). */
+  #starting: Activity | undefined;
   #disposed = false;
   #pendingSteering = 0;
   #aggregator = new PartialAggregator();
@@ -68,9 +90,9 @@ export class SessionRuntime {
     return sessionChannel(this.sessionId);
   }
 
-  /** A task is starting or running. */
+  /** A task or a compaction is starting or running. */
   get busy(): boolean {
-    return this.#starting || this.#task !== undefined;
+    return this.#starting !== undefined || this.#task !== undefined;
   }
 
   /** The SDK session, when it is open (undefined after a release until the next task). */
@@ -79,7 +101,9 @@ export class SessionRuntime {
   }
 
   taskState(): TaskState {
-    return { state: this.#task ? "running" : "idle", pendingSteering: this.#pendingSteering };
+    const activity = this.#task?.activity;
+    const state = activity === "compaction" ? "compacting" : activity === "task" ? "running" : "idle";
+    return { state, pendingSteering: this.#pendingSteering };
   }
 
   /** The streams of the running task that have started and not finished, with their content so far. */
@@ -96,26 +120,45 @@ export class SessionRuntime {
   }
 
   /**
-   * Starts a task; `busy` while one is starting or running ("one task at a time per session").
-   * Throws when the session cannot be reopened from its trace.
+   * Starts a task; `busy` while one is starting or running ("one task at a time per session"),
+   * `compacting` while a compaction is. Throws when the session cannot be reopened from its trace.
    */
-  async start(input: RunInput): Promise<"started" | "busy"> {
-    if (this.busy) return "busy";
-    if (this.#disposed) throw new Error(`session ${this.sessionId} is shutting down`);
-    this.#starting = true;
-    this.#clearIdleTimer();
-    try {
-      const session = await this.#ensureSession();
-      const controller = new AbortController();
+  start(input: RunInput, options: TaskOptions = {}): Promise<StartOutcome> {
+    return this.#begin("task", (session, signal) => {
       const approve = databaseModePolicy(
         () => this.deps.store.approvalMode(this.sessionId),
         (call, request) =>
           this.approvals.ask(call, this.#originOf(call.payload.tool_call_id), request.signal),
       );
-      const stream = session.run(input, { approve, signal: controller.signal });
+      return session.run(input, { approve, signal, ...(options.goal ? { goal: options.goal } : {}) });
+    });
+  }
+
+  /**
+   * Compacts the session's context now (a `manual` compaction), its events published like a
+   * task's; `busy` while a task runs, `compacting` while another compaction does. `abort` stops it
+   * (the context stays as it was). Throws when the session cannot be reopened from its trace.
+   */
+  compact(): Promise<StartOutcome> {
+    return this.#begin("compaction", (session, signal) => session.compact({ signal }));
+  }
+
+  async #begin(
+    activity: Activity,
+    open: (session: Session, signal: AbortSignal) => AsyncIterable<OmniMessage>,
+  ): Promise<StartOutcome> {
+    const running = this.#task?.activity ?? this.#starting;
+    if (running !== undefined) return running === "compaction" ? "compacting" : "busy";
+    if (this.#disposed) throw new Error(`session ${this.sessionId} is shutting down`);
+    this.#starting = activity;
+    this.#clearIdleTimer();
+    try {
+      const session = await this.#ensureSession();
+      const controller = new AbortController();
+      const stream = open(session, controller.signal);
       this.#aggregator.reset();
       this.#pendingSteering = 0;
-      const task = { controller, done: Promise.resolve() };
+      const task = { controller, done: Promise.resolve(), activity };
       this.#task = task;
       this.#publishTaskState();
       this.deps.onStateChange("running");
@@ -125,22 +168,23 @@ export class SessionRuntime {
       this.#scheduleRelease();
       throw error;
     } finally {
-      this.#starting = false;
+      this.#starting = undefined;
     }
   }
 
   /** Queues steering for the running task; false when no task runs. */
   steer(text: string): boolean {
-    if (!this.#task || !this.#session?.steer(text)) return false;
+    if (this.#task?.activity !== "task" || !this.#session?.steer(text)) return false;
     this.#pendingSteering += 1;
     this.#publishTaskState();
     return true;
   }
 
   /**
-   * Interrupts the running task and every running subagent, background ones included: every
-   * waiting call is denied, the tasks end (`task_end` aborted), then every command the session
-   * and its subagents started is ended. False when neither the session nor a subagent was running.
+   * Interrupts the running task (or compaction: the context stays as it was) and every running
+   * subagent, background ones included: every waiting call is denied, the tasks end (`task_end`
+   * aborted), then every command the session and its subagents started is ended. False when
+   * neither the session nor a subagent was running.
    */
   async abort(): Promise<boolean> {
     const reason = "the task was aborted through the API";

@@ -23,7 +23,7 @@ export const SessionSchema = z.object({
   provider: z.string(),
   model_id: z.string(),
   approval_mode: ApprovalModeSchema,
-  state: z.enum(["idle", "running"]),
+  state: z.enum(["idle", "running"]).describe("running: a task or a compaction runs (task_state says which)"),
   created_at: z.string(),
   updated_at: z.string(),
 });
@@ -72,17 +72,42 @@ const ImageSchema = z
     "a data:image/…;base64 URL or an http(s) URL (printable ASCII)",
   );
 
+export const GoalRequestSchema = z
+  .strictObject({
+    budget: z
+      .number()
+      .int()
+      .positive()
+      .max(Number.MAX_SAFE_INTEGER)
+      .optional()
+      .describe(
+        "Tokens the goal may spend (total minus cache reads, subagents included); once spent, one wrap-up round. Default: no budget (the round cap still applies)",
+      ),
+  })
+  .describe(
+    "Runs the task in goal mode: the input is an objective worked on round after round until the model marks the goal complete or blocked, the budget is spent or the round cap is reached; the task ends with a goal_finished event",
+  );
+
 export const TaskRequestSchema = z.strictObject({
-  input: z.string().min(1).max(MAX_TASK_INPUT_CHARS).describe("What the user asks"),
+  input: z
+    .string()
+    .min(1)
+    .max(MAX_TASK_INPUT_CHARS)
+    .describe("What the user asks (in goal mode: the objective)"),
   images: z.array(ImageSchema).max(MAX_TASK_IMAGES).optional(),
+  goal: GoalRequestSchema.optional(),
 });
 
 export const TaskStateSchema = z.object({
-  state: z.enum(["idle", "running"]),
+  state: z
+    .enum(["idle", "running", "compacting"])
+    .describe("running: a task runs; compacting: a compaction of the context runs"),
   pendingSteering: z.number().int().nonnegative(),
 });
 
 export const TaskAcceptedSchema = z.object({ session_id: z.string(), task_state: TaskStateSchema });
+
+export const CompactAcceptedSchema = z.object({ session_id: z.string(), task_state: TaskStateSchema });
 
 export const SteerRequestSchema = z.strictObject({
   input: z.string().min(1).max(MAX_TASK_INPUT_CHARS),

@@ -1,5 +1,6 @@
 import type { AnyRouteSpec } from "../../http/route.js";
 import { sessionApprovalRoutes } from "./approvals.js";
+import { sessionCompactionRoutes } from "./compaction.js";
 import { sessionHistoryRoutes } from "./history.js";
 import { sessionLifecycleRoutes } from "./lifecycle.js";
 import { sessionProcessRoutes } from "./processes.js";
@@ -9,11 +10,12 @@ import { sessionTaskRoutes } from "./tasks.js";
 
 export type { SessionRoutesOptions } from "./session-route.js";
 
-/** Sessions, tasks, steering, abort, approvals, history, trace, processes and the live streams. */
+/** Sessions, tasks, compaction, steering, abort, approvals, history, trace, processes and the live streams. */
 export function sessionRoutes(options: SessionRoutesOptions): AnyRouteSpec[] {
   return [
     ...sessionLifecycleRoutes(options),
     ...sessionTaskRoutes(options),
+    ...sessionCompactionRoutes(options),
     ...sessionApprovalRoutes(options),
     ...sessionHistoryRoutes(options),
     ...sessionProcessRoutes(options),

@@ -11,7 +11,7 @@ import {
   type RouteSpec,
 } from "../../http/route.js";
 import { type SessionManager, SessionSetupError } from "../../runtime/session-manager.js";
-import type { TaskState } from "../../runtime/session-runtime.js";
+import type { StartOutcome, TaskState } from "../../runtime/session-runtime.js";
 import type { EventHub } from "../../sse/event-hub.js";
 import type { StreamRegistry } from "../../sse/stream-registry.js";
 import type { SessionStore } from "../store.js";
@@ -34,6 +34,17 @@ export const IDLE: TaskState = { state: "idle", pendingSteering: 0 };
 /** The task state of a session, idle while its runtime is released. */
 export function taskStateOf(manager: SessionManager, id: string): TaskState {
   return manager.runtime(id)?.taskState() ?? IDLE;
+}
+
+/**
+ * The 409 of a task or a compaction asked for while one runs ("one task or compaction at a time"):
+ * `task_in_progress` while a task runs, `compacting` while a compaction does.
+ */
+export function refuseWhileBusy(c: AppContext, outcome: Exclude<StartOutcome, "started">): Response {
+  if (outcome === "compacting") {
+    return jsonError(c, 409, "compacting", "a compaction of the context is running; wait for compaction_end");
+  }
+  return jsonError(c, 409, "task_in_progress", "a task is running; steer it, abort it or wait for task_end");
 }
 
 /** The 404 of a session that does not exist or is not the caller's. */

@@ -13,6 +13,7 @@ import {
   answerUnlessSetupFails,
   defineSessionRoute,
   IdParams,
+  refuseWhileBusy,
   type SessionRoutesOptions,
   taskStateOf,
 } from "./session-route.js";
@@ -32,20 +33,15 @@ export function sessionTaskRoutes(options: SessionRoutesOptions): AnyRouteSpec[]
     responses: {
       202: { description: "The task runs", schema: TaskAcceptedSchema },
       400: errorResponse("The session cannot be reopened (its workspace or config is gone)"),
-      409: errorResponse("task_in_progress: a task is running; steer it, abort it or wait for task_end"),
+      409: errorResponse(
+        "task_in_progress: a task is running; steer it, abort it or wait for task_end. compacting: a compaction of the context is running; wait for compaction_end",
+      ),
     },
     async handle(c, { session, body }) {
       const input: RunInput = body.images ? { text: body.input, images: body.images } : body.input;
       return answerUnlessSetupFails(c, async () => {
-        const started = await manager.startTask(session, input);
-        if (started === "busy") {
-          return jsonError(
-            c,
-            409,
-            "task_in_progress",
-            "a task is running; steer it, abort it or wait for task_end",
-          );
-        }
+        const started = await manager.startTask(session, input, body.goal ? { goal: body.goal } : {});
+        if (started !== "started") return refuseWhileBusy(c, started);
         return c.json({ session_id: session.id, task_state: taskStateOf(manager, session.id) }, 202);
       });
     },
