@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import {
+  askOpenWork,
   MAX_OPEN_COMMAND_CHARS,
   MAX_OPEN_ITEMS_LISTED,
   openWorkText,
@@ -34,5 +35,20 @@ describe("the open-work list of a compacted context", () => {
     expect(lines.filter((line) => line.startsWith("- command "))).toHaveLength(MAX_OPEN_ITEMS_LISTED);
     expect(lines).toContain("- ... and 3 more running commands");
     expect(lines.at(-1)).toBe("- subagent sub_1, running");
+  });
+});
+
+describe("asking the session for its open work", () => {
+  it("gives the list, nothing without a provider, and a line saying why when the provider fails", async () => {
+    expect(await askOpenWork(undefined)).toBeUndefined();
+    expect(await askOpenWork(async () => ({ commands: [], subagents: [], planFile: "/s/PLAN.md" }))).toBe(
+      "Still open when the context was compacted:\n- plan file: /s/PLAN.md",
+    );
+    const failing = async () => {
+      throw new Error("the scratchpad is gone");
+    };
+    expect(await askOpenWork(failing)).toBe(
+      "What was still open could not be listed (the scratchpad is gone); list_jobs and the subagent tools show it.",
+    );
   });
 });

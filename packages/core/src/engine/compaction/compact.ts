@@ -5,7 +5,7 @@ import { clampMaxTokens, estimateContextTokens } from "../limits.js";
 import { DEFAULT_RETRY_POLICY, type RetryPolicy } from "../retry.js";
 import type { ConversationState, ModelMessage } from "../types.js";
 import { DISCARD_TARGET_SHARE, discardOldestTurns } from "./discard.js";
-import { type OpenWork, openWorkText } from "./open-work.js";
+import { askOpenWork, type OpenWork } from "./open-work.js";
 import { requestSummary } from "./summarize.js";
 import { contextSummaryText, discardNoticeText } from "./summary.js";
 import { type CompactionReason, compactionThreshold } from "./threshold.js";
@@ -142,7 +142,7 @@ async function* summarized(run: CompactionRun): AsyncGenerator<OmniMessage, Plan
   if (!outcome.ok)
     return { ok: false, status: outcome.status, message: outcome.message, attempts: outcome.attempts };
   // Asked after the summary came back: a command may have ended while the model wrote it.
-  const open = run.compaction.openWork ? openWorkText(await run.compaction.openWork()) : undefined;
+  const open = await askOpenWork(run.compaction.openWork);
   const summary = userText(contextSummaryText(outcome.summary, open), { sender: "harness" }) as ModelMessage;
   return {
     ok: true,

@@ -1,3 +1,5 @@
+import { errorMessage } from "@penguin/protocol";
+
 // What is still open when a context is compacted: the session lists it (the engine knows no
 // tools), and the compacted context names it after the summary, so the model can pick up the
 // commands, children and files it was working with ("the plan or goal file, open jobs and
@@ -72,4 +74,19 @@ function cut(command: string): string {
   const oneLine = command.replace(/\s+/g, " ").trim();
   if (oneLine.length <= MAX_OPEN_COMMAND_CHARS) return oneLine;
   return `${oneLine.slice(0, MAX_OPEN_COMMAND_CHARS)}… [${oneLine.length - MAX_OPEN_COMMAND_CHARS} more chars]`;
+}
+
+/**
+ * The open-work lines from the session's provider. Listing must not cost the compaction: a
+ * provider that fails leaves the summary with a line that says so, and the model can look itself.
+ */
+export async function askOpenWork(
+  provider: (() => Promise<OpenWork>) | undefined,
+): Promise<string | undefined> {
+  if (!provider) return undefined;
+  try {
+    return openWorkText(await provider());
+  } catch (error) {
+    return `What was still open could not be listed (${errorMessage(error)}); list_jobs and the subagent tools show it.`;
+  }
 }
