@@ -9,8 +9,15 @@ import { ProjectConfigSchema, saveProjectConfig } from "@penguin/state";
 export const FAKE_MODEL = "fake/fake-model";
 const API_KEY = "sk-bench";
 
+/** The window the fake model declares unless a benchmark needs a smaller one: nothing fills it. */
+const DEFAULT_CONTEXT_WINDOW = 1_000_000;
+
 /** Points the data root's project config at a fake model server (OpenAI Chat Completions). */
-export async function useFakeModel(dataRoot: string, serverUrl: string): Promise<void> {
+export async function useFakeModel(
+  dataRoot: string,
+  serverUrl: string,
+  contextWindow = DEFAULT_CONTEXT_WINDOW,
+): Promise<void> {
   await saveProjectConfig(
     dataRoot,
     ProjectConfigSchema.parse({
@@ -21,7 +28,7 @@ export async function useFakeModel(dataRoot: string, serverUrl: string): Promise
           model_id: "fake-model",
           base_url: `${serverUrl}/v1`,
           api_key: API_KEY,
-          context_window: 1_000_000,
+          context_window: contextWindow,
         },
       ],
     }),

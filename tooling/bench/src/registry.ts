@@ -1,6 +1,7 @@
 import type { Benchmark } from "./benchmark.js";
 import { agentRounds } from "./benchmarks/agent-rounds.js";
 import { cliStart } from "./benchmarks/cli-start.js";
+import { compaction } from "./benchmarks/compaction.js";
 import { execOverhead } from "./benchmarks/exec-overhead.js";
 import { execStream } from "./benchmarks/exec-stream.js";
 import { mcpRequestSize } from "./benchmarks/mcp-request-size.js";
@@ -15,6 +16,7 @@ export const BENCHMARKS: readonly Benchmark[] = [
   readFileTail,
   trace,
   agentRounds,
+  compaction,
   requestSize,
   mcpRequestSize,
   cliStart,

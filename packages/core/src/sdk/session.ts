@@ -27,6 +27,7 @@ import type { ProcessManager } from "../processes/process-manager.js";
 import type { SubagentInfo, SubagentManager } from "../tools/subagent/index.js";
 import type { ToolCallRedaction } from "./call-redaction.js";
 import { inputMessages, type RunInput } from "./input.js";
+import { openWorkOf } from "./open-work.js";
 import { checkThinkingLevel } from "./thinking.js";
 
 export interface RunOptions {
@@ -376,6 +377,7 @@ export class Session {
         for (const record of header) parts.trace.append(record);
         return header;
       },
+      openWork: () => openWorkOf({ ...parts, processes: parts.environment.processes }),
     };
   }
 

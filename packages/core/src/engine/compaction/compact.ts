@@ -5,6 +5,7 @@ import { clampMaxTokens, estimateContextTokens } from "../limits.js";
 import { DEFAULT_RETRY_POLICY, type RetryPolicy } from "../retry.js";
 import type { ConversationState, ModelMessage } from "../types.js";
 import { DISCARD_TARGET_SHARE, discardOldestTurns } from "./discard.js";
+import { askOpenWork, type OpenWork } from "./open-work.js";
 import { requestSummary } from "./summarize.js";
 import { contextSummaryText, discardNoticeText } from "./summary.js";
 import { type CompactionReason, compactionThreshold } from "./threshold.js";
@@ -17,6 +18,11 @@ export interface CompactionHooks {
    * (session_meta, tool_list_ready), records it, and returns it to be streamed.
    */
   startNewContext(): OmniMessage[];
+  /**
+   * What is still open (running commands, subagents, the goal and plan files), named after the
+   * summary of a `summarize` compaction. Absent: nothing is listed.
+   */
+  openWork?(): Promise<OpenWork>;
 }
 
 /** What a compaction needs of the agent loop's options (the loop passes its own). */
@@ -135,7 +141,9 @@ async function* summarized(run: CompactionRun): AsyncGenerator<OmniMessage, Plan
   });
   if (!outcome.ok)
     return { ok: false, status: outcome.status, message: outcome.message, attempts: outcome.attempts };
-  const summary = userText(contextSummaryText(outcome.summary), { sender: "harness" }) as ModelMessage;
+  // Asked after the summary came back: a command may have ended while the model wrote it.
+  const open = await askOpenWork(run.compaction.openWork);
+  const summary = userText(contextSummaryText(outcome.summary, open), { sender: "harness" }) as ModelMessage;
   return {
     ok: true,
     context: [summary, ...taskInputInContext(state)],

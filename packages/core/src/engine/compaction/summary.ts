@@ -23,11 +23,11 @@ export function extractSummary(reply: string): SummaryCheck {
   return { ok: true, summary };
 }
 
-/** The first message of a compacted context. */
-export function contextSummaryText(summary: string): string {
+/** The first message of a compacted context; `openWork` lists what was still open, if anything. */
+export function contextSummaryText(summary: string, openWork?: string): string {
   return block(
     CONTEXT_SUMMARY_TAG,
-    `The conversation before this point was compacted to save context; this is its summary, written by you. The user's messages of the task in progress, if any, follow it.\n${summary}`,
+    `The conversation before this point was compacted to save context; this is its summary, written by you. The user's messages of the task in progress, if any, follow it.\n${summary}${openWork ? `\n\n${openWork}` : ""}`,
   );
 }
 
