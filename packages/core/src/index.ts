@@ -101,6 +101,15 @@ export {
   type WireProtocol,
 } from "./models/index.js";
 export type { ModelAdapter, ModelInfo, ModelOutcome, ModelRequest, ThinkingLevel } from "./models/types.js";
+// Named agents a session knows (`.agents/agents/<name>.md`).
+export {
+  AgentCatalog,
+  loadSessionAgents,
+  type NamedAgentsAdded,
+  type NamedAgentWarning,
+  type SessionAgents,
+  type WorkspaceAgentsLoad,
+} from "./named-agents/index.js";
 // SDK.
 export { Agent, createAgent } from "./sdk/agent.js";
 export type {

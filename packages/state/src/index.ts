@@ -83,6 +83,25 @@ export {
 } from "./job-tool-definitions.js";
 // Logging.
 export { type CreateLoggerOptions, createLogger, REDACTED, redactSecrets } from "./logger.js";
+// Named agents (`.agents/agents/<name>.md`).
+export {
+  AGENT_NAMED_AGENTS_FOLDER,
+  agentNamedAgentsDir,
+  discoverNamedAgents,
+  MAX_NAMED_AGENT_FILES,
+  NAMED_AGENT_DESCRIPTION_MAX_CHARS,
+  NAMED_AGENT_FILE_EXTENSION,
+  NAMED_AGENT_FILE_MAX_BYTES,
+  NAMED_AGENT_NAME_PATTERN,
+  type NamedAgent,
+  type NamedAgentDiscovery,
+  type NamedAgentParse,
+  type NamedAgentProblem,
+  type NamedAgentSource,
+  parseNamedAgentFile,
+  WORKSPACE_NAMED_AGENTS_DIR,
+  workspaceNamedAgentsDir,
+} from "./named-agents.js";
 // Data root and the layout under it.
 export {
   agentDir,
@@ -217,6 +236,10 @@ export {
   buildSystemPrompt,
   DEFAULT_SYSTEM_PROMPT,
   expandSystemPrompt,
+  namedAgentsBlock,
+  PROMPT_NAMED_AGENT_DESCRIPTION_MAX_CHARS,
+  PROMPT_NAMED_AGENTS_MAX,
+  type PromptNamedAgent,
   type PromptSkill,
   readAgentsMd,
   type SystemPromptValues,

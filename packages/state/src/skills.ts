@@ -62,12 +62,15 @@ export function workspaceSkillsDir(dir: string): string {
   return join(dir, WORKSPACE_SKILLS_DIR);
 }
 
-const FRONT_MATTER = /^\uFEFF?---[ \t]*\r?\n([\s\S]*?)\r?\n---[ \t]*(?:\r?\n|$)/;
+/** A `---` block of YAML at the top of a Markdown file (skills and named agents). */
+export const FRONT_MATTER = /^\uFEFF?---[ \t]*\r?\n([\s\S]*?)\r?\n---[ \t]*(?:\r?\n|$)/;
 /** An opening `---` line: the file meant to have front matter, even when it is not closed. */
-const FRONT_MATTER_OPENING = /^\uFEFF?---[ \t]*\r?\n/;
+export const FRONT_MATTER_OPENING = /^\uFEFF?---[ \t]*\r?\n/;
 
 /** `allowed-tools` as a list of names: a YAML list, or one string separated by commas or spaces. */
-function allowedToolsOf(value: unknown): { ok: true; tools?: string[] } | { ok: false; error: string } {
+export function allowedToolsOf(
+  value: unknown,
+): { ok: true; tools?: string[] } | { ok: false; error: string } {
   if (value === undefined || value === null) return { ok: true };
   const names = typeof value === "string" ? value.split(/[\s,]+/) : Array.isArray(value) ? value : undefined;
   if (!names || names.some((name) => typeof name !== "string")) {

@@ -30,7 +30,7 @@ Stop when the task is done and verified, or when you need the user to decide or 
 - App data dir: {{DATA_DIR}}
 - Date: {{DATE}}
 - Platform: {{PLATFORM}}; shell: {{SHELL}}
-{{AGENTS_MD}}{{RULES}}{{SKILLS}}`;
+{{AGENTS_MD}}{{RULES}}{{SKILLS}}{{NAMED_AGENTS}}`;
 
 /** Values for the placeholders; a placeholder without a value is left as written. */
 export interface SystemPromptValues {
@@ -65,6 +65,8 @@ export interface SystemPromptValues {
    * skill is listed with its SKILL.md path for the file tools.
    */
   skillTool?: string;
+  /** The named agents to list by name and description (`{{NAMED_AGENTS}}`); no block when there are none. */
+  namedAgents?: readonly PromptNamedAgent[];
   /** Extra placeholders, by name (`{ FOO: "x" }` expands `{{FOO}}`). */
   extra?: Record<string, string>;
 }
@@ -76,6 +78,17 @@ export interface PromptSkill {
   /** Its SKILL.md (absolute). */
   file: string;
 }
+
+/** A named agent as the system prompt lists it. */
+export interface PromptNamedAgent {
+  name: string;
+  description: string;
+}
+
+/** "compact: every byte is paid on every request": at most this many named agents are listed… */
+export const PROMPT_NAMED_AGENTS_MAX = 32;
+/** …each description cut to this many characters (the full one stays in the agent's file). */
+export const PROMPT_NAMED_AGENT_DESCRIPTION_MAX_CHARS = 160;
 
 /** The tools the built-in `# Tools` lines are about, when a caller does not say which it has. */
 const DEFAULT_TOOLSET_NAMES = [
@@ -139,6 +152,7 @@ export function expandSystemPrompt(template: string, values: SystemPromptValues)
     AGENTS_MD: agentsMdBlock(values.agentsMd, cwd),
     RULES: rulesBlock(values.rules, cwd),
     SKILLS: skillsBlock(values.skills, values.skillTool),
+    NAMED_AGENTS: namedAgentsBlock(values.namedAgents),
     TOOLS: toolsBlock(values.tools ?? DEFAULT_TOOLSET_NAMES),
     AGENT_ID: values.agentId,
     SESSION_ID: values.sessionId,
@@ -180,6 +194,21 @@ export function skillsBlock(
   return `\n# Skills\n${how}\n${lines.join("\n")}\n`;
 }
 
+/** One line per named agent (name and description), bounded by the two caps above. */
+export function namedAgentsBlock(agents: readonly PromptNamedAgent[] | undefined): string {
+  if (!agents || agents.length === 0) return "";
+  const cut = (text: string) =>
+    text.length <= PROMPT_NAMED_AGENT_DESCRIPTION_MAX_CHARS
+      ? text
+      : `${text.slice(0, PROMPT_NAMED_AGENT_DESCRIPTION_MAX_CHARS - 1)}…`;
+  const lines = agents
+    .slice(0, PROMPT_NAMED_AGENTS_MAX)
+    .map((agent) => `- ${agent.name}: ${cut(agent.description)}`);
+  const left = agents.length - PROMPT_NAMED_AGENTS_MAX;
+  if (left > 0) lines.push(`- (${left} more not listed)`);
+  return `\n# Named agents\nChild agents you can start by name, each with its own instructions:\n${lines.join("\n")}\n`;
+}
+
 /**
  * Reads `<cwd>/AGENTS.md` for the prompt: undefined when there is none (or it cannot be read);
  * text beyond `AGENTS_MD_MAX_CHARS` is replaced by a note that points at the file.
@@ -212,6 +241,7 @@ export interface BuildSystemPromptOptions {
   modelId?: string;
   skills?: readonly PromptSkill[];
   skillTool?: string;
+  namedAgents?: readonly PromptNamedAgent[];
   /** The tools the session offers (see `SystemPromptValues.tools`). */
   tools?: readonly string[];
   extra?: Record<string, string>;
@@ -240,6 +270,7 @@ export async function buildSystemPrompt(options: BuildSystemPromptOptions): Prom
     modelId: options.modelId,
     skills: options.skills,
     skillTool: options.skillTool,
+    namedAgents: options.namedAgents,
     tools: options.tools,
     extra: options.extra,
   });

@@ -1,3 +1,4 @@
+import type { AgentCatalog } from "../named-agents/catalog.js";
 import type { SkillCatalog } from "../skills/catalog.js";
 import type { DirectoryHooks } from "./hook-ports.js";
 
@@ -27,6 +28,8 @@ export interface AgentPlace {
   directory: CurrentDirectory;
   /** The skills use_skill loads from; absent when `skills.enabled` is false. */
   skills?: SkillCatalog;
+  /** The named agents, which change_directory adds a directory's agents to (with the opt-in). */
+  agents?: AgentCatalog;
   /** The session's hooks, which change_directory adds a directory's hooks to (with the opt-in). */
   hooks?: DirectoryHooks;
 }

@@ -10,6 +10,7 @@ import {
 } from "@penguin/protocol";
 import { modelVisiblePath, TRUNCATED_OUTPUT_DIR } from "@penguin/state";
 import type { Approver } from "../approval/approver.js";
+import type { AgentCatalog } from "../named-agents/catalog.js";
 import type { ProcessManager } from "../processes/process-manager.js";
 import type { SkillCatalog } from "../skills/catalog.js";
 import { writeArchive } from "./archive.js";
@@ -58,6 +59,8 @@ export interface EnvironmentOptions {
   directory?: CurrentDirectory;
   /** The skills use_skill loads from (absent: skills are off). */
   skills?: SkillCatalog;
+  /** The named agents change_directory adds to. */
+  agents?: AgentCatalog;
   /** The session's hooks: after-hooks run here, once a call's output is complete. */
   hooks?: AfterCallHooks;
   /** "allowed-tools": only these tools are offered and run (absent: all of them). */
@@ -125,6 +128,7 @@ export class Environment {
     this.place = {
       directory: options.directory ?? new CurrentDirectory(options.workspaceDir),
       skills: options.skills,
+      agents: options.agents,
       hooks: options.hooks?.hooks,
     };
     this.addTools(options.tools);

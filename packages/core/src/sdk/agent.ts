@@ -415,6 +415,7 @@ export class Agent {
       header: input.isNew ? header : [...(input.resumeNotes ?? []), ...input.surroundings.warnings],
       meta,
       subagents,
+      agents: input.surroundings.agents,
       mcp,
       hooks: hookRunner,
       callRedaction: new ToolCallRedaction(secrets),

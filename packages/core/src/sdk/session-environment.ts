@@ -31,7 +31,7 @@ export function sessionEnvironment(input: SessionEnvironmentInput): {
 } {
   const { config, resolved, secrets } = input;
   const adapter = resolved.adapter;
-  const { directory, skills, hooks } = input.surroundings;
+  const { directory, skills, hooks, agents } = input.surroundings;
   // Always a runner: change_directory may add a directory's hooks (or report them ignored)
   // later; with no hooks, a call costs an empty loop.
   const hookRunner = new HookRunner(hooks, {
@@ -43,6 +43,7 @@ export function sessionEnvironment(input: SessionEnvironmentInput): {
   const environment = new Environment({
     directory,
     skills,
+    agents,
     hooks: hookRunner,
     allowedTools: config.allowed_tools,
     tools: input.tools,

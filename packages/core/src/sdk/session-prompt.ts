@@ -26,6 +26,7 @@ export function sessionSystemPrompt(input: SessionPromptInput): Promise<string> 
     provider: resolved.adapter.info.provider,
     modelId: resolved.adapter.info.modelId,
     ...skillsForPrompt(config, input.surroundings),
+    namedAgents: input.surroundings.agents.list(),
     tools: offeredToolNames(config, input.extraTools),
   });
 }

@@ -9,7 +9,6 @@ import {
 } from "@penguin/protocol";
 import type { GuardrailRule } from "@penguin/state";
 import type { TraceWriter } from "@penguin/trace";
-import type { ApproveFn, Approver } from "../approval/approver.js";
 import { approverOf } from "../approval/approver-of.js";
 import type { SessionRules } from "../approval/session-rules.js";
 import { type AgentLoopOptions, runTask, SteeringQueue, steeringMessage } from "../engine/agent-loop.js";
@@ -19,40 +18,20 @@ import type { RetryPolicy } from "../engine/retry.js";
 import type { ConversationState } from "../engine/types.js";
 import { usageEvent } from "../engine/usage-event.js";
 import type { Environment } from "../environment/environment.js";
-import { checkGoalOptions, type GoalOptions, GoalRun } from "../goal/index.js";
+import { checkGoalOptions, GoalRun } from "../goal/index.js";
 import type { HookRunner } from "../hooks/runner.js";
 import type { McpToolset } from "../mcp/toolset.js";
 import type { ModelAdapter, ThinkingLevel } from "../models/types.js";
+import type { AgentCatalog } from "../named-agents/catalog.js";
 import type { ProcessManager } from "../processes/process-manager.js";
 import type { SubagentInfo, SubagentManager } from "../tools/subagent/index.js";
 import type { ToolCallRedaction } from "./call-redaction.js";
 import { inputMessages, type RunInput } from "./input.js";
 import { openWorkOf } from "./open-work.js";
+import type { RunOptions } from "./run-options.js";
 import { checkThinkingLevel } from "./thinking.js";
 
-export interface RunOptions {
-  /**
-   * Decides every tool call: one of the policies (`allowAll`, `denyAll`, `readOnly(ask)`,
-   * `alwaysAsk(ask)`), any other `Approver`, or a plain callback. Without one, every call is
-   * denied; a throw counts as deny.
-   */
-  approve?: ApproveFn | Approver;
-  /** Interrupts the task: the stream and running tools stop, and the session stays resumable. */
-  signal?: AbortSignal;
-  /** Model requests for this task (default: the session's, else unlimited). */
-  maxTurns?: number;
-  /** How hard the model thinks during this task (default: the session's `thinkingLevel`). */
-  thinkingLevel?: ThinkingLevel;
-  /** Who wrote the input: the user (default), or the parent agent of a subagent session. */
-  sender?: "user" | "parent_agent";
-  /**
-   * Goal mode: the input is an objective the task works on round after round until the model
-   * sets it `complete` or `blocked` in the goal file (`<scratchpad>/GOAL.yaml`), its token budget
-   * is spent (after one wrap-up round), or `MAX_GOAL_ROUNDS` rounds; the run ends with a
-   * `goal_finished` event after its `task_end`.
-   */
-  goal?: GoalOptions;
-}
+export type { RunOptions } from "./run-options.js";
 
 /** Everything a session is made of; built by `Agent.createSession` / `Agent.resumeSession`. */
 export interface SessionParts {
@@ -85,6 +64,8 @@ export interface SessionParts {
   header: OmniMessage[];
   /** The subagent sessions of a top-level session (a subagent has none: depth is capped at 1). */
   subagents?: SubagentManager;
+  /** The named agents the session can start (`.agents/agents/<name>.md`). */
+  agents: AgentCatalog;
   /** The agent's MCP servers, connected when the first task starts (absent: none configured). */
   mcp?: McpToolset;
   /** The hooks around tool calls (their set may be empty). */
@@ -168,6 +149,11 @@ export class Session {
   /** The tools the model is offered. */
   get tools(): ToolSpec[] {
     return this.parts.toolSpecs;
+  }
+
+  /** The named agents the session knows, by name: change_directory adds a directory's. */
+  get agents(): AgentCatalog {
+    return this.parts.agents;
   }
 
   /** The subagents run_subagent started (kept ones, oldest first), with their status. */

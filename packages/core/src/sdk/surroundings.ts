@@ -2,14 +2,16 @@ import { type OmniMessage, warningEvent } from "@penguin/protocol";
 import { discoverSkills, type SystemConfig, workspaceSkillsDir } from "@penguin/state";
 import { CurrentDirectory } from "../environment/current-directory.js";
 import { HookSet, type ToolNameCheck } from "../hooks/hook-set.js";
+import { type AgentCatalog, loadSessionAgents, workspaceAgentsWarnings } from "../named-agents/catalog.js";
 import { loadSessionSkills, type SkillCatalog } from "../skills/catalog.js";
 import { isDirectory } from "../tools/files/fs-probes.js";
 import { unknownHookToolsMessage } from "./hook-tools.js";
 import { SetupError } from "./setup-error.js";
 
 // What a session starts with besides its tools: the agent's current directory, the skills it
-// knows and the hooks that run around its calls. A resumed session goes back to the directory
-// its last change_directory moved it to, with the skills and hooks loaded on the way.
+// knows, the named agents it can start and the hooks that run around its calls. A resumed
+// session goes back to the directory its last change_directory moved it to, with the skills,
+// named agents and hooks loaded on the way.
 
 /** The first line of a successful change_directory output (see tools/extended/change-directory.ts). */
 const MOVED_TO = /^Current directory: ([^\n]+)/;
@@ -19,6 +21,8 @@ export interface SessionSurroundings {
   /** Absent when `skills.enabled` is false. */
   skills?: SkillCatalog;
   hooks: HookSet;
+  /** The named agents (launch_agent starts them by name; the system prompt lists them). */
+  agents: AgentCatalog;
   /**
    * What was skipped or not applied, as `warning` events: the session traces and streams them so
    * SDK and web users see what the operator's log says.
@@ -43,9 +47,9 @@ export async function prepareSurroundings(options: SurroundingsOptions): Promise
   const prefix = `agent ${options.agentId}`;
   const warnings: OmniMessage[] = [];
   // Each warning goes to the operator's log (as before) and becomes a `warning` event.
-  const note = (source: string, message: string) => {
+  const note = (source: string, message: string, file?: string) => {
     options.warn(`${prefix}: ${message}`);
-    warnings.push(warningEvent(source, message));
+    warnings.push(warningEvent(source, message, file));
   };
   const directory = new CurrentDirectory(workspaceDir);
   let skills: SkillCatalog | undefined;
@@ -55,6 +59,14 @@ export async function prepareSurroundings(options: SurroundingsOptions): Promise
     for (const problem of loaded.problems) note("skills", `skill skipped: ${problem}`);
     for (const notice of loaded.notices) note("skills", notice);
   }
+  const named = await loadSessionAgents(
+    options.dataRoot,
+    options.agentId,
+    workspaceDir,
+    config.hooks.allow_workspace_hooks,
+  );
+  const agents = named.catalog;
+  for (const warning of named.warnings) note("agents", warning.message, warning.file);
   const hooks = HookSet.fromConfig(config.hooks, workspaceDir, options.tools);
   const workspaceHooks = await hooks.loadFrom(workspaceDir);
   if (workspaceHooks.status === "invalid") {
@@ -87,13 +99,16 @@ export async function prepareSurroundings(options: SurroundingsOptions): Promise
     }
     directory.moveTo(dir);
     if (skills) skills.add((await discoverSkills(workspaceSkillsDir(dir), "workspace")).skills);
+    for (const warning of workspaceAgentsWarnings(await agents.loadWorkspace(dir))) {
+      note("agents", warning.message, warning.file);
+    }
     const loaded = await hooks.loadFrom(dir);
     if (loaded.status === "invalid") note("hooks", `hooks of ${dir} not loaded: ${loaded.message}`);
     if (loaded.status === "loaded" && loaded.rejected.length > 0) {
       note("hooks", unknownHookToolsMessage(`hooks of ${dir} not loaded`, loaded.rejected, options.tools));
     }
   }
-  return { directory, skills, hooks, warnings };
+  return { directory, skills, hooks, agents, warnings };
 }
 
 /** The directories successful change_directory calls moved to, in order. */

@@ -10,6 +10,7 @@ import {
 } from "@penguin/state";
 import type { BuiltinTool } from "../../environment/types.js";
 import { describeUnknownHookTools } from "../../hooks/hook-set.js";
+import { type WorkspaceAgentsLoad, workspaceAgentsWarnings } from "../../named-agents/catalog.js";
 import {
   answer,
   describeFsError,
@@ -99,6 +100,11 @@ export function createChangeDirectoryTool(definition: ToolDefinitionConfig): Bui
       if (lines.length > 0) sections.push(`# Skills here (load one with use_skill)\n${lines.join("\n")}`);
     }
 
+    if (place.agents) {
+      const section = namedAgentsSection(await place.agents.loadWorkspace(target));
+      if (section) sections.push(section);
+    }
+
     if (hooks.status === "loaded" && (hooks.labels.length > 0 || hooks.rejected.length > 0)) {
       const lines: string[] = [];
       if (hooks.labels.length > 0)
@@ -120,4 +126,16 @@ export function createChangeDirectoryTool(definition: ToolDefinitionConfig): Bui
   });
 
   return { name: definition.name, definition, execute };
+}
+
+/**
+ * What the model learns about a directory's named agents: those added (the prompt listed the
+ * first ones; these are new), and why others were not.
+ */
+function namedAgentsSection(load: WorkspaceAgentsLoad): string | undefined {
+  if (load.status === "none") return undefined;
+  const lines =
+    load.status === "loaded" ? load.added.map((agent) => `- ${agent.name}: ${agent.description}`) : [];
+  lines.push(...workspaceAgentsWarnings(load).map((warning) => `- ${warning.message}`));
+  return lines.length > 0 ? `# Named agents here\n${lines.join("\n")}` : undefined;
 }
