@@ -206,7 +206,7 @@ export function namedAgentsBlock(agents: readonly PromptNamedAgent[] | undefined
     .map((agent) => `- ${agent.name}: ${cut(agent.description)}`);
   const left = agents.length - PROMPT_NAMED_AGENTS_MAX;
   if (left > 0) lines.push(`- (${left} more not listed)`);
-  return `\n# Named agents\nAgents defined for this workspace, each with its own instructions (no tool of this session starts them yet):\n${lines.join("\n")}\n`;
+  return `\n# Named agents\nAgents defined for this workspace, each with its own instructions (this session has no tool that starts them):\n${lines.join("\n")}\n`;
 }
 
 /**

@@ -63,7 +63,7 @@ describe("named agents", () => {
     });
     const prompt = systemPromptOf(env);
     expect(prompt).toContain(
-      "# Named agents\nAgents defined for this workspace, each with its own instructions (no tool of this session starts them yet):\n- reviewer: Reviews a change for bugs.\n- tester: Runs the tests.\n",
+      "# Named agents\nAgents defined for this workspace, each with its own instructions (this session has no tool that starts them):\n- reviewer: Reviews a change for bugs.\n- tester: Runs the tests.\n",
     );
     // Names and descriptions only: the instructions are not paid for on every request.
     expect(prompt).not.toContain("Read the diff.");
