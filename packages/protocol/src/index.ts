@@ -10,6 +10,7 @@ export {
   streamKeyOf,
 } from "./aggregate.js";
 export {
+  type AgentMessageEventFields,
   abortEvent,
   approvalDecision,
   assistantText,
@@ -23,6 +24,8 @@ export {
   isSessionMeta,
   mcpConnectBegin,
   mcpConnectEnd,
+  messageDelivered,
+  messageSent,
   modelMsg,
   type Payload,
   partialText,
@@ -87,6 +90,10 @@ export {
   LimitReachedPayloadSchema,
   type McpConnectEndPayload,
   McpConnectEndPayloadSchema,
+  type MessageDeliveredPayload,
+  MessageDeliveredPayloadSchema,
+  type MessageSentPayload,
+  MessageSentPayloadSchema,
   type McpServerConnectResult,
   McpServerConnectResultSchema,
   type TokenUsagePayload,

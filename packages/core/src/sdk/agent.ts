@@ -51,6 +51,7 @@ import { refuseUnpricedCostBudget, sessionLimits } from "./session-limits.js";
 import { sessionMcpToolset } from "./session-mcp.js";
 import { sessionSystemPrompt } from "./session-prompt.js";
 import { sessionProcesses, sessionTools } from "./session-tools.js";
+import type { Mailbox } from "../tools/messaging/hub.js";
 import { SetupError } from "./setup-error.js";
 import { createSubagentManager, subagentPointers } from "./subagents.js";
 import { prepareSurroundings, type SessionSurroundings } from "./surroundings.js";
@@ -73,6 +74,8 @@ interface SessionAssembly {
   recordedMeta?: OmniMessage<SessionMetaPayload>;
   /** Set for a subagent session: its parent. */
   parentSessionId?: string;
+  /** Set for a subagent session: its end of the parent session's inboxes. */
+  mailbox?: Mailbox;
   /** A resumed parent's subagent pointers. */
   pointers?: ReturnType<typeof subagentPointers>;
   surroundings: SessionSurroundings;
@@ -124,6 +127,7 @@ export class Agent {
     workspaceDir: string,
     options: CreateSessionOptions,
     parentSessionId?: string,
+    mailbox?: Mailbox,
   ): Promise<Session> {
     const surroundings = await this.surroundings(workspaceDir);
     const systemPrompt = await sessionSystemPrompt({
@@ -148,6 +152,7 @@ export class Agent {
       options,
       isNew: true,
       parentSessionId,
+      mailbox,
       surroundings,
     });
   }
@@ -188,7 +193,8 @@ export class Agent {
     model: ResolvedModel | string,
     options: ChildSessionOptions,
   ): Promise<Session> {
-    const workspaceDir = await existingFolder(options.workspaceDir);
+    const { mailbox, ...sessionOptions } = options;
+    const workspaceDir = await existingFolder(sessionOptions.workspaceDir);
     const id = newSessionId();
     const resolved =
       typeof model === "string" ? resolveModel(model, this.project, this.modelSettings) : model;
@@ -196,8 +202,9 @@ export class Agent {
       id,
       resolved,
       workspaceDir,
-      { ...options, prices: resolved.prices },
+      { ...sessionOptions, prices: resolved.prices },
       parentSessionId,
+      mailbox,
     );
   }
 
@@ -218,11 +225,11 @@ export class Agent {
       meta?.type === "session_meta" &&
       meta.payload.provider === info.provider &&
       meta.payload.model_id === info.modelId;
-    const { workspaceDir: _recorded, ...rest } = options;
+    const { workspaceDir: _recorded, mailbox, ...rest } = options;
     const resumeOptions: ResumeSessionOptions = same
       ? { ...rest, model: parentModel.adapter, prices: parentModel.prices }
       : rest;
-    return this.resume(sessionId, resumeOptions, parentSessionId);
+    return this.resume(sessionId, resumeOptions, parentSessionId, mailbox);
   }
 
   /** Another agent of the same data root, with this agent's custom tools and logger. @internal */
@@ -234,6 +241,7 @@ export class Agent {
     sessionId: string,
     options: ResumeSessionOptions,
     parentSessionId?: string,
+    mailbox?: Mailbox,
   ): Promise<Session> {
     checkThinkingLevel(options.thinkingLevel, "resumeSession");
     const records = this.readSessionRecords(sessionId);
@@ -268,6 +276,7 @@ export class Agent {
       recordedTools: lastToolList(records),
       recordedMeta: latestSessionMeta(records),
       parentSessionId,
+      mailbox,
       surroundings,
       resumeNotes: closed,
       pointers: parentSessionId === undefined ? subagentPointers(records) : undefined,
@@ -332,6 +341,7 @@ export class Agent {
       modelHasVision: adapter.info.vision,
       isSubagent,
       subagents,
+      mailbox: subagents ? subagents.rootMailbox : input.mailbox,
     });
     const { environment, hookRunner } = sessionEnvironment({
       sessionId: id,

@@ -5,6 +5,7 @@ import type { RetryPolicy } from "../engine/retry.js";
 import type { ConversationState } from "../engine/types.js";
 import type { ThinkingLevel } from "../models/types.js";
 import { type ChildSessionRequest, SubagentManager, type SubagentPointer } from "../tools/subagent/index.js";
+import type { Mailbox } from "../tools/messaging/hub.js";
 import type { ChildSessionMaker, ChildSessionOptions } from "./child-sessions.js";
 import type { ResolvedModel } from "./model-choice.js";
 import type { Session } from "./session.js";
@@ -64,16 +65,19 @@ export function createSubagentManager(parent: SubagentParent): SubagentManager {
 
   const manager = new SubagentManager({
     launcher: {
-      async create(request: ChildSessionRequest): Promise<Session> {
+      async create(request: ChildSessionRequest, mailbox: Mailbox): Promise<Session> {
         const agent = await agentFor(request.agentId);
         const model = request.model ? `${request.model.provider}/${request.model.modelId}` : parent.resolved;
-        return agent.createSubagentSession(parent.sessionId, model, childOptions());
+        return agent.createSubagentSession(parent.sessionId, model, { ...childOptions(), mailbox });
       },
-      async resume(sessionId: string): Promise<Session> {
+      async resume(sessionId: string, mailbox: Mailbox): Promise<Session> {
         const meta = readSession(location, sessionId).records[0];
         const agentId = meta?.type === "session_meta" ? meta.payload.agent_id : undefined;
         const agent = await agentFor(agentId);
-        return agent.resumeSubagentSession(sessionId, parent.sessionId, parent.resolved, childOptions());
+        return agent.resumeSubagentSession(sessionId, parent.sessionId, parent.resolved, {
+          ...childOptions(),
+          mailbox,
+        });
       },
       readTrace(sessionId: string): readonly OmniMessage[] {
         return readSession(location, sessionId).records;
