@@ -26,6 +26,7 @@ import type { ConversationState } from "../engine/types.js";
 import { mcpSecretValues } from "../mcp/secrets.js";
 import { createRecordingModel } from "../models/recorder.js";
 import type { ThinkingLevel } from "../models/types.js";
+import type { Mailbox } from "../tools/messaging/hub.js";
 import type { SubagentManager } from "../tools/subagent/index.js";
 import { loadAgentConfig, loadProject } from "./agent-config.js";
 import type {
@@ -51,7 +52,6 @@ import { refuseUnpricedCostBudget, sessionLimits } from "./session-limits.js";
 import { sessionMcpToolset } from "./session-mcp.js";
 import { sessionSystemPrompt } from "./session-prompt.js";
 import { sessionProcesses, sessionTools } from "./session-tools.js";
-import type { Mailbox } from "../tools/messaging/hub.js";
 import { SetupError } from "./setup-error.js";
 import { createSubagentManager, subagentPointers } from "./subagents.js";
 import { prepareSurroundings, type SessionSurroundings } from "./surroundings.js";

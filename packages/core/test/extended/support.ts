@@ -55,13 +55,10 @@ export function extendedEnvironment(dirs: TempDirs, options: ToolsetOptions = {}
   const definitions = definitionsOf(options).filter(
     (d) => !["run_subagent", "input_subagent"].includes(d.name),
   );
-  const { tools, unknown } = createBuiltinTools(
-    definitions,
-    {
-      ...extendedToolFactories(limits, { readFileRich: options.readFileRich }),
-      ...messagingToolFactories(options.mailbox ?? rootWithOneChild()),
-    },
-  );
+  const { tools, unknown } = createBuiltinTools(definitions, {
+    ...extendedToolFactories(limits, { readFileRich: options.readFileRich }),
+    ...messagingToolFactories(options.mailbox ?? rootWithOneChild()),
+  });
   if (unknown.length > 0) throw new Error(`no factory for ${unknown.join(", ")}`);
   return makeEnvironment(dirs, tools, { writeGuard: options.writeGuard, ...options.environment });
 }

@@ -6,8 +6,8 @@ import {
   DEFAULT_JOBS_MAX_JOBS,
   DEFAULT_WAIT_MESSAGES_TIMEOUT_MS,
   defaultSystemConfig,
-  MAX_WAIT_MESSAGES_TIMEOUT_MS,
   defaultToolLimits,
+  MAX_WAIT_MESSAGES_TIMEOUT_MS,
   resolveToolset,
   type ToolDefinitionConfig,
 } from "@penguin/state";

@@ -36,7 +36,8 @@ export class MessageHub {
   }
 
   send(from: string, to: string, text: string): SendOutcome {
-    if (text.trim() === "") return { ok: false, error: "send_message needs a non-empty text; nothing was sent." };
+    if (text.trim() === "")
+      return { ok: false, error: "send_message needs a non-empty text; nothing was sent." };
     if (to === from) {
       return { ok: false, error: `"${to}" is you: send_message goes to another agent; nothing was sent.` };
     }

@@ -11,12 +11,18 @@ import type { AgentMessage } from "./inbox.js";
 import { NO_MAILBOX_MESSAGE } from "./send-message.js";
 
 /** `timeout_ms` as the call runs with it: the default when absent, the maximum when larger. */
-export function waitTimeout(value: unknown): { ok: true; ms: number; clamped: boolean } | { ok: false; error: string } {
+export function waitTimeout(
+  value: unknown,
+): { ok: true; ms: number; clamped: boolean } | { ok: false; error: string } {
   if (value === undefined) return { ok: true, ms: DEFAULT_WAIT_MESSAGES_TIMEOUT_MS, clamped: false };
   if (typeof value !== "number" || !Number.isInteger(value) || value < 0) {
-    return { ok: false, error: "wait_messages: timeout_ms must be a whole number of milliseconds, 0 or more." };
+    return {
+      ok: false,
+      error: "wait_messages: timeout_ms must be a whole number of milliseconds, 0 or more.",
+    };
   }
-  if (value > MAX_WAIT_MESSAGES_TIMEOUT_MS) return { ok: true, ms: MAX_WAIT_MESSAGES_TIMEOUT_MS, clamped: true };
+  if (value > MAX_WAIT_MESSAGES_TIMEOUT_MS)
+    return { ok: true, ms: MAX_WAIT_MESSAGES_TIMEOUT_MS, clamped: true };
   return { ok: true, ms: value, clamped: false };
 }
 
@@ -53,7 +59,10 @@ export function createWaitMessagesTool(
       : "";
     if (messages.length === 0) {
       if (ctx.signal?.aborted) return { stopReason: "aborted", note: "[the wait was interrupted]" };
-      yield* textDelta(ctx.toolCallId, `No message arrived for ${mailbox.self} within ${timeout.ms} ms.${clampNote}`);
+      yield* textDelta(
+        ctx.toolCallId,
+        `No message arrived for ${mailbox.self} within ${timeout.ms} ms.${clampNote}`,
+      );
       return { stopReason: "completed" };
     }
     for (const message of messages) {
