@@ -122,6 +122,20 @@ describe("wait_messages", () => {
     expect(call.complete.output).toContain("here it is");
   });
 
+  it("hands a message to one of two waits, and the other waits on to its own timeout", async () => {
+    const { hub, child } = hubWith();
+    const started = Date.now();
+    setTimeout(() => hub.send("root", "sub_1", "only one"), 50);
+    const [a, b] = await Promise.all([
+      runCall(child, "wait_messages", { timeout_ms: 400 }, "call_a"),
+      runCall(child, "wait_messages", { timeout_ms: 400 }, "call_b"),
+    ]);
+    const outputs = [a.complete.output, b.complete.output];
+    expect(outputs.filter((o) => o.includes("only one"))).toHaveLength(1);
+    expect(outputs).toContain("No message arrived for sub_1 within 400 ms.");
+    expect(Date.now() - started).toBeGreaterThanOrEqual(390);
+  });
+
   it("clamps a timeout past the maximum and says so", async () => {
     expect(waitTimeout(MAX_WAIT_MESSAGES_TIMEOUT_MS + 1)).toEqual({
       ok: true,

@@ -51,9 +51,16 @@ export function createWaitMessagesTool(
     const timeout = waitTimeout(args.timeout_ms);
     if (!timeout.ok) return yield* failedCall(ctx, timeout.error);
     const inbox = mailbox.hub.inbox(mailbox.self) ?? mailbox.hub.open(mailbox.self);
-    await inbox.waitForArrival(timeout.ms, ctx.signal);
-    // An interrupted call hands nothing over: what waits stays in the inbox for the next call.
-    const messages = ctx.signal?.aborted ? [] : inbox.takeAll();
+    // Another call of the same agent may take what woke this one: wait on until the deadline.
+    const deadline = Date.now() + timeout.ms;
+    let messages: AgentMessage[] = [];
+    for (;;) {
+      await inbox.waitForArrival(deadline - Date.now(), ctx.signal);
+      // An interrupted call hands nothing over: what waits stays in the inbox for the next call.
+      if (ctx.signal?.aborted) break;
+      messages = inbox.takeAll();
+      if (messages.length > 0 || Date.now() >= deadline) break;
+    }
     const clampNote = timeout.clamped
       ? `\n[timeout_ms was clamped to the maximum, ${MAX_WAIT_MESSAGES_TIMEOUT_MS} ms]`
       : "";
