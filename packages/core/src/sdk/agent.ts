@@ -26,7 +26,7 @@ import type { ConversationState } from "../engine/types.js";
 import { mcpSecretValues } from "../mcp/secrets.js";
 import { createRecordingModel } from "../models/recorder.js";
 import type { ThinkingLevel } from "../models/types.js";
-import type { Mailbox } from "../tools/messaging/hub.js";
+import { type Mailbox, nextMessageNumber } from "../tools/messaging/index.js";
 import type { SubagentManager } from "../tools/subagent/index.js";
 import { loadAgentConfig, loadProject } from "./agent-config.js";
 import type {
@@ -78,6 +78,8 @@ interface SessionAssembly {
   mailbox?: Mailbox;
   /** A resumed parent's subagent pointers. */
   pointers?: ReturnType<typeof subagentPointers>;
+  /** A resumed parent's first free message number. */
+  firstMessageNumber?: number;
   surroundings: SessionSurroundings;
   /** Records a resume added to the trace (a dangling compaction closed), streamed first. */
   resumeNotes?: OmniMessage[];
@@ -280,6 +282,7 @@ export class Agent {
       surroundings,
       resumeNotes: closed,
       pointers: parentSessionId === undefined ? subagentPointers(records) : undefined,
+      firstMessageNumber: parentSessionId === undefined ? nextMessageNumber(records) : undefined,
     });
   }
 
@@ -448,6 +451,7 @@ export class Agent {
       secrets: input.options.secrets,
       state: input.state,
       pointers: input.pointers,
+      firstMessageNumber: input.firstMessageNumber,
     });
   }
 }

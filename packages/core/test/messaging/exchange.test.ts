@@ -116,6 +116,56 @@ describe("messages between the root agent and a running child", () => {
     expect(messageEvents(rootTrace, "message_sent")).toHaveLength(1);
   });
 
+  it("numbers a resumed session's messages past the ids its trace already holds", async () => {
+    const env = await start(
+      [
+        {
+          tool_calls: [
+            runSubagent("call_run1", { prompt: "Say hello.", yield_time_ms: 20_000, ...CHILD_MODEL }),
+          ],
+        },
+        { text: "first done" },
+        {
+          tool_calls: [
+            runSubagent("call_run2", { prompt: "Say hello.", yield_time_ms: 20_000, ...CHILD_MODEL }),
+          ],
+        },
+        { tool_calls: [wait("call_wait", 0)] },
+        { text: "second done" },
+      ],
+      {
+        config: EXTENDED,
+        childScript: [
+          { tool_calls: [send("c1_send", "root", "hello 1")] },
+          { text: "c1 done" },
+          { tool_calls: [send("c2_send", "root", "hello 2")] },
+          { text: "c2 done" },
+        ],
+      },
+    );
+    const first = await env.agent.createSession({
+      workspaceDir: env.workspaceDir,
+      model: MODEL,
+      retry: RETRY_FAST,
+    });
+    await collect(first.run("Start a child.", { approve: allowAll }));
+    const sessionId = first.id;
+    await first.dispose();
+    const resumed = await env.agent.resumeSession(sessionId, { retry: RETRY_FAST });
+    const yielded = await collect(resumed.run("Start another.", { approve: allowAll }));
+    const children = resumed.subagents.map((child) => child.sessionId);
+    await resumed.dispose();
+
+    expect(outputOf(yielded, "call_wait").output).toContain("hello 2");
+    expect(children).toHaveLength(2);
+    // Each child's send is in its own trace.
+    const sent = children
+      .flatMap((child) => sessionRecords(env.location, child))
+      .filter((m) => m.type === "event_msg" && kind(m) === "message_sent")
+      .map((m) => (m.payload as unknown as MessageEvent).message_id);
+    expect(sent).toEqual(["msg_1", "msg_2"]);
+  });
+
   it("gives every agent the messaging tools whatever allowed_tools says", async () => {
     const env = await start([{ text: "ok" }], {
       config: { ...EXTENDED, allowed_tools: ["read_file"] },

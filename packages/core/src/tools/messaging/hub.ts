@@ -1,6 +1,9 @@
 import { ROOT_AGENT_RUN_ID } from "@penguin/state";
 import { type AgentMessage, DEFAULT_INBOX_LIMITS, Inbox, type InboxLimits } from "./inbox.js";
 
+/** Message ids are `msg_<n>`, numbered per session. */
+export const MESSAGE_ID_PREFIX = "msg_";
+
 export type SendOutcome = { ok: true; message: AgentMessage } | { ok: false; error: string };
 
 /**
@@ -11,9 +14,18 @@ export type SendOutcome = { ok: true; message: AgentMessage } | { ok: false; err
 export class MessageHub {
   private readonly inboxes = new Map<string, Inbox>();
   private readonly receiving = new Set<string>();
-  private nextId = 1;
+  private nextId: number;
 
-  constructor(private readonly limits: InboxLimits = DEFAULT_INBOX_LIMITS) {}
+  /**
+   * `firstNumber`: the number of the first message id (`msg_<n>`); a resumed session starts past
+   * the ids its trace holds, so an id names one message in the session's traces.
+   */
+  constructor(
+    private readonly limits: InboxLimits = DEFAULT_INBOX_LIMITS,
+    firstNumber = 1,
+  ) {
+    this.nextId = firstNumber;
+  }
 
   /** Opens (or reopens) the inbox of `agentRunId`; messages still waiting in it are kept. */
   open(agentRunId: string): Inbox {
@@ -52,7 +64,7 @@ export class MessageHub {
       };
     }
     const message: AgentMessage = {
-      id: `msg_${this.nextId++}`,
+      id: `${MESSAGE_ID_PREFIX}${this.nextId++}`,
       from,
       to,
       text,
