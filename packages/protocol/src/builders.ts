@@ -189,6 +189,21 @@ export const subagentPointer = (
   extra: { subagent_id?: string; tool_call_id?: string } = {},
 ) => eventMsg({ type: "subagent", session_id: sessionId, ...extra });
 
+/** Fields shared by `message_sent` and `message_delivered`. */
+export interface AgentMessageEventFields {
+  message_id: string;
+  from: string;
+  to: string;
+  sent_at: string;
+  text: string;
+  tool_call_id?: string;
+}
+
+export const messageSent = (fields: AgentMessageEventFields) => eventMsg({ type: "message_sent", ...fields });
+
+export const messageDelivered = (fields: AgentMessageEventFields) =>
+  eventMsg({ type: "message_delivered", ...fields });
+
 /** A hook's run around a tool call (see `HookResultPayloadSchema`). */
 export const hookResult = (result: {
   hook: string;

@@ -99,6 +99,38 @@ export const SubagentPayloadSchema = z.looseObject({
   tool_call_id: z.string().optional(),
 });
 
+/**
+ * A message between two agents of one session (send_message / wait_messages). `from` and `to` are
+ * agent run ids: `root` for the session's own agent, a child's id (`sub_N`) otherwise. The same
+ * `message_id` is in the sender's trace (`message_sent`) and the recipient's (`message_delivered`),
+ * which is how the two traces connect.
+ */
+const agentMessageFields = {
+  message_id: z.string().min(1),
+  from: z.string().min(1),
+  to: z.string().min(1),
+  /** When the sender sent it (ISO 8601). */
+  sent_at: z.string(),
+};
+
+/** The caller's send_message put a message into the recipient's inbox. */
+export const MessageSentPayloadSchema = z.looseObject({
+  type: z.literal("message_sent"),
+  ...agentMessageFields,
+  text: z.string(),
+  tool_call_id: z.string().optional(),
+});
+export type MessageSentPayload = z.infer<typeof MessageSentPayloadSchema>;
+
+/** The caller's wait_messages took a message out of its inbox and handed it to the model. */
+export const MessageDeliveredPayloadSchema = z.looseObject({
+  type: z.literal("message_delivered"),
+  ...agentMessageFields,
+  text: z.string(),
+  tool_call_id: z.string().optional(),
+});
+export type MessageDeliveredPayload = z.infer<typeof MessageDeliveredPayloadSchema>;
+
 /** A task ended on one of its limits (max_turns, tokens, cost, wall time, context window). */
 export const LimitReachedPayloadSchema = z.looseObject({
   type: z.literal("limit_reached"),
@@ -224,6 +256,8 @@ export const EventPayloadSchema = z.discriminatedUnion("type", [
   CompactionEndPayloadSchema,
   AbortPayloadSchema,
   SubagentPayloadSchema,
+  MessageSentPayloadSchema,
+  MessageDeliveredPayloadSchema,
   LimitReachedPayloadSchema,
   TaskEndPayloadSchema,
   McpConnectBeginPayloadSchema,

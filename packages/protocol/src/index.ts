@@ -10,6 +10,7 @@ export {
   streamKeyOf,
 } from "./aggregate.js";
 export {
+  type AgentMessageEventFields,
   abortEvent,
   approvalDecision,
   assistantText,
@@ -23,6 +24,8 @@ export {
   isSessionMeta,
   mcpConnectBegin,
   mcpConnectEnd,
+  messageDelivered,
+  messageSent,
   modelMsg,
   type Payload,
   partialText,
@@ -89,6 +92,10 @@ export {
   McpConnectEndPayloadSchema,
   type McpServerConnectResult,
   McpServerConnectResultSchema,
+  type MessageDeliveredPayload,
+  MessageDeliveredPayloadSchema,
+  type MessageSentPayload,
+  MessageSentPayloadSchema,
   type TokenUsagePayload,
   TokenUsagePayloadSchema,
   type ToolSpec,

@@ -2,6 +2,7 @@ import { z } from "zod";
 import { JOB_TOOL_DEFINITIONS, JobToolLimitsShape } from "./job-tool-definitions.js";
 import { DEFAULT_MAX_OUTPUT_LENGTH, type ToolDefinitionConfig } from "./tool-definitions.js";
 import { deepFreeze, type JsonSchema, objectSchema } from "./tools/definition-parts.js";
+import { MESSAGING_TOOL_DEFINITIONS } from "./tools/messaging.js";
 
 // The extended toolset ("Penguin offers the extended capabilities as opt-in entries of the same
 // built-in registry, named in snake_case"): its complete definitions, the `tools.preset` that
@@ -245,6 +246,7 @@ export const EXTENDED_TOOL_DEFINITIONS: readonly ToolDefinitionConfig[] = deepFr
     timeoutMs: 120_000,
     maxOutputLength: 60_000,
   },
+  ...MESSAGING_TOOL_DEFINITIONS,
 ]);
 
 export const EXTENDED_TOOL_NAMES: readonly string[] = EXTENDED_TOOL_DEFINITIONS.map((tool) => tool.name);

@@ -54,6 +54,8 @@ const EXTENDED = [
   "web_fetch",
   "use_skill",
   "change_directory",
+  "send_message",
+  "wait_messages",
 ];
 
 describe("extended tool definitions", () => {
@@ -70,6 +72,9 @@ describe("extended tool definitions", () => {
       search_text: "r",
       web_fetch: "r",
       remove_path: "rw",
+      // Sending a message changes no file.
+      send_message: "r",
+      wait_messages: "r",
     });
   });
 

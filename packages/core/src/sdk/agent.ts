@@ -26,6 +26,7 @@ import type { ConversationState } from "../engine/types.js";
 import { mcpSecretValues } from "../mcp/secrets.js";
 import { createRecordingModel } from "../models/recorder.js";
 import type { ThinkingLevel } from "../models/types.js";
+import { type Mailbox, nextMessageNumber } from "../tools/messaging/index.js";
 import type { SubagentManager } from "../tools/subagent/index.js";
 import { loadAgentConfig, loadProject } from "./agent-config.js";
 import type {
@@ -73,8 +74,12 @@ interface SessionAssembly {
   recordedMeta?: OmniMessage<SessionMetaPayload>;
   /** Set for a subagent session: its parent. */
   parentSessionId?: string;
+  /** Set for a subagent session: its end of the parent session's inboxes. */
+  mailbox?: Mailbox;
   /** A resumed parent's subagent pointers. */
   pointers?: ReturnType<typeof subagentPointers>;
+  /** A resumed parent's first free message number. */
+  firstMessageNumber?: number;
   surroundings: SessionSurroundings;
   /** Records a resume added to the trace (a dangling compaction closed), streamed first. */
   resumeNotes?: OmniMessage[];
@@ -124,6 +129,7 @@ export class Agent {
     workspaceDir: string,
     options: CreateSessionOptions,
     parentSessionId?: string,
+    mailbox?: Mailbox,
   ): Promise<Session> {
     const surroundings = await this.surroundings(workspaceDir);
     const systemPrompt = await sessionSystemPrompt({
@@ -148,6 +154,7 @@ export class Agent {
       options,
       isNew: true,
       parentSessionId,
+      mailbox,
       surroundings,
     });
   }
@@ -188,7 +195,8 @@ export class Agent {
     model: ResolvedModel | string,
     options: ChildSessionOptions,
   ): Promise<Session> {
-    const workspaceDir = await existingFolder(options.workspaceDir);
+    const { mailbox, ...sessionOptions } = options;
+    const workspaceDir = await existingFolder(sessionOptions.workspaceDir);
     const id = newSessionId();
     const resolved =
       typeof model === "string" ? resolveModel(model, this.project, this.modelSettings) : model;
@@ -196,8 +204,9 @@ export class Agent {
       id,
       resolved,
       workspaceDir,
-      { ...options, prices: resolved.prices },
+      { ...sessionOptions, prices: resolved.prices },
       parentSessionId,
+      mailbox,
     );
   }
 
@@ -218,11 +227,11 @@ export class Agent {
       meta?.type === "session_meta" &&
       meta.payload.provider === info.provider &&
       meta.payload.model_id === info.modelId;
-    const { workspaceDir: _recorded, ...rest } = options;
+    const { workspaceDir: _recorded, mailbox, ...rest } = options;
     const resumeOptions: ResumeSessionOptions = same
       ? { ...rest, model: parentModel.adapter, prices: parentModel.prices }
       : rest;
-    return this.resume(sessionId, resumeOptions, parentSessionId);
+    return this.resume(sessionId, resumeOptions, parentSessionId, mailbox);
   }
 
   /** Another agent of the same data root, with this agent's custom tools and logger. @internal */
@@ -234,6 +243,7 @@ export class Agent {
     sessionId: string,
     options: ResumeSessionOptions,
     parentSessionId?: string,
+    mailbox?: Mailbox,
   ): Promise<Session> {
     checkThinkingLevel(options.thinkingLevel, "resumeSession");
     const records = this.readSessionRecords(sessionId);
@@ -268,9 +278,11 @@ export class Agent {
       recordedTools: lastToolList(records),
       recordedMeta: latestSessionMeta(records),
       parentSessionId,
+      mailbox,
       surroundings,
       resumeNotes: closed,
       pointers: parentSessionId === undefined ? subagentPointers(records) : undefined,
+      firstMessageNumber: parentSessionId === undefined ? nextMessageNumber(records) : undefined,
     });
   }
 
@@ -332,6 +344,7 @@ export class Agent {
       modelHasVision: adapter.info.vision,
       isSubagent,
       subagents,
+      mailbox: subagents ? subagents.rootMailbox : input.mailbox,
     });
     const { environment, hookRunner } = sessionEnvironment({
       sessionId: id,
@@ -439,6 +452,7 @@ export class Agent {
       secrets: input.options.secrets,
       state: input.state,
       pointers: input.pointers,
+      firstMessageNumber: input.firstMessageNumber,
     });
   }
 }

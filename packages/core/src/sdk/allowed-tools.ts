@@ -1,4 +1,4 @@
-import type { SystemConfig } from "@penguin/state";
+import { MESSAGING_TOOL_NAMES, type SystemConfig } from "@penguin/state";
 import { knownTools } from "./known-tools.js";
 import { SetupError } from "./setup-error.js";
 
@@ -25,4 +25,15 @@ export function checkAllowedTools(
     `agent "${agentId}": allowed_tools names ${names}, which no tool has. The agent's tools are: ${tools.describe()}. Fix the name or remove it from allowed_tools.`,
     "config",
   );
+}
+
+/**
+ * The names a session lets through: `allowed_tools` plus the messaging tools, which "every agent
+ * has whatever `allowed_tools` says" (an agent that cannot read its inbox could never be told to
+ * stop or be answered). Undefined (no list) lets everything through. The messaging tools still
+ * come only with a toolset that has them (the extended preset).
+ */
+export function effectiveAllowedTools(allowed: readonly string[] | undefined): readonly string[] | undefined {
+  if (allowed === undefined) return undefined;
+  return [...new Set([...allowed, ...MESSAGING_TOOL_NAMES])];
 }

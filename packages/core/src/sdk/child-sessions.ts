@@ -1,6 +1,7 @@
 import type { SessionBudget } from "../engine/limits.js";
 import type { RetryPolicy } from "../engine/retry.js";
 import type { ThinkingLevel } from "../models/types.js";
+import type { Mailbox } from "../tools/messaging/hub.js";
 import type { ResolvedModel } from "./model-choice.js";
 import type { Session } from "./session.js";
 
@@ -15,6 +16,8 @@ export interface ChildSessionOptions {
   budget?: SessionBudget;
   retry?: Partial<RetryPolicy>;
   secrets?: string[];
+  /** The child's end of the parent session's inboxes (its send_message / wait_messages). */
+  mailbox?: Mailbox;
 }
 
 /** An agent as a maker of subagent sessions (the Agent class is one). */

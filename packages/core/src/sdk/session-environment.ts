@@ -5,6 +5,7 @@ import type { BuiltinTool } from "../environment/types.js";
 import { HookRunner } from "../hooks/runner.js";
 import type { ProcessManager } from "../processes/process-manager.js";
 import type { AgentLogger } from "./agent-options.js";
+import { effectiveAllowedTools } from "./allowed-tools.js";
 import type { ResolvedModel } from "./model-choice.js";
 import type { SessionSurroundings } from "./surroundings.js";
 import { describeImageWith } from "./vision.js";
@@ -45,7 +46,7 @@ export function sessionEnvironment(input: SessionEnvironmentInput): {
     skills,
     agents,
     hooks: hookRunner,
-    allowedTools: config.allowed_tools,
+    allowedTools: effectiveAllowedTools(config.allowed_tools),
     tools: input.tools,
     sessionId: input.sessionId,
     workspaceDir: input.workspaceDir,

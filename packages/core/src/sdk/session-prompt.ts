@@ -1,4 +1,5 @@
 import { buildSystemPrompt, resolveToolset, type SystemConfig, systemPromptTemplate } from "@penguin/state";
+import { effectiveAllowedTools } from "./allowed-tools.js";
 import type { CustomToolRegistration } from "./custom-tools.js";
 import type { ResolvedModel } from "./model-choice.js";
 import type { SessionSurroundings } from "./surroundings.js";
@@ -33,7 +34,7 @@ export function sessionSystemPrompt(input: SessionPromptInput): Promise<string> 
 
 /** The built-in and code-registered tools a session offers, after `allowed_tools`. */
 function offeredToolNames(config: SystemConfig, extraTools: readonly CustomToolRegistration[]): string[] {
-  const allowed = config.allowed_tools;
+  const allowed = effectiveAllowedTools(config.allowed_tools);
   const names = [...resolveToolset(config).map((tool) => tool.name), ...extraTools.map((tool) => tool.name)];
   return allowed === undefined ? names : names.filter((name) => allowed.includes(name));
 }

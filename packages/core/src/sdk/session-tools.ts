@@ -2,6 +2,7 @@ import { readFileRichEnabled, resolveToolLimits, resolveToolset, type SystemConf
 import type { BuiltinTool } from "../environment/types.js";
 import { ProcessManager } from "../processes/process-manager.js";
 import { extendedToolFactories } from "../tools/extended/index.js";
+import { type Mailbox, messagingToolFactories } from "../tools/messaging/index.js";
 import { createBuiltinTools, selectToolsForModel } from "../tools/registry.js";
 import { SUBAGENT_TOOL_NAMES, type SubagentManager, subagentToolFactories } from "../tools/subagent/index.js";
 import type { AgentLogger } from "./agent-options.js";
@@ -31,6 +32,8 @@ export interface SessionToolsInput {
   isSubagent: boolean;
   /** A top-level session's subagent manager (the subagent tools drive it). */
   subagents: SubagentManager | undefined;
+  /** This agent's end of the session's inboxes (the messaging tools send and wait through it). */
+  mailbox: Mailbox | undefined;
 }
 
 export function sessionTools(input: SessionToolsInput): BuiltinTool[] {
@@ -44,6 +47,7 @@ export function sessionTools(input: SessionToolsInput): BuiltinTool[] {
       readFileRich: readFileRichEnabled(config.tools),
     }),
     ...(subagents ? subagentToolFactories(subagents) : {}),
+    ...messagingToolFactories(input.mailbox),
   });
   for (const name of builtins.unknown) {
     input.logger.warn(

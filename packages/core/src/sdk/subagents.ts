@@ -4,6 +4,12 @@ import { readSession } from "@penguin/trace";
 import type { RetryPolicy } from "../engine/retry.js";
 import type { ConversationState } from "../engine/types.js";
 import type { ThinkingLevel } from "../models/types.js";
+import {
+  DEFAULT_INBOX_LIMITS,
+  type Mailbox,
+  MessageHub,
+  nextMessageNumber,
+} from "../tools/messaging/index.js";
 import { type ChildSessionRequest, SubagentManager, type SubagentPointer } from "../tools/subagent/index.js";
 import type { ChildSessionMaker, ChildSessionOptions } from "./child-sessions.js";
 import type { ResolvedModel } from "./model-choice.js";
@@ -40,6 +46,8 @@ export interface SubagentParent {
   state: ConversationState;
   /** Pointer events of a resumed parent's trace. */
   pointers?: readonly SubagentPointer[];
+  /** A resumed parent's first free message number (see `nextMessageNumber`). */
+  firstMessageNumber?: number;
 }
 
 export function createSubagentManager(parent: SubagentParent): SubagentManager {
@@ -63,17 +71,21 @@ export function createSubagentManager(parent: SubagentParent): SubagentManager {
       : parent.agent.otherAgent(agentId);
 
   const manager = new SubagentManager({
+    messages: new MessageHub(DEFAULT_INBOX_LIMITS, firstMessageNumber(parent, location)),
     launcher: {
-      async create(request: ChildSessionRequest): Promise<Session> {
+      async create(request: ChildSessionRequest, mailbox: Mailbox): Promise<Session> {
         const agent = await agentFor(request.agentId);
         const model = request.model ? `${request.model.provider}/${request.model.modelId}` : parent.resolved;
-        return agent.createSubagentSession(parent.sessionId, model, childOptions());
+        return agent.createSubagentSession(parent.sessionId, model, { ...childOptions(), mailbox });
       },
-      async resume(sessionId: string): Promise<Session> {
+      async resume(sessionId: string, mailbox: Mailbox): Promise<Session> {
         const meta = readSession(location, sessionId).records[0];
         const agentId = meta?.type === "session_meta" ? meta.payload.agent_id : undefined;
         const agent = await agentFor(agentId);
-        return agent.resumeSubagentSession(sessionId, parent.sessionId, parent.resolved, childOptions());
+        return agent.resumeSubagentSession(sessionId, parent.sessionId, parent.resolved, {
+          ...childOptions(),
+          mailbox,
+        });
       },
       readTrace(sessionId: string): readonly OmniMessage[] {
         return readSession(location, sessionId).records;
@@ -86,6 +98,24 @@ export function createSubagentManager(parent: SubagentParent): SubagentManager {
   });
   if (parent.pointers && parent.pointers.length > 0) manager.restore(parent.pointers);
   return manager;
+}
+
+/**
+ * The first free message number of a resumed parent: past the ids of its own trace and of each
+ * child's (a child's sends are in the child's trace only). A child trace that cannot be read
+ * adds nothing.
+ */
+function firstMessageNumber(
+  parent: SubagentParent,
+  location: { tracesDir: string; scratchpadRoot: string },
+): number {
+  let first = parent.firstMessageNumber ?? 1;
+  for (const pointer of parent.pointers ?? []) {
+    try {
+      first = Math.max(first, nextMessageNumber(readSession(location, pointer.sessionId).records));
+    } catch {}
+  }
+  return first;
 }
 
 /** The `subagent` pointer events of a parent's trace, in order (the first pointer of an id wins). */

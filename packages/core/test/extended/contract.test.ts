@@ -210,6 +210,18 @@ const CASES: Case[] = [
     invalid: { path: 7 },
     names: 'argument "path"',
   },
+  {
+    name: "send_message",
+    args: () => ({ to: "sub_1", text: "Please report your progress." }),
+    invalid: { to: "sub_1" },
+    names: "text",
+  },
+  {
+    name: "wait_messages",
+    args: () => ({ timeout_ms: 0 }),
+    invalid: { timeout_ms: "soon" },
+    names: 'argument "timeout_ms"',
+  },
 ];
 
 const TINY_CAP = 30;
@@ -309,6 +321,7 @@ describe("a session with the extended preset (SDK, replay model)", () => {
   const thirdTurn = () => [
     { id: "c_signal", name: "signal_job", arguments: { job_id: "cmd_1", signal: "kill" } },
     { id: "c_skill", name: "use_skill", arguments: { name: "demo" } },
+    { id: "c_wait_messages", name: "wait_messages", arguments: { timeout_ms: 0 } },
   ];
   // change_directory must be alone in its round.
   const fourthTurn = () => [{ id: "c_cd", name: "change_directory", arguments: { path: "made" } }];

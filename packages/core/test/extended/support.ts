@@ -9,6 +9,7 @@ import {
 } from "@penguin/state";
 import type { EnvironmentOptions } from "../../src/environment/environment.js";
 import { extendedToolFactories } from "../../src/tools/extended/index.js";
+import { type Mailbox, MessageHub, messagingToolFactories } from "../../src/tools/messaging/index.js";
 import { createBuiltinTools } from "../../src/tools/registry.js";
 import { makeEnvironment, runCall, type TempDirs, tempDirs } from "../environment/support.js";
 
@@ -31,6 +32,8 @@ export interface ToolsetOptions {
   /** Changes to a definition before assembly, e.g. a tiny maxOutputLength. */
   edit?: (definition: ToolDefinitionConfig) => ToolDefinitionConfig;
   environment?: Partial<EnvironmentOptions>;
+  /** The messaging tools' end of a hub; default `root` of a hub where `sub_1` is running. */
+  mailbox?: Mailbox;
 }
 
 export function definitionsOf(options: ToolsetOptions = {}): ToolDefinitionConfig[] {
@@ -52,10 +55,18 @@ export function extendedEnvironment(dirs: TempDirs, options: ToolsetOptions = {}
   const definitions = definitionsOf(options).filter(
     (d) => !["run_subagent", "input_subagent"].includes(d.name),
   );
-  const { tools, unknown } = createBuiltinTools(
-    definitions,
-    extendedToolFactories(limits, { readFileRich: options.readFileRich }),
-  );
+  const { tools, unknown } = createBuiltinTools(definitions, {
+    ...extendedToolFactories(limits, { readFileRich: options.readFileRich }),
+    ...messagingToolFactories(options.mailbox ?? rootWithOneChild()),
+  });
   if (unknown.length > 0) throw new Error(`no factory for ${unknown.join(", ")}`);
   return makeEnvironment(dirs, tools, { writeGuard: options.writeGuard, ...options.environment });
+}
+
+/** The root's mailbox in a hub where child `sub_1` runs (its inbox is open). */
+export function rootWithOneChild(): Mailbox {
+  const hub = new MessageHub();
+  hub.open("root");
+  hub.open("sub_1");
+  return { hub, self: "root" };
 }

@@ -49,15 +49,12 @@ describe("allowed_tools", () => {
     const session = await env.session();
     await collect(session.run("Look around.", { approve: allowAll }));
     await session.dispose();
-    // In toolset order, whatever the order of the list.
-    expect(toolNamesOf(env, 0)).toEqual(["exec_command", "read_file", "list_files"]);
-    expect(session.tools.map((t) => t.name)).toEqual(["exec_command", "read_file", "list_files"]);
+    // In toolset order, whatever the order of the list; every agent keeps the messaging tools.
+    const offered = ["exec_command", "read_file", "list_files", "send_message", "wait_messages"];
+    expect(toolNamesOf(env, 0)).toEqual(offered);
+    expect(session.tools.map((t) => t.name)).toEqual(offered);
     const [ready] = payloadsOf(traceRecords(session.tracePath), "tool_list_ready");
-    expect(((ready?.tools ?? []) as { name: string }[]).map((t) => t.name)).toEqual([
-      "exec_command",
-      "read_file",
-      "list_files",
-    ]);
+    expect(((ready?.tools ?? []) as { name: string }[]).map((t) => t.name)).toEqual(offered);
   });
 
   it("leaves the tools it removed out of the built-in system prompt", async () => {

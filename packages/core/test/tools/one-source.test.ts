@@ -4,8 +4,10 @@ import {
   BUILTIN_TOOL_REGISTRY,
   DEFAULT_JOBS_BUFFER_CHARS,
   DEFAULT_JOBS_MAX_JOBS,
+  DEFAULT_WAIT_MESSAGES_TIMEOUT_MS,
   defaultSystemConfig,
   defaultToolLimits,
+  MAX_WAIT_MESSAGES_TIMEOUT_MS,
   resolveToolset,
   type ToolDefinitionConfig,
 } from "@penguin/state";
@@ -91,6 +93,7 @@ describe("one source for each built-in tool", () => {
     }
     expect(propertyOf("exec_command", "yield_time_ms").default).toBe(DEFAULT_EXEC_YIELD_MS);
     expect(propertyOf("run_subagent", "yield_time_ms").default).toBe(DEFAULT_RUN_YIELD_MS);
+    expect(propertyOf("wait_messages", "timeout_ms").default).toBe(DEFAULT_WAIT_MESSAGES_TIMEOUT_MS);
     expect(propertyOf("read_file", "offset").default).toBe(READ_FILE_DEFAULT_OFFSET);
     expect(propertyOf("read_file", "limit").default).toBe(READ_FILE_DEFAULT_LIMIT);
     expect(DEFAULT_JOBS_MAX_JOBS).toBe(MAX_COMMAND_SESSIONS);
@@ -113,6 +116,8 @@ describe("one source for each built-in tool", () => {
       input_subagent: [DEFAULT_FOLLOW_UP_YIELD_MS, DEFAULT_SUBAGENT_POLL_YIELD_MS],
       read_image: [IMAGE_MAX_BYTES / MiB],
       describe_image: [IMAGE_MAX_BYTES / MiB],
+      // Prose: "0 returns at once".
+      wait_messages: [0, MAX_WAIT_MESSAGES_TIMEOUT_MS],
     };
     for (const tool of registry) {
       const numbers = descriptionsOf(tool).flatMap((text) =>

@@ -1,4 +1,6 @@
 import { errorMessage } from "@penguin/protocol";
+import { ROOT_AGENT_RUN_ID } from "@penguin/state";
+import { type Mailbox, MessageHub } from "../messaging/hub.js";
 import { MAX_SUBAGENT_SESSIONS, SUBAGENT_ID_PREFIX } from "./limits.js";
 import { type RestoredChildState, restoredChildState } from "./restored.js";
 import { Subagent } from "./subagent.js";
@@ -12,6 +14,8 @@ export interface SubagentManagerOptions {
   unreadBufferChars?: number;
   /** Each child request's usage, counted into the parent session's totals. */
   onUsage?: UsageSink;
+  /** The inboxes of the session's agents; default a new hub with the default bounds. */
+  messages?: MessageHub;
 }
 
 /** A `subagent` pointer event of a parent's trace. */
@@ -30,6 +34,11 @@ export type SpawnResult = { ok: true; subagent: Subagent } | { ok: false; error:
  */
 export class SubagentManager {
   readonly maxSessions: number;
+  /**
+   * The inboxes of this session's agents (send_message / wait_messages): the root agent's is open
+   * for the session's life, each child's while its task runs. Ids are the children's ids.
+   */
+  readonly messages: MessageHub;
   private readonly subagents = new Map<string, Subagent>();
   private readonly evicted = new Set<string>();
   /** Evicted subagents still shutting down, awaited by disposeAll. */
@@ -44,6 +53,23 @@ export class SubagentManager {
     if (!Number.isInteger(this.maxSessions) || this.maxSessions < 1) {
       throw new RangeError(`maxSessions must be a positive integer, got ${options.maxSessions}`);
     }
+    this.messages = options.messages ?? new MessageHub();
+    this.messages.open(ROOT_AGENT_RUN_ID);
+  }
+
+  /** The root agent's end of the session's inboxes. */
+  get rootMailbox(): Mailbox {
+    return { hub: this.messages, self: ROOT_AGENT_RUN_ID };
+  }
+
+  /** A child's end of the session's inboxes; its messages are sent as `agentRunId`. */
+  mailboxOf(agentRunId: string): Mailbox {
+    return { hub: this.messages, self: agentRunId };
+  }
+
+  /** Opens a child's inbox while its task runs, and closes it when the task ends. */
+  private inboxSwitch(agentRunId: string): (running: boolean) => void {
+    return (running) => (running ? this.messages.open(agentRunId) : this.messages.close(agentRunId));
   }
 
   get(id: string): Subagent | undefined {
@@ -73,7 +99,7 @@ export class SubagentManager {
     this.starting.add(id);
     let session: Awaited<ReturnType<SubagentLauncher["create"]>>;
     try {
-      session = await this.options.launcher.create(request);
+      session = await this.options.launcher.create(request, this.mailboxOf(id));
     } catch (error) {
       return { ok: false, error: `the subagent could not be started: ${errorMessage(error)}` };
     } finally {
@@ -89,6 +115,7 @@ export class SubagentManager {
       session,
       unreadBufferChars: this.options.unreadBufferChars,
       onUsage: this.options.onUsage,
+      onRunningChange: this.inboxSwitch(id),
     });
     this.subagents.set(subagent.id, subagent);
     return { ok: true, subagent };
@@ -101,7 +128,9 @@ export class SubagentManager {
   async reopen(subagent: Subagent): Promise<{ ok: true } | { ok: false; error: string }> {
     if (subagent.hasSession) return { ok: true };
     try {
-      subagent.attachSession(await this.options.launcher.resume(subagent.sessionId));
+      subagent.attachSession(
+        await this.options.launcher.resume(subagent.sessionId, this.mailboxOf(subagent.id)),
+      );
       return { ok: true };
     } catch (error) {
       return {
@@ -138,6 +167,7 @@ export class SubagentManager {
           sessionId: pointer.sessionId,
           unreadBufferChars: this.options.unreadBufferChars,
           onUsage: this.options.onUsage,
+          onRunningChange: this.inboxSwitch(pointer.subagentId),
           restored,
         }),
       );
@@ -162,6 +192,7 @@ export class SubagentManager {
   /** Ends every child (its task, processes and trace), and refuses new ones. */
   async disposeAll(): Promise<void> {
     this.disposed = true;
+    this.messages.close(ROOT_AGENT_RUN_ID);
     const all = [...this.subagents.values()];
     this.subagents.clear();
     await Promise.all([...all.map((subagent) => subagent.dispose()), ...this.endings]);

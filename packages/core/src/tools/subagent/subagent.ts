@@ -23,6 +23,11 @@ export interface SubagentOptions {
   session?: ChildSession;
   unreadBufferChars?: number;
   onUsage?: UsageSink;
+  /**
+   * Told when a task starts (true) and ends (false): the child's inbox receives messages only
+   * while it runs.
+   */
+  onRunningChange?: (running: boolean) => void;
   /** For a restored child: its state as its trace tells it. */
   restored?: { status: "idle" | "interrupted"; lastTask?: TaskOutcome; answer?: string };
 }
@@ -53,6 +58,7 @@ export class Subagent {
   private readonly unread: UnreadBuffer;
   private readonly approvals: ApprovalWatch;
   private readonly onUsage: UsageSink | undefined;
+  private readonly onRunningChange: ((running: boolean) => void) | undefined;
   private readonly relay = new LiveRelay();
   private readonly activity = new ActivityWaiters();
 
@@ -62,6 +68,7 @@ export class Subagent {
     this.session = options.session;
     this.unread = new UnreadBuffer(options.unreadBufferChars);
     this.onUsage = options.onUsage;
+    this.onRunningChange = options.onRunningChange;
     this.approvals = new ApprovalWatch(() => this.activity.wake());
     this.state = options.restored?.status ?? "idle";
     this.outcome = options.restored?.lastTask;
@@ -135,6 +142,7 @@ export class Subagent {
     this.outcome = undefined;
     this.controller = controller;
     this.state = "running";
+    this.onRunningChange?.(true);
     this.done = this.pump(stream);
     this.activity.wake();
     return { ok: true };
@@ -211,6 +219,7 @@ export class Subagent {
       this.outcome ??= { status: "aborted", message: "the subagent's task ended without a result" };
       if (this.state === "running") this.state = "idle";
       this.controller = undefined;
+      this.onRunningChange?.(false);
       this.activity.wake();
     }
   }

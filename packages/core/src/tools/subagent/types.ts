@@ -1,5 +1,6 @@
 import type { OmniMessage, StopReason, TokenCounts } from "@penguin/protocol";
 import type { Approver } from "../../approval/approver.js";
+import type { Mailbox } from "../messaging/hub.js";
 
 /** How a child's task is run: the parent's approval, an interrupt, and who wrote the prompt. */
 export interface ChildRunOptions {
@@ -35,10 +36,13 @@ export interface ChildSessionRequest {
  * "subagent"`, `parent_session_id`) and no subagent tools (depth is capped at 1).
  */
 export interface SubagentLauncher {
-  /** A new child session. Throws an Error whose message the model can read (unknown agent, model...). */
-  create(request: ChildSessionRequest): Promise<ChildSession>;
+  /**
+   * A new child session, whose messaging tools send and wait through `mailbox`. Throws an Error
+   * whose message the model can read (unknown agent, model...).
+   */
+  create(request: ChildSessionRequest, mailbox: Mailbox): Promise<ChildSession>;
   /** Reopens a child session from its trace (a follow-up after the parent session was resumed). */
-  resume(sessionId: string): Promise<ChildSession>;
+  resume(sessionId: string, mailbox: Mailbox): Promise<ChildSession>;
   /** The records of a child's trace; throws when it cannot be read. */
   readTrace(sessionId: string): readonly OmniMessage[];
 }

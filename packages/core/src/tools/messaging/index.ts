@@ -1,0 +1,21 @@
+// The messaging tools (send_message, wait_messages) and the inboxes of a session's agents.
+import { MESSAGING_TOOL_NAMES } from "@penguin/state";
+import type { ToolFactory } from "../../environment/types.js";
+import type { Mailbox } from "./hub.js";
+import { createSendMessageTool } from "./send-message.js";
+import { createWaitMessagesTool } from "./wait-messages.js";
+
+export { type Mailbox, MESSAGE_ID_PREFIX, MessageHub, type SendOutcome } from "./hub.js";
+export { type AgentMessage, DEFAULT_INBOX_LIMITS, Inbox, type InboxLimits } from "./inbox.js";
+export { nextMessageNumber } from "./restored.js";
+export { createSendMessageTool, NO_MAILBOX_MESSAGE } from "./send-message.js";
+export { createWaitMessagesTool, formatMessages, waitTimeout } from "./wait-messages.js";
+export { MESSAGING_TOOL_NAMES };
+
+/** Factories of the messaging tools bound to one agent's mailbox, for `createBuiltinTools`. */
+export function messagingToolFactories(mailbox: Mailbox | undefined): Record<string, ToolFactory> {
+  return {
+    send_message: (definition) => createSendMessageTool(definition, mailbox),
+    wait_messages: (definition) => createWaitMessagesTool(definition, mailbox),
+  };
+}

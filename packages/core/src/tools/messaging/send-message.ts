@@ -1,0 +1,49 @@
+import { messageSent, type OmniMessage } from "@penguin/protocol";
+import type { ToolDefinitionConfig } from "@penguin/state";
+import type { BuiltinTool, ToolExecutionContext, ToolResult } from "../../environment/types.js";
+import { failedCall, textDelta } from "./call-output.js";
+import type { Mailbox } from "./hub.js";
+
+/** The message of a session that has no inbox (a tool made outside a session's agent runtime). */
+export const NO_MAILBOX_MESSAGE =
+  "this agent has no inbox: messages work only between the agents of one session (its top-level agent and the children it runs).";
+
+/**
+ * `send_message {to, text}`: puts a message into another agent's inbox. The sender's trace gets a
+ * `message_sent` event (the recipient's gets `message_delivered` with the same `message_id` when
+ * it reads it). An unknown or finished recipient, a full inbox or an empty text fail the call with
+ * the reason; nothing is sent then.
+ */
+export function createSendMessageTool(
+  definition: ToolDefinitionConfig,
+  mailbox: Mailbox | undefined,
+): BuiltinTool {
+  async function* execute(
+    args: Record<string, unknown>,
+    ctx: ToolExecutionContext,
+  ): AsyncGenerator<OmniMessage, ToolResult> {
+    if (!mailbox) return yield* failedCall(ctx, NO_MAILBOX_MESSAGE);
+    const { to, text } = args;
+    if (typeof to !== "string" || typeof text !== "string") {
+      return yield* failedCall(ctx, "send_message needs `to` and `text`, both strings.");
+    }
+    if (ctx.signal?.aborted) return { stopReason: "aborted", note: "[not sent: the call was aborted]" };
+    const sent = mailbox.hub.send(mailbox.self, to, text);
+    if (!sent.ok) return yield* failedCall(ctx, sent.error);
+    const { message } = sent;
+    yield messageSent({
+      message_id: message.id,
+      from: message.from,
+      to: message.to,
+      sent_at: message.sentAt,
+      text: message.text,
+      tool_call_id: ctx.toolCallId,
+    });
+    const waiting = mailbox.hub.inbox(message.to)?.size ?? 1;
+    const count = waiting === 1 ? "1 message waits" : `${waiting} messages wait`;
+    yield* textDelta(ctx.toolCallId, `Message ${message.id} sent to ${message.to} (${count} in its inbox).`);
+    return { stopReason: "completed" };
+  }
+
+  return { name: definition.name, definition, execute };
+}

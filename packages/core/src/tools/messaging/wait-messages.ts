@@ -1,0 +1,90 @@
+import { messageDelivered, type OmniMessage } from "@penguin/protocol";
+import {
+  DEFAULT_WAIT_MESSAGES_TIMEOUT_MS,
+  MAX_WAIT_MESSAGES_TIMEOUT_MS,
+  type ToolDefinitionConfig,
+} from "@penguin/state";
+import type { BuiltinTool, ToolExecutionContext, ToolResult } from "../../environment/types.js";
+import { failedCall, textDelta } from "./call-output.js";
+import type { Mailbox } from "./hub.js";
+import type { AgentMessage } from "./inbox.js";
+import { NO_MAILBOX_MESSAGE } from "./send-message.js";
+
+/** `timeout_ms` as the call runs with it: the default when absent, the maximum when larger. */
+export function waitTimeout(
+  value: unknown,
+): { ok: true; ms: number; clamped: boolean } | { ok: false; error: string } {
+  if (value === undefined) return { ok: true, ms: DEFAULT_WAIT_MESSAGES_TIMEOUT_MS, clamped: false };
+  if (typeof value !== "number" || !Number.isInteger(value) || value < 0) {
+    return {
+      ok: false,
+      error: "wait_messages: timeout_ms must be a whole number of milliseconds, 0 or more.",
+    };
+  }
+  if (value > MAX_WAIT_MESSAGES_TIMEOUT_MS)
+    return { ok: true, ms: MAX_WAIT_MESSAGES_TIMEOUT_MS, clamped: true };
+  return { ok: true, ms: value, clamped: false };
+}
+
+/** How the model reads delivered messages: a header per message (id, sender, time), then its text. */
+export function formatMessages(messages: readonly AgentMessage[]): string {
+  const head = messages.length === 1 ? "1 message:" : `${messages.length} messages:`;
+  const blocks = messages.map((m) => `[${m.id}] from ${m.from} at ${m.sentAt}:\n${m.text}`);
+  return `${head}\n\n${blocks.join("\n\n")}`;
+}
+
+/**
+ * `wait_messages {timeout_ms?}`: returns at once with the messages waiting in the caller's inbox,
+ * else waits until one arrives, the timeout ends (clamped to the maximum, and the output says so)
+ * or the call is interrupted, which ends the wait at once. Each message handed to the model is a
+ * `message_delivered` event in the caller's trace.
+ */
+export function createWaitMessagesTool(
+  definition: ToolDefinitionConfig,
+  mailbox: Mailbox | undefined,
+): BuiltinTool {
+  async function* execute(
+    args: Record<string, unknown>,
+    ctx: ToolExecutionContext,
+  ): AsyncGenerator<OmniMessage, ToolResult> {
+    if (!mailbox) return yield* failedCall(ctx, NO_MAILBOX_MESSAGE);
+    const timeout = waitTimeout(args.timeout_ms);
+    if (!timeout.ok) return yield* failedCall(ctx, timeout.error);
+    const inbox = mailbox.hub.inbox(mailbox.self) ?? mailbox.hub.open(mailbox.self);
+    // Another call of the same agent may take what woke this one: wait on until the deadline.
+    const deadline = Date.now() + timeout.ms;
+    let messages: AgentMessage[] = [];
+    for (;;) {
+      await inbox.waitForArrival(deadline - Date.now(), ctx.signal);
+      // An interrupted call hands nothing over: what waits stays in the inbox for the next call.
+      if (ctx.signal?.aborted) break;
+      messages = inbox.takeAll();
+      if (messages.length > 0 || Date.now() >= deadline) break;
+    }
+    const clampNote = timeout.clamped
+      ? `\n[timeout_ms was clamped to the maximum, ${MAX_WAIT_MESSAGES_TIMEOUT_MS} ms]`
+      : "";
+    if (messages.length === 0) {
+      if (ctx.signal?.aborted) return { stopReason: "aborted", note: "[the wait was interrupted]" };
+      yield* textDelta(
+        ctx.toolCallId,
+        `No message arrived for ${mailbox.self} within ${timeout.ms} ms.${clampNote}`,
+      );
+      return { stopReason: "completed" };
+    }
+    for (const message of messages) {
+      yield messageDelivered({
+        message_id: message.id,
+        from: message.from,
+        to: message.to,
+        sent_at: message.sentAt,
+        text: message.text,
+        tool_call_id: ctx.toolCallId,
+      });
+    }
+    yield* textDelta(ctx.toolCallId, `${formatMessages(messages)}${clampNote}`);
+    return { stopReason: "completed" };
+  }
+
+  return { name: definition.name, definition, execute };
+}

@@ -1,0 +1,63 @@
+import type { ToolDefinitionConfig } from "./definition-parts.js";
+import { DEFAULT_MAX_OUTPUT_LENGTH, objectSchema } from "./definition-parts.js";
+
+// send_message and wait_messages: messages between the agents of one session (its root agent and
+// the children it runs), their definitions and every number their descriptions state. Core's
+// tools/messaging/ implements them with these constants.
+
+/** The agent run id of a session's own (top-level) agent: "to `root` or to a running agent's id". */
+export const ROOT_AGENT_RUN_ID = "root";
+
+/** "Bounded inboxes (count and bytes)": the most messages that may wait in one agent's inbox. */
+export const MAX_INBOX_MESSAGES = 64;
+/** "Bounded inboxes (count and bytes)": the most UTF-8 bytes of text that may wait in one inbox. */
+export const MAX_INBOX_BYTES = 256 * 1024;
+/** wait_messages: "a `timeout_ms` argument with a documented default …". */
+export const DEFAULT_WAIT_MESSAGES_TIMEOUT_MS = 60_000;
+/** "… and maximum": a larger `timeout_ms` is clamped to it (the result says so). */
+export const MAX_WAIT_MESSAGES_TIMEOUT_MS = 600_000;
+/** The Environment's per-call timeout must outlast the longest wait. */
+const WAIT_MESSAGES_CALL_TIMEOUT_MS = MAX_WAIT_MESSAGES_TIMEOUT_MS + 60_000;
+
+export const SEND_MESSAGE_DEFINITION: ToolDefinitionConfig = {
+  name: "send_message",
+  description: `Send a text message to another agent of this session: "${ROOT_AGENT_RUN_ID}" (the top-level agent) or a running child's id (e.g. sub_1). It waits in the recipient's inbox until it calls wait_messages. Fails if the recipient is unknown, finished, or its inbox is full.`,
+  parameters: objectSchema(
+    {
+      to: { type: "string", minLength: 1, description: `"${ROOT_AGENT_RUN_ID}" or a running child's id.` },
+      text: { type: "string", description: "The message." },
+    },
+    ["to", "text"],
+  ),
+  // Sending changes no file: it only fills another agent's bounded inbox.
+  permission: "r",
+  timeoutMs: 30_000,
+  maxOutputLength: DEFAULT_MAX_OUTPUT_LENGTH,
+};
+
+export const WAIT_MESSAGES_DEFINITION: ToolDefinitionConfig = {
+  name: "wait_messages",
+  description: `Return the messages waiting in your inbox (sender, time, id), or wait for one up to timeout_ms (max ${MAX_WAIT_MESSAGES_TIMEOUT_MS}).`,
+  parameters: objectSchema(
+    {
+      timeout_ms: {
+        type: "integer",
+        minimum: 0,
+        default: DEFAULT_WAIT_MESSAGES_TIMEOUT_MS,
+        description: "How long to wait when no message is waiting; 0 returns at once.",
+      },
+    },
+    [],
+  ),
+  permission: "r",
+  timeoutMs: WAIT_MESSAGES_CALL_TIMEOUT_MS,
+  maxOutputLength: DEFAULT_MAX_OUTPUT_LENGTH,
+};
+
+export const MESSAGING_TOOL_DEFINITIONS: readonly ToolDefinitionConfig[] = [
+  SEND_MESSAGE_DEFINITION,
+  WAIT_MESSAGES_DEFINITION,
+];
+
+/** "Every agent has the messaging tools whatever `allowed_tools` says." */
+export const MESSAGING_TOOL_NAMES: readonly string[] = MESSAGING_TOOL_DEFINITIONS.map((tool) => tool.name);
