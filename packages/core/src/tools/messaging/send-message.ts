@@ -1,7 +1,7 @@
 import { messageSent, type OmniMessage } from "@penguin/protocol";
 import type { ToolDefinitionConfig } from "@penguin/state";
 import type { BuiltinTool, ToolExecutionContext, ToolResult } from "../../environment/types.js";
-import { failedCall, textDelta } from "./call-output.js";
+import { failedCall, textDelta } from "../call-text.js";
 import type { Mailbox } from "./hub.js";
 
 /** The message of a session that has no inbox (a tool made outside a session's agent runtime). */

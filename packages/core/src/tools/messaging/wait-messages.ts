@@ -5,7 +5,7 @@ import {
   type ToolDefinitionConfig,
 } from "@penguin/state";
 import type { BuiltinTool, ToolExecutionContext, ToolResult } from "../../environment/types.js";
-import { failedCall, textDelta } from "./call-output.js";
+import { failedCall, textDelta } from "../call-text.js";
 import type { Mailbox } from "./hub.js";
 import type { AgentMessage } from "./inbox.js";
 import { NO_MAILBOX_MESSAGE } from "./send-message.js";

@@ -1,5 +1,6 @@
-import { type OmniMessage, partialToolCallOutput } from "@penguin/protocol";
+import type { OmniMessage } from "@penguin/protocol";
 import type { ToolExecutionContext, ToolResult } from "../../environment/types.js";
+import { textDelta } from "../call-text.js";
 import { isUserInterrupt } from "../command/call-arguments.js";
 import type { Subagent } from "./subagent.js";
 
@@ -101,8 +102,4 @@ export function runningNote(subagent: Subagent): string {
 /** The note for a child found in a resumed parent's trace that was running when its process ended. */
 export function interruptedNote(subagent: Subagent): string {
   return `[subagent ${subagent.id} was interrupted: it was running when the previous process ended and was not resumed; session_id=${subagent.sessionId}; its trace keeps what it did; send a follow-up prompt with input_subagent to continue it]`;
-}
-
-export function* textDelta(toolCallId: string, text: string): Generator<OmniMessage> {
-  if (text.length > 0) yield partialToolCallOutput("delta", toolCallId, text);
 }

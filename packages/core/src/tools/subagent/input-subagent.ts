@@ -1,10 +1,11 @@
 import type { OmniMessage } from "@penguin/protocol";
 import type { ToolDefinitionConfig } from "@penguin/state";
 import type { BuiltinTool, ToolExecutionContext, ToolResult } from "../../environment/types.js";
+import { failedCall, textDelta } from "../call-text.js";
 import { parseInputSubagentArgs } from "./arguments.js";
-import { finishedResult, followForCall, interruptedNote, textDelta } from "./follow.js";
+import { finishedResult, followForCall, interruptedNote } from "./follow.js";
 import type { SubagentManager } from "./manager.js";
-import { DEPTH_CAP_MESSAGE, failedCall } from "./run-subagent.js";
+import { DEPTH_CAP_MESSAGE } from "./run-subagent.js";
 
 /**
  * `input_subagent`: polls a subagent (empty prompt) or sends it a follow-up prompt, "accepted

@@ -1,21 +1,14 @@
 import { type OmniMessage, subagentPointer } from "@penguin/protocol";
 import type { ToolDefinitionConfig } from "@penguin/state";
 import type { BuiltinTool, ToolExecutionContext, ToolResult } from "../../environment/types.js";
+import { failedCall } from "../call-text.js";
 import { parseRunSubagentArgs } from "./arguments.js";
-import { followForCall, textDelta } from "./follow.js";
+import { followForCall } from "./follow.js";
 import type { SubagentManager } from "./manager.js";
 
 /** "Depth is capped at 1: a subagent cannot spawn another subagent." */
 export const DEPTH_CAP_MESSAGE =
   "subagents cannot start or drive subagents: depth is capped at 1, and this session has no subagent sessions of its own. Do the work yourself.";
-
-export async function* failedCall(
-  ctx: ToolExecutionContext,
-  message: string,
-): AsyncGenerator<OmniMessage, ToolResult> {
-  yield* textDelta(ctx.toolCallId, message);
-  return { stopReason: "failed" };
-}
 
 /**
  * `run_subagent`: starts a child agent session on a self-contained prompt, links it from the

@@ -1,7 +1,8 @@
 import { type OmniMessage, partialToolCallOutput } from "@penguin/protocol";
-import type { ToolExecutionContext, ToolResult } from "../../environment/types.js";
+import type { ToolExecutionContext, ToolResult } from "../environment/types.js";
 
-// The output of a messaging call: text deltas (the Environment frames and closes the call).
+// The text a tool call streams as its output, and a call that fails with a reason: shared by the
+// subagent and messaging tools (the Environment frames and closes the call).
 
 export function* textDelta(toolCallId: string, text: string): Generator<OmniMessage> {
   if (text.length > 0) yield partialToolCallOutput("delta", toolCallId, text);
