@@ -183,22 +183,30 @@ async function* runTaskUntil(
     }
     // Delivered now, not when queued: a steering message is a user message from here on.
     if (steering.length > 0) options.tools.userMessageDelivered?.();
+    // The context's estimate walks every message: made once a turn, and again only when a
+    // compaction changed the context or the round driver adds a block to this request.
+    let contextEstimate: number | undefined;
+    const estimateContext = () =>
+      (contextEstimate ??= estimateContextTokens(options.systemPrompt, state.messages, options.toolSpecs));
     if (options.compaction) {
-      const compacted = yield* compactIfDue({
-        ...options,
-        compaction: options.compaction,
-        usageEvent: (outcome) => usageEvent(state, outcome, options.prices),
-      });
+      const compacted = yield* compactIfDue(
+        {
+          ...options,
+          compaction: options.compaction,
+          usageEvent: (outcome) => usageEvent(state, outcome, options.prices),
+        },
+        estimateContext,
+      );
+      if (compacted !== undefined) contextEstimate = undefined;
       if (compacted?.status === "aborted" || signal.aborted) return yield* interrupted();
     }
 
     // The driver's block is rebuilt per request (a retry gets the same round's), never stored.
     const firstTail = (await options.rounds?.requestTail({ attempt: 1 })) ?? [];
-    const estimate = estimateContextTokens(
-      options.systemPrompt,
-      [...state.messages, ...firstTail],
-      options.toolSpecs,
-    );
+    const estimate =
+      firstTail.length === 0
+        ? estimateContext()
+        : estimateContextTokens(options.systemPrompt, [...state.messages, ...firstTail], options.toolSpecs);
     const window = options.contextWindow;
     // Stop before a request the provider would refuse: it asks for at least this much reply.
     const replyTokens = minReplyTokens(options.maxOutputTokens);
