@@ -1,18 +1,24 @@
 import { type OmniMessage, partialToolCallOutput } from "@penguin/protocol";
 import type { ToolExecutionContext, ToolResult } from "../environment/types.js";
 
-// The text a tool call streams as its output, and a call that fails with a reason: shared by the
-// subagent and messaging tools (the Environment frames and closes the call).
+// The text a tool call streams as its output, and a call that answers or fails with one text:
+// shared by every built-in tool (the Environment frames and closes the call).
 
 export function* textDelta(toolCallId: string, text: string): Generator<OmniMessage> {
   if (text.length > 0) yield partialToolCallOutput("delta", toolCallId, text);
 }
 
-/** A call that fails with a reason the model reads. */
-export async function* failedCall(
+/** "They are non-streaming (a single final output)": one delta, then the result. */
+export async function* answer(
   ctx: ToolExecutionContext,
-  message: string,
+  text: string,
+  result: ToolResult = {},
 ): AsyncGenerator<OmniMessage, ToolResult> {
-  yield* textDelta(ctx.toolCallId, message);
-  return { stopReason: "failed" };
+  yield partialToolCallOutput("delta", ctx.toolCallId, text);
+  return result;
+}
+
+/** "failures come back as explanatory text with stop_reason: failed". */
+export function fail(ctx: ToolExecutionContext, text: string): AsyncGenerator<OmniMessage, ToolResult> {
+  return answer(ctx, text, { stopReason: "failed" });
 }

@@ -1,8 +1,8 @@
 import { DEFAULT_TOOL_DEFINITIONS } from "@penguin/state";
 import { describe, expect, expectTypeOf, it } from "vitest";
 import { ProcessManager } from "../../src/processes/process-manager.js";
+import { answer } from "../../src/tools/call-text.js";
 import {
-  answer,
   booleanArg,
   executeWithArguments,
   optionalStringArg,

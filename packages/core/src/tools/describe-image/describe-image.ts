@@ -2,13 +2,8 @@ import { errorMessage } from "@penguin/protocol";
 import type { ToolDefinitionConfig } from "@penguin/state";
 import { DEFAULT_DESCRIBE_IMAGE_PROMPT } from "../../environment/limits.js";
 import type { BuiltinTool, ToolExecutionContext } from "../../environment/types.js";
-import {
-  answer,
-  executeWithArguments,
-  fail,
-  optionalStringArg,
-  stringArg,
-} from "../files/file-tool-support.js";
+import { answer, fail } from "../call-text.js";
+import { executeWithArguments, optionalStringArg, stringArg } from "../files/file-tool-support.js";
 import { loadImage } from "../files/image-source.js";
 
 // "Text-only models get describe_image: the image plus a prompt are forwarded to the Project's

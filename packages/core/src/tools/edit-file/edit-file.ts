@@ -7,12 +7,11 @@ import {
   EDIT_NEAR_MATCH_MAX_LINES,
 } from "../../environment/limits.js";
 import type { BuiltinTool } from "../../environment/types.js";
+import { answer, fail } from "../call-text.js";
 import {
-  answer,
   booleanArg,
   describeFsError,
   executeWithArguments,
-  fail,
   fsErrorCode,
   pathArg,
   pathLockKeys,

@@ -11,14 +11,8 @@ import {
 import type { BuiltinTool } from "../../environment/types.js";
 import { describeUnknownHookTools } from "../../hooks/hook-set.js";
 import { type WorkspaceAgentsLoad, workspaceAgentsWarnings } from "../../named-agents/catalog.js";
-import {
-  answer,
-  describeFsError,
-  executeWithArguments,
-  fail,
-  pathArg,
-  shownPath,
-} from "../files/file-tool-support.js";
+import { answer, fail } from "../call-text.js";
+import { describeFsError, executeWithArguments, pathArg, shownPath } from "../files/file-tool-support.js";
 
 // "change_directory (moves the agent's current directory, which becomes the default for command
 // tools and for relative paths of file tools, and loads that directory's AGENTS.md, rules

@@ -1,11 +1,10 @@
 import { mkdir, stat } from "node:fs/promises";
 import type { ToolDefinitionConfig } from "@penguin/state";
 import type { BuiltinTool } from "../../environment/types.js";
+import { answer, fail } from "../call-text.js";
 import {
-  answer,
   describeFsError,
   executeWithArguments,
-  fail,
   fsErrorCode,
   pathArg,
   pathLockKeys,

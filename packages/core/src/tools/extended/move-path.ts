@@ -3,11 +3,10 @@ import { mkdir } from "node:fs/promises";
 import { dirname } from "node:path";
 import type { ToolDefinitionConfig } from "@penguin/state";
 import type { BuiltinTool } from "../../environment/types.js";
+import { answer, fail } from "../call-text.js";
 import {
-  answer,
   describeFsError,
   executeWithArguments,
-  fail,
   pathArg,
   pathLockKeys,
   shownPath,

@@ -2,12 +2,11 @@ import { realpath, rm, rmdir, unlink } from "node:fs/promises";
 import { parse, sep } from "node:path";
 import type { ToolDefinitionConfig } from "@penguin/state";
 import type { BuiltinTool } from "../../environment/types.js";
+import { answer, fail } from "../call-text.js";
 import {
-  answer,
   booleanArg,
   describeFsError,
   executeWithArguments,
-  fail,
   fsErrorCode,
   optionalStringArg,
   pathArg,

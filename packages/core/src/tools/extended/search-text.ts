@@ -4,11 +4,10 @@ import { isAbsolute, join, relative, sep } from "node:path";
 import type { OmniMessage } from "@penguin/protocol";
 import { defaultToolLimits, type ToolDefinitionConfig, type ToolLimits } from "@penguin/state";
 import type { BuiltinTool, ToolExecutionContext, ToolResult } from "../../environment/types.js";
+import { answer, fail } from "../call-text.js";
 import {
-  answer,
   booleanArgument,
   describeFsError,
-  fail,
   optionalStringArgument,
   resolveToolPath,
   shownPath,

@@ -1,6 +1,7 @@
 import { parseSkillFile, readSkillFile, type ToolDefinitionConfig } from "@penguin/state";
 import type { BuiltinTool } from "../../environment/types.js";
-import { answer, executeWithArguments, fail, shownPath, stringArg } from "../files/file-tool-support.js";
+import { answer, fail } from "../call-text.js";
+import { executeWithArguments, shownPath, stringArg } from "../files/file-tool-support.js";
 
 // "`use_skill` loads one skill's full instructions by name (files beside it are read on
 // demand)": the SKILL.md is read again at each call, so an edit shows at once.

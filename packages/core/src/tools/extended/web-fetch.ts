@@ -1,7 +1,8 @@
 import { errorMessage } from "@penguin/protocol";
 import { defaultToolLimits, type ToolDefinitionConfig, type ToolLimits } from "@penguin/state";
 import type { BuiltinTool } from "../../environment/types.js";
-import { answer, executeWithArguments, fail, stringArg } from "../files/file-tool-support.js";
+import { answer, fail } from "../call-text.js";
+import { executeWithArguments, stringArg } from "../files/file-tool-support.js";
 import { sniffImageType } from "../files/image-source.js";
 
 // "web_fetch: an http(s) URL through the worker's network; HTML returned as readable text;

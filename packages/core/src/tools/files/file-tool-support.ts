@@ -1,7 +1,8 @@
 import { resolve } from "node:path";
-import { errorMessage, type OmniMessage, partialToolCallOutput } from "@penguin/protocol";
+import { errorMessage, type OmniMessage } from "@penguin/protocol";
 import { modelVisiblePath } from "@penguin/state";
 import type { BuiltinTool, ToolExecutionContext, ToolResult } from "../../environment/types.js";
+import { fail } from "../call-text.js";
 import { SpecialFileError, specialFileMessage } from "./regular-file.js";
 
 // What the file and image tools share: how a path argument becomes a file, how a path is shown
@@ -150,21 +151,6 @@ export function pathLockKeys(...names: string[]): NonNullable<BuiltinTool["lockK
       .map((name) => args[name])
       .filter((path): path is string => typeof path === "string")
       .map((path) => resolveToolPath(workspaceDir, path));
-}
-
-/** "They are non-streaming (a single final output)": one delta, then the result. */
-export async function* answer(
-  ctx: ToolExecutionContext,
-  text: string,
-  result: ToolResult = {},
-): AsyncGenerator<OmniMessage, ToolResult> {
-  yield partialToolCallOutput("delta", ctx.toolCallId, text);
-  return result;
-}
-
-/** "failures come back as explanatory text with stop_reason: failed". */
-export function fail(ctx: ToolExecutionContext, text: string): AsyncGenerator<OmniMessage, ToolResult> {
-  return answer(ctx, text, { stopReason: "failed" });
 }
 
 /** The short code of a file system error (`ENOENT`, `EACCES`, …). */

@@ -12,6 +12,18 @@ export interface AgentMessage {
   sentAt: string;
 }
 
+/** A message as its `message_sent` / `message_delivered` event records it, for one tool call. */
+export function messageEventFields(message: AgentMessage, toolCallId: string) {
+  return {
+    message_id: message.id,
+    from: message.from,
+    to: message.to,
+    sent_at: message.sentAt,
+    text: message.text,
+    tool_call_id: toolCallId,
+  };
+}
+
 /** The bounds of one inbox ("bounded inboxes (count and bytes)"). */
 export interface InboxLimits {
   maxMessages: number;

@@ -1,8 +1,10 @@
 import { messageSent, type OmniMessage } from "@penguin/protocol";
 import type { ToolDefinitionConfig } from "@penguin/state";
 import type { BuiltinTool, ToolExecutionContext, ToolResult } from "../../environment/types.js";
-import { failedCall, textDelta } from "../call-text.js";
+import { fail, textDelta } from "../call-text.js";
+import { readArguments, stringArg } from "../files/file-tool-support.js";
 import type { Mailbox } from "./hub.js";
+import { messageEventFields } from "./inbox.js";
 
 /** The message of a session that has no inbox (a tool made outside a session's agent runtime). */
 export const NO_MAILBOX_MESSAGE =
@@ -22,23 +24,15 @@ export function createSendMessageTool(
     args: Record<string, unknown>,
     ctx: ToolExecutionContext,
   ): AsyncGenerator<OmniMessage, ToolResult> {
-    if (!mailbox) return yield* failedCall(ctx, NO_MAILBOX_MESSAGE);
-    const { to, text } = args;
-    if (typeof to !== "string" || typeof text !== "string") {
-      return yield* failedCall(ctx, "send_message needs `to` and `text`, both strings.");
-    }
+    if (!mailbox) return yield* fail(ctx, NO_MAILBOX_MESSAGE);
+    const input = readArguments(args, ctx.workspaceDir, { to: stringArg("to"), text: stringArg("text") });
+    if (!input.ok) return yield* fail(ctx, input.error);
+    const { to, text } = input.value;
     if (ctx.signal?.aborted) return { stopReason: "aborted", note: "[not sent: the call was aborted]" };
     const sent = mailbox.hub.send(mailbox.self, to, text);
-    if (!sent.ok) return yield* failedCall(ctx, sent.error);
+    if (!sent.ok) return yield* fail(ctx, sent.error);
     const { message } = sent;
-    yield messageSent({
-      message_id: message.id,
-      from: message.from,
-      to: message.to,
-      sent_at: message.sentAt,
-      text: message.text,
-      tool_call_id: ctx.toolCallId,
-    });
+    yield messageSent(messageEventFields(message, ctx.toolCallId));
     const waiting = mailbox.hub.inbox(message.to)?.size ?? 1;
     const count = waiting === 1 ? "1 message waits" : `${waiting} messages wait`;
     yield* textDelta(ctx.toolCallId, `Message ${message.id} sent to ${message.to} (${count} in its inbox).`);

@@ -5,9 +5,9 @@ import {
   type ToolDefinitionConfig,
 } from "@penguin/state";
 import type { BuiltinTool, ToolExecutionContext, ToolResult } from "../../environment/types.js";
-import { failedCall, textDelta } from "../call-text.js";
+import { fail, textDelta } from "../call-text.js";
 import type { Mailbox } from "./hub.js";
-import type { AgentMessage } from "./inbox.js";
+import { type AgentMessage, messageEventFields } from "./inbox.js";
 import { NO_MAILBOX_MESSAGE } from "./send-message.js";
 
 /** `timeout_ms` as the call runs with it: the default when absent, the maximum when larger. */
@@ -47,9 +47,9 @@ export function createWaitMessagesTool(
     args: Record<string, unknown>,
     ctx: ToolExecutionContext,
   ): AsyncGenerator<OmniMessage, ToolResult> {
-    if (!mailbox) return yield* failedCall(ctx, NO_MAILBOX_MESSAGE);
+    if (!mailbox) return yield* fail(ctx, NO_MAILBOX_MESSAGE);
     const timeout = waitTimeout(args.timeout_ms);
-    if (!timeout.ok) return yield* failedCall(ctx, timeout.error);
+    if (!timeout.ok) return yield* fail(ctx, timeout.error);
     const inbox = mailbox.hub.inbox(mailbox.self) ?? mailbox.hub.open(mailbox.self);
     // Another call of the same agent may take what woke this one: wait on until the deadline.
     const deadline = Date.now() + timeout.ms;
@@ -73,14 +73,7 @@ export function createWaitMessagesTool(
       return { stopReason: "completed" };
     }
     for (const message of messages) {
-      yield messageDelivered({
-        message_id: message.id,
-        from: message.from,
-        to: message.to,
-        sent_at: message.sentAt,
-        text: message.text,
-        tool_call_id: ctx.toolCallId,
-      });
+      yield messageDelivered(messageEventFields(message, ctx.toolCallId));
     }
     yield* textDelta(ctx.toolCallId, `${formatMessages(messages)}${clampNote}`);
     return { stopReason: "completed" };

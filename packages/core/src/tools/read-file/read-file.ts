@@ -7,11 +7,10 @@ import {
   READ_FILE_SCAN_CAP_BYTES,
 } from "../../environment/limits.js";
 import type { BuiltinTool, ToolExecutionContext } from "../../environment/types.js";
+import { answer, fail } from "../call-text.js";
 import {
-  answer,
   describeFsError,
   executeWithArguments,
-  fail,
   fsErrorCode,
   pathArg,
   positiveIntegerArg,

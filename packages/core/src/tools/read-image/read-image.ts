@@ -1,6 +1,7 @@
 import type { ToolDefinitionConfig } from "@penguin/state";
 import type { BuiltinTool } from "../../environment/types.js";
-import { answer, executeWithArguments, fail, stringArg } from "../files/file-tool-support.js";
+import { answer, fail } from "../call-text.js";
+import { executeWithArguments, stringArg } from "../files/file-tool-support.js";
 import { loadImage } from "../files/image-source.js";
 
 // "read_image (vision models): Read an image and return it as image content."

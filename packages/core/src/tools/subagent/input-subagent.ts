@@ -1,7 +1,7 @@
 import type { OmniMessage } from "@penguin/protocol";
 import type { ToolDefinitionConfig } from "@penguin/state";
 import type { BuiltinTool, ToolExecutionContext, ToolResult } from "../../environment/types.js";
-import { failedCall, textDelta } from "../call-text.js";
+import { fail, textDelta } from "../call-text.js";
 import { parseInputSubagentArgs } from "./arguments.js";
 import { finishedResult, followForCall, interruptedNote } from "./follow.js";
 import type { SubagentManager } from "./manager.js";
@@ -21,13 +21,13 @@ export function createInputSubagentTool(
     args: Record<string, unknown>,
     ctx: ToolExecutionContext,
   ): AsyncGenerator<OmniMessage, ToolResult> {
-    if (!manager) return yield* failedCall(ctx, DEPTH_CAP_MESSAGE);
+    if (!manager) return yield* fail(ctx, DEPTH_CAP_MESSAGE);
     const parsed = parseInputSubagentArgs(args, definition.timeoutMs);
-    if (!parsed.ok) return yield* failedCall(ctx, parsed.error);
+    if (!parsed.ok) return yield* fail(ctx, parsed.error);
     // `description` is for front ends only; execution ignores it.
     const { subagentId, prompt, windowMs } = parsed.value;
     const subagent = manager.get(subagentId);
-    if (!subagent) return yield* failedCall(ctx, manager.unknownMessage(subagentId));
+    if (!subagent) return yield* fail(ctx, manager.unknownMessage(subagentId));
 
     if (prompt === undefined) {
       if (subagent.status === "running")
@@ -43,16 +43,16 @@ export function createInputSubagentTool(
 
     if (subagent.status === "running") {
       const waiting = subagent.pendingApprovals.length > 0 ? " (it is waiting for an approval decision)" : "";
-      return yield* failedCall(
+      return yield* fail(
         ctx,
         `subagent ${subagent.id} is still running its task${waiting}, so it cannot take a follow-up prompt yet: poll it with input_subagent without a prompt until it finishes, then send the follow-up.`,
       );
     }
     if (ctx.signal?.aborted) return { stopReason: "aborted", note: "[not sent: the call was aborted]" };
     const reopened = await manager.reopen(subagent);
-    if (!reopened.ok) return yield* failedCall(ctx, reopened.error);
+    if (!reopened.ok) return yield* fail(ctx, reopened.error);
     const started = subagent.startTask(prompt, ctx.approve);
-    if (!started.ok) return yield* failedCall(ctx, started.error);
+    if (!started.ok) return yield* fail(ctx, started.error);
     return yield* followForCall(subagent, ctx, { windowMs, foreground: true });
   }
 

@@ -1,7 +1,7 @@
 import { type OmniMessage, subagentPointer } from "@penguin/protocol";
 import type { ToolDefinitionConfig } from "@penguin/state";
 import type { BuiltinTool, ToolExecutionContext, ToolResult } from "../../environment/types.js";
-import { failedCall } from "../call-text.js";
+import { fail } from "../call-text.js";
 import { parseRunSubagentArgs } from "./arguments.js";
 import { followForCall } from "./follow.js";
 import type { SubagentManager } from "./manager.js";
@@ -26,9 +26,9 @@ export function createRunSubagentTool(
     args: Record<string, unknown>,
     ctx: ToolExecutionContext,
   ): AsyncGenerator<OmniMessage, ToolResult> {
-    if (!manager) return yield* failedCall(ctx, DEPTH_CAP_MESSAGE);
+    if (!manager) return yield* fail(ctx, DEPTH_CAP_MESSAGE);
     const parsed = parseRunSubagentArgs(args, definition.timeoutMs);
-    if (!parsed.ok) return yield* failedCall(ctx, parsed.error);
+    if (!parsed.ok) return yield* fail(ctx, parsed.error);
     // `description` is for front ends only; execution ignores it.
     if (ctx.signal?.aborted) return { stopReason: "aborted", note: "[not started: the call was aborted]" };
 
@@ -37,12 +37,12 @@ export function createRunSubagentTool(
       ...(request.agentId ? { agentId: request.agentId } : {}),
       ...(request.model ? { model: request.model } : {}),
     });
-    if (!spawned.ok) return yield* failedCall(ctx, spawned.error);
+    if (!spawned.ok) return yield* fail(ctx, spawned.error);
     const subagent = spawned.subagent;
     // The pointer goes into the parent's trace before anything of the child streams in.
     yield subagentPointer(subagent.sessionId, { subagent_id: subagent.id, tool_call_id: ctx.toolCallId });
     const started = subagent.startTask(request.prompt, ctx.approve);
-    if (!started.ok) return yield* failedCall(ctx, started.error);
+    if (!started.ok) return yield* fail(ctx, started.error);
     return yield* followForCall(subagent, ctx, { windowMs: request.windowMs, foreground: true });
   }
 

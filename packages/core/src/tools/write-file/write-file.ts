@@ -3,11 +3,10 @@ import { dirname } from "node:path";
 import type { ToolDefinitionConfig } from "@penguin/state";
 import { DIFF_MAX_FILE_BYTES, WRITE_DIFF_MAX_LINES } from "../../environment/limits.js";
 import type { BuiltinTool } from "../../environment/types.js";
+import { answer, fail } from "../call-text.js";
 import {
-  answer,
   describeFsError,
   executeWithArguments,
-  fail,
   fsErrorCode,
   optionalStringArg,
   pathArg,

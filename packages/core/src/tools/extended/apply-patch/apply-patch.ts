@@ -1,9 +1,8 @@
 import { defaultToolLimits, type ToolDefinitionConfig } from "@penguin/state";
 import type { BuiltinTool } from "../../../environment/types.js";
+import { answer, fail } from "../../call-text.js";
 import {
-  answer,
   executeWithArguments,
-  fail,
   resolveToolPath,
   shownPath,
   stringArg,

@@ -2,7 +2,7 @@ import type { OmniMessage } from "@penguin/protocol";
 import type { ToolExecutionContext, ToolResult } from "../../../environment/types.js";
 import type { ProcessManager } from "../../../processes/process-manager.js";
 import { type CommandSession, exitNote } from "../../../processes/session.js";
-import { fail } from "../../files/file-tool-support.js";
+import { fail } from "../../call-text.js";
 
 // What the job tools share: finding a job by id, and saying what state it is in.
 

@@ -2,7 +2,8 @@ import type { OmniMessage } from "@penguin/protocol";
 import { defaultToolLimits, type ToolDefinitionConfig, type ToolLimits } from "@penguin/state";
 import type { BuiltinTool, ToolExecutionContext, ToolResult } from "../../../environment/types.js";
 import type { CommandSession } from "../../../processes/session.js";
-import { answer, fail, optionalStringArgument } from "../../files/file-tool-support.js";
+import { answer, fail } from "../../call-text.js";
+import { optionalStringArgument } from "../../files/file-tool-support.js";
 import { cutLine, formatDuration, stateText } from "./job-support.js";
 
 type ListLimits = ToolLimits["list_jobs"];

@@ -1,7 +1,8 @@
 import type { OmniMessage } from "@penguin/protocol";
 import { defaultToolLimits, type ToolDefinitionConfig, type ToolLimits } from "@penguin/state";
 import type { BuiltinTool, ToolExecutionContext, ToolResult } from "../../../environment/types.js";
-import { answer, fail, positiveIntegerArgument } from "../../files/file-tool-support.js";
+import { answer, fail } from "../../call-text.js";
+import { positiveIntegerArgument } from "../../files/file-tool-support.js";
 import { cutLine, findJob, stateText } from "./job-support.js";
 
 type ReadLimits = ToolLimits["read_job_output"];

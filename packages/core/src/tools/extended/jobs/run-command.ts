@@ -2,6 +2,7 @@ import type { OmniMessage } from "@penguin/protocol";
 import { defaultToolLimits, type ToolDefinitionConfig, type ToolLimits } from "@penguin/state";
 import type { BuiltinTool, ToolExecutionContext, ToolResult } from "../../../environment/types.js";
 import { exitNote } from "../../../processes/session.js";
+import { fail } from "../../call-text.js";
 import {
   clampYieldTime,
   isUserInterrupt,
@@ -10,7 +11,6 @@ import {
 } from "../../command/call-arguments.js";
 import { resolveWorkdir } from "../../command/exec-command.js";
 import { followOutput } from "../../command/stream-output.js";
-import { fail } from "../../files/file-tool-support.js";
 import { optionalWaitMs, stillRunningNote } from "./job-support.js";
 
 type RunLimits = ToolLimits["run_command"];

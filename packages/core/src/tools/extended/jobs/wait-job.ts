@@ -2,8 +2,8 @@ import { type OmniMessage, partialToolCallOutput } from "@penguin/protocol";
 import { defaultToolLimits, type ToolDefinitionConfig, type ToolLimits } from "@penguin/state";
 import type { BuiltinTool, ToolExecutionContext, ToolResult } from "../../../environment/types.js";
 import { type CommandSession, exitNote } from "../../../processes/session.js";
+import { fail } from "../../call-text.js";
 import { clampYieldTime, optionalString } from "../../command/call-arguments.js";
-import { fail } from "../../files/file-tool-support.js";
 import { cutLine, findJob, optionalWaitMs } from "./job-support.js";
 import { compilePattern, LineMatcher } from "./line-matcher.js";
 
