@@ -45,6 +45,9 @@ export function splitTurns(messages: readonly ModelMessage[]): ModelMessage[][] 
 /**
  * Drops the oldest turns until `size(kept)` is at most `target`, never a message in `keep` (the
  * current task's user messages), and never the last turn (the context must go on from somewhere).
+ * Each turn is measured once and taken off the running total as it is dropped (an estimate counts
+ * characters, so the parts add up to within a token each), rather than the kept context being
+ * measured again after every drop.
  */
 export function discardOldestTurns(
   messages: readonly ModelMessage[],
@@ -53,12 +56,16 @@ export function discardOldestTurns(
   size: (messages: readonly ModelMessage[]) => number,
 ): DiscardResult {
   const turns = splitTurns(messages);
+  const base = size([]);
   const dropped = new Set<number>();
-  const keptOf = () => turns.filter((_, index) => !dropped.has(index)).flat();
+  let total = size(messages);
   for (let index = 0; index < turns.length - 1; index++) {
-    if (size(keptOf()) <= target) break;
-    if (turns[index]!.some((message) => keep.has(message))) continue;
+    if (total <= target) break;
+    const turn = turns[index] ?? [];
+    if (turn.some((message) => keep.has(message))) continue;
     dropped.add(index);
+    total -= size(turn) - base;
   }
-  return { kept: keptOf(), droppedTurns: dropped.size };
+  const kept = turns.filter((_, index) => !dropped.has(index)).flat();
+  return { kept, droppedTurns: dropped.size };
 }
