@@ -37,3 +37,18 @@ export function makeBenchDirs(name: string): BenchDirs {
 export function shellEnv(home: string): NodeJS.ProcessEnv {
   return { ...process.env, HOME: home };
 }
+
+/**
+ * Runs `run` with this process's HOME pointed at `home` (commands the harness starts inherit it,
+ * so they read the same empty profile as the raw side), and puts the old HOME back after.
+ */
+export async function withHome<T>(home: string, run: () => Promise<T>): Promise<T> {
+  const saved = process.env.HOME;
+  process.env.HOME = home;
+  try {
+    return await run();
+  } finally {
+    if (saved === undefined) delete process.env.HOME;
+    else process.env.HOME = saved;
+  }
+}

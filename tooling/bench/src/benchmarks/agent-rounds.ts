@@ -5,7 +5,7 @@ import { FAKE_MODEL, startFakeLlmProcess, useFakeModel } from "../fake-model.js"
 import { collectGarbage, median, timeMs, wallAndCpuMs } from "../measure.js";
 import { runProcessOk } from "../processes.js";
 import type { BenchRow } from "../table.js";
-import { makeBenchDirs, shellEnv } from "../workdir.js";
+import { makeBenchDirs, shellEnv, withHome } from "../workdir.js";
 
 // The harness's own cost per agent round: a zero-latency fake model (in a child process) asks
 // for one `exec_command true` per turn, through the SDK with allowAll, for N rounds and a final
@@ -69,111 +69,109 @@ export const agentRounds: Benchmark = {
     const rounds = quick ? QUICK_ROUNDS : FULL_ROUNDS;
     const dirs = makeBenchDirs("agent-rounds");
     const server = await startFakeLlmProcess(script(rounds), dirs.root);
-    // Commands inherit this process's environment: the same empty HOME as the raw spawns.
-    const savedHome = process.env.HOME;
-    process.env.HOME = dirs.home;
     try {
-      const env = shellEnv(dirs.home);
-      // Half the raw spawns before the rounds and half after, so a change in the machine's load
-      // during the run weighs on both sides of the ratio.
-      const spawnRuns = quick ? QUICK_SPAWN_RUNS : FULL_SPAWN_RUNS;
-      const spawnSamples: number[] = [];
-      const sampleSpawns = async (count: number) => {
-        for (let i = 0; i < count; i++) {
-          spawnSamples.push(
-            await timeMs(() => runProcessOk("bash", ["-lc", "true"], { env, stdout: "discard" })),
-          );
-        }
-      };
-      await sampleSpawns(Math.ceil(spawnRuns / 2));
+      // Commands inherit this process's environment: the same empty HOME as the raw spawns.
+      return await withHome(dirs.home, async () => {
+        const env = shellEnv(dirs.home);
+        // Half the raw spawns before the rounds and half after, so a change in the machine's load
+        // during the run weighs on both sides of the ratio.
+        const spawnRuns = quick ? QUICK_SPAWN_RUNS : FULL_SPAWN_RUNS;
+        const spawnSamples: number[] = [];
+        const sampleSpawns = async (count: number) => {
+          for (let i = 0; i < count; i++) {
+            spawnSamples.push(
+              await timeMs(() => runProcessOk("bash", ["-lc", "true"], { env, stdout: "discard" })),
+            );
+          }
+        };
+        await sampleSpawns(Math.ceil(spawnRuns / 2));
 
-      await useFakeModel(dirs.dataRoot, server.url);
-      const agent = await createAgent({ dataRoot: dirs.dataRoot, logger: { warn: () => {} } });
-      const session = await agent.createSession({
-        workspaceDir: dirs.workspace,
-        model: FAKE_MODEL,
-        maxTurns: rounds + 1,
-      });
-      try {
-        collectGarbage();
-        const before = process.memoryUsage();
-        let halfHeap = 0;
-        const measured = await wallAndCpuMs(() =>
-          drain(session.run("Run the no-op rounds.", { approve: allowAll }), rounds, () => {
-            halfHeap = liveHeap();
-          }),
-        );
-        const afterHeap = liveHeap();
-        const after = process.memoryUsage();
-        await sampleSpawns(Math.floor(spawnRuns / 2));
-        const spawnMs = median(spawnSamples);
-        const summary = measured.result;
-        if (
-          summary.taskStatus !== "completed" ||
-          summary.outputs !== rounds ||
-          summary.failedOutputs.length > 0
-        ) {
-          throw new Error(
-            `the task did not run ${rounds} clean rounds: status ${summary.taskStatus}, ${summary.outputs} outputs, ` +
-              `first failure: ${summary.failedOutputs[0]?.slice(0, 300) ?? "none"}`,
+        await useFakeModel(dirs.dataRoot, server.url);
+        const agent = await createAgent({ dataRoot: dirs.dataRoot, logger: { warn: () => {} } });
+        const session = await agent.createSession({
+          workspaceDir: dirs.workspace,
+          model: FAKE_MODEL,
+          maxTurns: rounds + 1,
+        });
+        try {
+          collectGarbage();
+          const before = process.memoryUsage();
+          let halfHeap = 0;
+          const measured = await wallAndCpuMs(() =>
+            drain(session.run("Run the no-op rounds.", { approve: allowAll }), rounds, () => {
+              halfHeap = liveHeap();
+            }),
           );
+          const afterHeap = liveHeap();
+          const after = process.memoryUsage();
+          await sampleSpawns(Math.floor(spawnRuns / 2));
+          const spawnMs = median(spawnSamples);
+          const summary = measured.result;
+          if (
+            summary.taskStatus !== "completed" ||
+            summary.outputs !== rounds ||
+            summary.failedOutputs.length > 0
+          ) {
+            throw new Error(
+              `the task did not run ${rounds} clean rounds: status ${summary.taskStatus}, ${summary.outputs} outputs, ` +
+                `first failure: ${summary.failedOutputs[0]?.slice(0, 300) ?? "none"}`,
+            );
+          }
+          const wallPerRound = measured.wallMs / rounds;
+          return [
+            {
+              benchmark: this.name,
+              metric: `wall per round (${rounds} rounds)`,
+              value: wallPerRound,
+              unit: "ms",
+            },
+            {
+              benchmark: this.name,
+              metric: "harness CPU per round (user + system)",
+              value: measured.cpuMs / rounds,
+              unit: "ms",
+            },
+            {
+              benchmark: this.name,
+              metric: `raw spawn bash -lc true (median of ${spawnRuns})`,
+              value: spawnMs,
+              unit: "ms",
+            },
+            {
+              benchmark: this.name,
+              metric: "wall per round / raw spawn",
+              value: wallPerRound / spawnMs,
+              unit: "ratio",
+            },
+            {
+              benchmark: this.name,
+              metric: "heap growth per round (after GC)",
+              value: (afterHeap - before.heapUsed) / 1024 / rounds,
+              unit: "KiB",
+              signed: true,
+            },
+            {
+              // The first rounds also fill the session's table of finished command sessions (up to
+              // 64 kept for input_command); the second half shows the steady growth.
+              benchmark: this.name,
+              metric: "heap growth per round, second half",
+              value: (afterHeap - halfHeap) / 1024 / (rounds - Math.floor(rounds / 2)),
+              unit: "KiB",
+              signed: true,
+            },
+            {
+              benchmark: this.name,
+              metric: "RSS growth per round (after GC)",
+              value: (after.rss - before.rss) / 1024 / rounds,
+              unit: "KiB",
+              signed: true,
+            },
+          ];
+        } finally {
+          await session.dispose();
         }
-        const wallPerRound = measured.wallMs / rounds;
-        return [
-          {
-            benchmark: this.name,
-            metric: `wall per round (${rounds} rounds)`,
-            value: wallPerRound,
-            unit: "ms",
-          },
-          {
-            benchmark: this.name,
-            metric: "harness CPU per round (user + system)",
-            value: measured.cpuMs / rounds,
-            unit: "ms",
-          },
-          {
-            benchmark: this.name,
-            metric: `raw spawn bash -lc true (median of ${spawnRuns})`,
-            value: spawnMs,
-            unit: "ms",
-          },
-          {
-            benchmark: this.name,
-            metric: "wall per round / raw spawn",
-            value: wallPerRound / spawnMs,
-            unit: "ratio",
-          },
-          {
-            benchmark: this.name,
-            metric: "heap growth per round (after GC)",
-            value: (afterHeap - before.heapUsed) / 1024 / rounds,
-            unit: "KiB",
-            signed: true,
-          },
-          {
-            // The first rounds also fill the session's table of finished command sessions (up to
-            // 64 kept for input_command); the second half shows the steady growth.
-            benchmark: this.name,
-            metric: "heap growth per round, second half",
-            value: (afterHeap - halfHeap) / 1024 / (rounds - Math.floor(rounds / 2)),
-            unit: "KiB",
-            signed: true,
-          },
-          {
-            benchmark: this.name,
-            metric: "RSS growth per round (after GC)",
-            value: (after.rss - before.rss) / 1024 / rounds,
-            unit: "KiB",
-            signed: true,
-          },
-        ];
-      } finally {
-        await session.dispose();
-      }
+      });
     } finally {
-      if (savedHome === undefined) delete process.env.HOME;
-      else process.env.HOME = savedHome;
       await server.close();
       dirs.cleanup();
     }

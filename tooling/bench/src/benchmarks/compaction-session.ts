@@ -1,9 +1,9 @@
 import { allowAll, createAgent } from "@penguin/core";
-import { startFakeLlm } from "@penguin/fake-llm";
+import { type ScriptTurnInput, startFakeLlm } from "@penguin/fake-llm";
 import type { OmniMessage } from "@penguin/protocol";
 import { DEFAULT_COMPACTION_PROMPT } from "@penguin/state";
 import { FAKE_MODEL, useFakeModel } from "../fake-model.js";
-import { makeBenchDirs } from "../workdir.js";
+import { makeBenchDirs, withHome } from "../workdir.js";
 
 // One scripted long session for the compaction benchmark: each round runs a real command that
 // prints `printChars` characters, so the context (and the input tokens fake-llm reports, from the
@@ -42,8 +42,8 @@ function isCompactionRequest(body: Record<string, unknown>): boolean {
   return messages.slice(-2).some((message) => JSON.stringify(message.content ?? "").includes(PROMPT_MARK));
 }
 
-function script(plan: SessionPlan) {
-  const turns: unknown[] = [];
+function script(plan: SessionPlan): ScriptTurnInput[] {
+  const turns: ScriptTurnInput[] = [];
   for (let i = 0; i < plan.rounds - 1; i++) {
     turns.push({
       text: `Round ${i + 1}.`,
@@ -56,7 +56,7 @@ function script(plan: SessionPlan) {
     });
   }
   turns.push({ text: "All rounds done." });
-  return turns as never[];
+  return turns;
 }
 
 /** Runs the session to its end and measures it; throws when it did not complete every round. */
@@ -66,27 +66,25 @@ export async function runScriptedSession(plan: SessionPlan, name: string): Promi
     script: script(plan),
     pick: (body) => (isCompactionRequest(body) ? { text: SUMMARY_TEXT } : undefined),
   });
-  // Commands inherit this process's environment: an empty HOME.
-  const savedHome = process.env.HOME;
-  process.env.HOME = dirs.home;
   try {
-    await useFakeModel(dirs.dataRoot, server.url, plan.contextWindow);
-    const agent = await createAgent({
-      dataRoot: dirs.dataRoot,
-      logger: { warn: () => {} },
-      ...(plan.maxContextLength !== undefined
-        ? { config: { compaction: { max_context_length: plan.maxContextLength } } }
-        : {}),
+    // Commands inherit this process's environment: an empty HOME.
+    return await withHome(dirs.home, async () => {
+      await useFakeModel(dirs.dataRoot, server.url, plan.contextWindow);
+      const agent = await createAgent({
+        dataRoot: dirs.dataRoot,
+        logger: { warn: () => {} },
+        ...(plan.maxContextLength !== undefined
+          ? { config: { compaction: { max_context_length: plan.maxContextLength } } }
+          : {}),
+      });
+      const session = await agent.createSession({ workspaceDir: dirs.workspace, model: FAKE_MODEL });
+      try {
+        return await measure(session.run("Run the print rounds.", { approve: allowAll }), plan);
+      } finally {
+        await session.dispose();
+      }
     });
-    const session = await agent.createSession({ workspaceDir: dirs.workspace, model: FAKE_MODEL });
-    try {
-      return await measure(session.run("Run the print rounds.", { approve: allowAll }), plan);
-    } finally {
-      await session.dispose();
-    }
   } finally {
-    if (savedHome === undefined) delete process.env.HOME;
-    else process.env.HOME = savedHome;
     await server.close();
     dirs.cleanup();
   }
