@@ -5,6 +5,7 @@ import {
   type NamedAgentProblem,
   workspaceNamedAgentsDir,
 } from "@penguin/state";
+import { type FirstNameAdded, FirstNameCatalog } from "../skills/first-name-catalog.js";
 
 // The named agents a session knows: the agent's own (`<dataRoot>/agents/<agentId>/agents/`),
 // then, only when the user opted in to workspace-provided configuration
@@ -14,11 +15,7 @@ import {
 // cannot replace an agent the user defined by reusing its name, and a later directory cannot
 // replace an earlier one (the prompt already listed it).
 
-export interface NamedAgentsAdded {
-  added: NamedAgent[];
-  /** Agents left out because the name is taken, with the one that has it. */
-  shadowed: { agent: NamedAgent; by: NamedAgent }[];
-}
+export type NamedAgentsAdded = FirstNameAdded<NamedAgent>;
 
 /** What reading a directory's `.agents/agents/` did. */
 export type WorkspaceAgentsLoad =
@@ -27,32 +24,9 @@ export type WorkspaceAgentsLoad =
   | { status: "ignored"; dir: string }
   | ({ status: "loaded"; dir: string; problems: NamedAgentProblem[] } & NamedAgentsAdded);
 
-export class AgentCatalog {
-  private readonly byName = new Map<string, NamedAgent>();
-
-  constructor(readonly allowWorkspaceAgents: boolean) {}
-
-  /** In the order they were added: the agent's own, then the workspace's, each in name order. */
-  list(): NamedAgent[] {
-    return [...this.byName.values()];
-  }
-
-  get(name: string): NamedAgent | undefined {
-    return this.byName.get(name);
-  }
-
-  add(agents: readonly NamedAgent[]): NamedAgentsAdded {
-    const result: NamedAgentsAdded = { added: [], shadowed: [] };
-    for (const agent of agents) {
-      const existing = this.byName.get(agent.name);
-      if (existing) {
-        if (existing.file !== agent.file) result.shadowed.push({ agent, by: existing });
-        continue;
-      }
-      this.byName.set(agent.name, agent);
-      result.added.push(agent);
-    }
-    return result;
+export class AgentCatalog extends FirstNameCatalog<NamedAgent> {
+  constructor(readonly allowWorkspaceAgents: boolean) {
+    super();
   }
 
   /** Reads `<dir>/.agents/agents/` and adds its agents when the user opted in. */
@@ -84,7 +58,7 @@ export function workspaceAgentsWarnings(load: WorkspaceAgentsLoad): NamedAgentWa
   }
   return [
     ...load.problems.map(problemWarning),
-    ...load.shadowed.map(({ agent, by }) => ({
+    ...load.shadowed.map(({ entry: agent, by }) => ({
       file: agent.file,
       message: `named agent skipped: ${agent.file}: the name "${agent.name}" is taken by ${by.file}`,
     })),

@@ -1,41 +1,14 @@
 import { agentSkillsDir, discoverSkills, type SkillInfo, workspaceSkillsDir } from "@penguin/state";
+import { type FirstNameAdded, FirstNameCatalog } from "./first-name-catalog.js";
 
 // The skills a session knows: the agent's own (`<dataRoot>/agents/<agentId>/skills/`), then the
 // workspace's (`<workspace>/.agents/skills/`), then those of directories change_directory
 // enters. The first skill of a name wins: a workspace cannot replace one of the agent's own
 // skills by reusing its name, and a later directory cannot replace an earlier one.
 
-export interface SkillsAdded {
-  added: SkillInfo[];
-  /** Skills left out because the name is taken, with the one that has it. */
-  shadowed: { skill: SkillInfo; by: SkillInfo }[];
-}
+export type SkillsAdded = FirstNameAdded<SkillInfo>;
 
-export class SkillCatalog {
-  private readonly byName = new Map<string, SkillInfo>();
-
-  list(): SkillInfo[] {
-    return [...this.byName.values()];
-  }
-
-  get(name: string): SkillInfo | undefined {
-    return this.byName.get(name);
-  }
-
-  add(skills: readonly SkillInfo[]): SkillsAdded {
-    const result: SkillsAdded = { added: [], shadowed: [] };
-    for (const skill of skills) {
-      const existing = this.byName.get(skill.name);
-      if (existing) {
-        if (existing.file !== skill.file) result.shadowed.push({ skill, by: existing });
-        continue;
-      }
-      this.byName.set(skill.name, skill);
-      result.added.push(skill);
-    }
-    return result;
-  }
-}
+export class SkillCatalog extends FirstNameCatalog<SkillInfo> {}
 
 export interface SessionSkills {
   catalog: SkillCatalog;
@@ -75,7 +48,7 @@ export async function loadSessionSkills(
       const notice = allowedToolsNotice(skill);
       if (notice) notices.push(notice);
     }
-    for (const { skill, by } of shadowed) {
+    for (const { entry: skill, by } of shadowed) {
       problems.push(
         `${skill.file}: the skill name "${skill.name}" is taken by ${by.file}; this one is left out`,
       );

@@ -82,14 +82,14 @@ export function createChangeDirectoryTool(definition: ToolDefinitionConfig): Bui
       const { added, shadowed } = place.skills.add(found.skills);
       const lines = [
         ...added.map((skill) => `- ${skill.name}: ${skill.description}`),
-        ...shadowed.map(({ skill, by }) =>
+        ...shadowed.map(({ entry: skill, by }) =>
           by.file === skill.file
             ? ""
             : `- ${skill.name} is not added: the skill of that name from ${shownPath(by.file)} stays.`,
         ),
         ...found.problems.map((problem) => `- skipped ${problem}`),
       ].filter((line) => line !== "");
-      const already = found.skills.filter((s) => !added.includes(s) && !shadowed.some((x) => x.skill === s));
+      const already = found.skills.filter((s) => !added.includes(s) && !shadowed.some((x) => x.entry === s));
       if (already.length > 0) lines.push(`- already available: ${already.map((s) => s.name).join(", ")}`);
       if (lines.length > 0) sections.push(`# Skills here (load one with use_skill)\n${lines.join("\n")}`);
     }
