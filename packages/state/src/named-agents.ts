@@ -1,10 +1,8 @@
 import type { Dirent } from "node:fs";
-import { open, readdir } from "node:fs/promises";
+import { readdir } from "node:fs/promises";
 import { join } from "node:path";
-import { errorMessage } from "@penguin/protocol";
-import { parse as parseYaml } from "yaml";
+import { allowedToolsOf, descriptionOf, parseFrontMatter, readBoundedFile } from "./front-matter-file.js";
 import { agentDir } from "./paths.js";
-import { allowedToolsOf, FRONT_MATTER, FRONT_MATTER_OPENING } from "./skills.js";
 
 // Named agents ("`.agents/agents/<name>.md` files (front matter `name` = file name, `description`,
 // optional `allowed-tools`; the body is the agent's instructions) in the agent state folder and in
@@ -55,26 +53,12 @@ export function workspaceNamedAgentsDir(dir: string): string {
 
 /** Parses `<fileName>.md`: YAML front matter (`name` equal to `fileName`, `description`), then the instructions. */
 export function parseNamedAgentFile(text: string, fileName: string): NamedAgentParse {
-  const match = FRONT_MATTER.exec(text);
-  if (!match) {
-    return {
-      ok: false,
-      error: FRONT_MATTER_OPENING.test(text)
-        ? "unclosed front matter: the --- block at the top has no closing --- line"
-        : "no front matter: a named agent's file must start with a --- block giving name and description",
-    };
-  }
-  let data: unknown;
-  try {
-    data = parseYaml(match[1] ?? "", { maxAliasCount: 10 });
-  } catch (error) {
-    return { ok: false, error: `the front matter is not valid YAML: ${errorMessage(error).trimEnd()}` };
-  }
-  if (data === null || typeof data !== "object" || Array.isArray(data)) {
-    return { ok: false, error: "the front matter must be a mapping with name and description" };
-  }
-  const fields = data as Record<string, unknown>;
-  const { name, description } = fields;
+  const parsed = parseFrontMatter(text, {
+    unclosed: "unclosed front matter: the --- block at the top has no closing --- line",
+    missing: "no front matter: a named agent's file must start with a --- block giving name and description",
+  });
+  if (!parsed.ok) return parsed;
+  const { name, description } = parsed.fields;
   if (typeof name !== "string" || name.trim() === "") {
     return { ok: false, error: `missing name: the front matter must give name: ${fileName}` };
   }
@@ -84,18 +68,11 @@ export function parseNamedAgentFile(text: string, fileName: string): NamedAgentP
       error: `name is ${JSON.stringify(name)} but the file is ${fileName}${NAMED_AGENT_FILE_EXTENSION}: a named agent's name must equal its file name`,
     };
   }
-  if (typeof description !== "string" || description.trim() === "") {
-    return { ok: false, error: "description is missing: the prompt lists each named agent by it" };
-  }
-  if (description.length > NAMED_AGENT_DESCRIPTION_MAX_CHARS) {
-    return {
-      ok: false,
-      error: `description has ${description.length} characters; keep it under ${NAMED_AGENT_DESCRIPTION_MAX_CHARS}`,
-    };
-  }
-  const allowed = allowedToolsOf(fields["allowed-tools"]);
+  const described = descriptionOf(description, NAMED_AGENT_DESCRIPTION_MAX_CHARS, "named agent");
+  if (!described.ok) return described;
+  const allowed = allowedToolsOf(parsed.fields["allowed-tools"]);
   if (!allowed.ok) return { ok: false, error: allowed.error };
-  const instructions = text.slice(match[0].length).trim();
+  const instructions = parsed.body.trim();
   if (instructions === "") {
     return { ok: false, error: "no instructions: the text after the front matter is what the agent is told" };
   }
@@ -103,31 +80,11 @@ export function parseNamedAgentFile(text: string, fileName: string): NamedAgentP
     ok: true,
     agent: {
       name,
-      description: description.trim().replace(/\s+/g, " "),
+      description: described.description,
       instructions,
       ...(allowed.tools ? { allowedTools: allowed.tools } : {}),
     },
   };
-}
-
-async function readBounded(file: string): Promise<{ ok: true; text: string } | { ok: false; error: string }> {
-  let handle: Awaited<ReturnType<typeof open>> | undefined;
-  try {
-    handle = await open(file, "r");
-    const info = await handle.stat();
-    if (!info.isFile()) return { ok: false, error: "not a regular file" };
-    if (info.size > NAMED_AGENT_FILE_MAX_BYTES) {
-      return {
-        ok: false,
-        error: `it has ${info.size} bytes; a named agent's file may have at most ${NAMED_AGENT_FILE_MAX_BYTES}`,
-      };
-    }
-    return { ok: true, text: await handle.readFile("utf8") };
-  } catch (error) {
-    return { ok: false, error: (error as NodeJS.ErrnoException).code ?? errorMessage(error) };
-  } finally {
-    await handle?.close();
-  }
 }
 
 /** A problem with one file: the caller turns each into a `warning` event. */
@@ -177,7 +134,7 @@ export async function discoverNamedAgents(
       });
       continue;
     }
-    const read = await readBounded(file);
+    const read = await readBoundedFile(file, NAMED_AGENT_FILE_MAX_BYTES, "a named agent's file");
     if (!read.ok) {
       result.problems.push({ file, message: `cannot read it: ${read.error}` });
       continue;

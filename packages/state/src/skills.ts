@@ -1,8 +1,7 @@
 import type { Dirent } from "node:fs";
-import { open, readdir, stat } from "node:fs/promises";
+import { readdir, stat } from "node:fs/promises";
 import { join } from "node:path";
-import { errorMessage } from "@penguin/protocol";
-import { parse as parseYaml } from "yaml";
+import { allowedToolsOf, descriptionOf, parseFrontMatter, readBoundedFile } from "./front-matter-file.js";
 import { agentDir } from "./paths.js";
 
 // Skills ("`SKILL.md` folders found in the agent state and the workspace"): each skill is a
@@ -62,54 +61,14 @@ export function workspaceSkillsDir(dir: string): string {
   return join(dir, WORKSPACE_SKILLS_DIR);
 }
 
-/** A `---` block of YAML at the top of a Markdown file (skills and named agents). */
-export const FRONT_MATTER = /^\uFEFF?---[ \t]*\r?\n([\s\S]*?)\r?\n---[ \t]*(?:\r?\n|$)/;
-/** An opening `---` line: the file meant to have front matter, even when it is not closed. */
-export const FRONT_MATTER_OPENING = /^\uFEFF?---[ \t]*\r?\n/;
-
-/** `allowed-tools` as a list of names: a YAML list, or one string separated by commas or spaces. */
-export function allowedToolsOf(
-  value: unknown,
-): { ok: true; tools?: string[] } | { ok: false; error: string } {
-  if (value === undefined || value === null) return { ok: true };
-  const names = typeof value === "string" ? value.split(/[\s,]+/) : Array.isArray(value) ? value : undefined;
-  if (!names || names.some((name) => typeof name !== "string")) {
-    return {
-      ok: false,
-      error: `allowed-tools must be a list of tool names (or one string of them), got ${JSON.stringify(value)}`,
-    };
-  }
-  const tools = (names as string[]).map((name) => name.trim()).filter((name) => name !== "");
-  return { ok: true, tools };
-}
-
 /** Parses a SKILL.md: YAML front matter with `name` and `description`, then the instructions. */
 export function parseSkillFile(text: string): SkillParse {
-  const match = FRONT_MATTER.exec(text);
-  if (!match) {
-    if (FRONT_MATTER_OPENING.test(text)) {
-      return {
-        ok: false,
-        error: "unclosed front matter: the --- block at the top of SKILL.md has no closing --- line",
-      };
-    }
-    return {
-      ok: false,
-      error: "no front matter: SKILL.md must start with a --- block giving name and description",
-    };
-  }
-  let data: unknown;
-  try {
-    data = parseYaml(match[1] ?? "", { maxAliasCount: 10 });
-  } catch (error) {
-    // The whole error: the YAML library's message points at the line and column with an excerpt.
-    const message = errorMessage(error).trimEnd();
-    return { ok: false, error: `the front matter is not valid YAML: ${message}` };
-  }
-  if (data === null || typeof data !== "object" || Array.isArray(data)) {
-    return { ok: false, error: "the front matter must be a mapping with name and description" };
-  }
-  const { name, description } = data as Record<string, unknown>;
+  const parsed = parseFrontMatter(text, {
+    unclosed: "unclosed front matter: the --- block at the top of SKILL.md has no closing --- line",
+    missing: "no front matter: SKILL.md must start with a --- block giving name and description",
+  });
+  if (!parsed.ok) return parsed;
+  const { name, description } = parsed.fields;
   if (name === undefined || name === null || (typeof name === "string" && name.trim() === "")) {
     return {
       ok: false,
@@ -122,51 +81,26 @@ export function parseSkillFile(text: string): SkillParse {
       error: `name must be 1-64 letters, digits, '.', '_' or '-' (starting with a letter or digit), got ${JSON.stringify(name ?? null)}`,
     };
   }
-  if (typeof description !== "string" || description.trim() === "") {
-    return { ok: false, error: "description is missing: the prompt lists each skill by it" };
-  }
-  if (description.length > SKILL_DESCRIPTION_MAX_CHARS) {
-    return {
-      ok: false,
-      error: `description has ${description.length} characters; keep it under ${SKILL_DESCRIPTION_MAX_CHARS}`,
-    };
-  }
-  const allowed = allowedToolsOf((data as Record<string, unknown>)["allowed-tools"]);
+  const described = descriptionOf(description, SKILL_DESCRIPTION_MAX_CHARS, "skill");
+  if (!described.ok) return described;
+  const allowed = allowedToolsOf(parsed.fields["allowed-tools"]);
   if (!allowed.ok) return { ok: false, error: allowed.error };
   return {
     ok: true,
     skill: {
       name,
-      description: description.trim().replace(/\s+/g, " "),
-      body: text.slice(match[0].length),
+      description: described.description,
+      body: parsed.body,
       ...(allowed.tools ? { allowedTools: allowed.tools } : {}),
     },
   };
 }
 
 /** Reads a SKILL.md, refusing one above `SKILL_FILE_MAX_BYTES`. */
-export async function readSkillFile(
+export function readSkillFile(
   file: string,
 ): Promise<{ ok: true; text: string } | { ok: false; error: string }> {
-  let handle: Awaited<ReturnType<typeof open>> | undefined;
-  try {
-    handle = await open(file, "r");
-    const info = await handle.stat();
-    if (!info.isFile()) return { ok: false, error: "not a regular file" };
-    if (info.size > SKILL_FILE_MAX_BYTES) {
-      return {
-        ok: false,
-        error: `it has ${info.size} bytes; a SKILL.md may have at most ${SKILL_FILE_MAX_BYTES}`,
-      };
-    }
-    const text = await handle.readFile("utf8");
-    return { ok: true, text };
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    return { ok: false, error: code ?? errorMessage(error) };
-  } finally {
-    await handle?.close();
-  }
+  return readBoundedFile(file, SKILL_FILE_MAX_BYTES, "a SKILL.md");
 }
 
 export interface SkillDiscovery {
