@@ -1,3 +1,4 @@
+import type { ScriptTurnInput } from "@penguin/fake-llm";
 import { afterEach, describe, expect, it } from "vitest";
 import { allowAll } from "../../src/approval/policies.js";
 import { chatMessages, collect, MODEL, RETRY_FAST, setup } from "../sdk/fixtures.js";
@@ -16,8 +17,8 @@ const DROPPED = { text: "[summary]The user asked for a long", chunk_size: 8, cut
 /** The stream ends cleanly, but the summary was never closed (a reply cut by its token limit). */
 const UNCLOSED = { text: "[summary]The user asked for" };
 
-async function runWithSummaries(replies: object[]) {
-  const summaries = summaryReplies(replies as never[], UNCLOSED);
+async function runWithSummaries(replies: ScriptTurnInput[]) {
+  const summaries = summaryReplies(replies, UNCLOSED);
   const env = await setup([{ ...printTurn("call_a", 100), usage: BIG_USAGE }, { text: "Done." }], {
     pick: summaries.pick,
     config: { compaction: { max_context_length: 4_000, prompt: COMPACT_PROMPT } },

@@ -60,7 +60,7 @@ describe("SIGKILL during a compaction, then resume", () => {
           text: "[summary]Half a summary that never ends",
           chunk_size: 4,
           stall: { after_chunks: 2 },
-        } as never,
+        },
       ],
       { text: "[summary]The user asked to print 100 x; done.[/summary]" },
     );

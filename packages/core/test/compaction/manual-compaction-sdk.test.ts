@@ -1,3 +1,4 @@
+import type { ScriptTurnInput } from "@penguin/fake-llm";
 import { scratchpadRoot, tracesDir } from "@penguin/state";
 import { readSession, rebuildContext } from "@penguin/trace";
 import { afterEach, describe, expect, it } from "vitest";
@@ -11,8 +12,8 @@ afterEach(async () => {
   await Promise.all(envs.splice(0).map((env) => env.cleanup()));
 });
 
-async function start(script: object[], pick = summaryReplies([]).pick) {
-  const env = await setup(script as never[], { pick, config: { compaction: { prompt: COMPACT_PROMPT } } });
+async function start(script: ScriptTurnInput[], pick = summaryReplies([]).pick) {
+  const env = await setup(script, { pick, config: { compaction: { prompt: COMPACT_PROMPT } } });
   envs.push(env);
   const session = await env.agent.createSession({ workspaceDir: env.workspaceDir, model: MODEL });
   return { env, session };

@@ -1,3 +1,4 @@
+import type { ScriptTurnInput } from "@penguin/fake-llm";
 import type { OmniMessage } from "@penguin/protocol";
 import type { chatMessages } from "../sdk/fixtures.js";
 
@@ -5,12 +6,6 @@ import type { chatMessages } from "../sdk/fixtures.js";
 export const COMPACT_PROMPT =
   "COMPACTION REQUEST: summarize the conversation between [summary] and [/summary].";
 
-type ScriptTurn = {
-  text?: string;
-  tool_calls?: unknown[];
-  cut?: { after_chunks: number };
-  chunk_size?: number;
-};
 type Body = Record<string, unknown>;
 
 /** The text of a chat message, whatever shape its content has. */
@@ -31,23 +26,23 @@ export function asksForSummary(body: Body): boolean {
  * fake-llm's `pick` for compaction requests: the given replies in order, then `fallback` for
  * every later one. Other requests play the script.
  */
-export function summaryReplies(replies: ScriptTurn[], fallback?: ScriptTurn) {
+export function summaryReplies(replies: ScriptTurnInput[], fallback?: ScriptTurnInput) {
   let asked = 0;
   return {
     get asked() {
       return asked;
     },
-    pick: (body: Body) => {
+    pick: (body: Body): ScriptTurnInput | undefined => {
       if (!asksForSummary(body)) return undefined;
       const reply = replies[asked] ?? fallback ?? { text: `[summary]Summary number ${asked + 1}.[/summary]` };
       asked++;
-      return reply as never;
+      return reply;
     },
   };
 }
 
 /** A turn that runs one shell command printing `chars` characters. */
-export function printTurn(id: string, chars: number) {
+export function printTurn(id: string, chars: number): ScriptTurnInput {
   return {
     text: `Step ${id}.`,
     tool_calls: [
