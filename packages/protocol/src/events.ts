@@ -1,4 +1,12 @@
 import { z } from "zod";
+import {
+  AgentFinishedPayloadSchema,
+  AgentLaunchedPayloadSchema,
+  AgentStoppedPayloadSchema,
+  NoticeDeliveredPayloadSchema,
+  QuestionAnsweredPayloadSchema,
+  QuestionAskedPayloadSchema,
+} from "./agent-events.js";
 import { PermissionSchema, StopReasonSchema, TokenCountsSchema } from "./common.js";
 
 // Events: everything that happens in a session besides model messages.
@@ -265,6 +273,12 @@ export const EventPayloadSchema = z.discriminatedUnion("type", [
   HookResultPayloadSchema,
   WarningPayloadSchema,
   GoalFinishedPayloadSchema,
+  AgentLaunchedPayloadSchema,
+  AgentStoppedPayloadSchema,
+  AgentFinishedPayloadSchema,
+  QuestionAskedPayloadSchema,
+  QuestionAnsweredPayloadSchema,
+  NoticeDeliveredPayloadSchema,
 ]);
 export type EventPayload = z.infer<typeof EventPayloadSchema>;
 export type EventType = EventPayload["type"];

@@ -2,6 +2,28 @@
 // Pure TypeScript with no Node APIs, so it runs in a browser too.
 
 export {
+  agentFinished,
+  agentLaunched,
+  agentStopped,
+  noticeDelivered,
+  questionAnswered,
+  questionAsked,
+} from "./agent-event-builders.js";
+export {
+  type AgentFinishedPayload,
+  AgentFinishedPayloadSchema,
+  type AgentLaunchedPayload,
+  AgentLaunchedPayloadSchema,
+  type AgentStoppedPayload,
+  AgentStoppedPayloadSchema,
+  type NoticeDeliveredPayload,
+  NoticeDeliveredPayloadSchema,
+  type QuestionAnsweredPayload,
+  QuestionAnsweredPayloadSchema,
+  type QuestionAskedPayload,
+  QuestionAskedPayloadSchema,
+} from "./agent-events.js";
+export {
   matchesComplete,
   type OpenPartialStream,
   PartialAggregator,

@@ -246,6 +246,18 @@ export {
   skillsBlock,
   toolsBlock,
 } from "./system-prompt.js";
+// child_agents and notices in system_config.yaml.
+export {
+  type ChildAgentsSettings,
+  ChildAgentsSettingsSchema,
+  DEFAULT_CHILD_AGENT_MAX_DEPTH,
+  DEFAULT_CHILD_AGENT_MAX_RUNNING,
+  DEFAULT_CHILD_AGENT_MAX_SESSIONS,
+  DEFAULT_MAX_PENDING_NOTICES,
+  DEFAULT_NOTICE_WAKES_PER_HOUR,
+  type NoticesSettings,
+  NoticesSettingsSchema,
+} from "./team-config.js";
 // Tool definitions and the default toolset.
 export {
   applyCallDescription,

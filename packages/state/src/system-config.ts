@@ -15,6 +15,7 @@ import {
 } from "./extended-tool-definitions.js";
 import { HooksSectionSchema } from "./hooks-config.js";
 import { DEFAULT_SYSTEM_PROMPT } from "./system-prompt.js";
+import { ChildAgentsSettingsSchema, NoticesSettingsSchema } from "./team-config.js";
 import {
   applyCallDescription,
   type ToolDefinitionConfig,
@@ -169,6 +170,10 @@ export const SystemConfigSchema = z.strictObject({
   /** When and how a long session's context is compacted (see compaction-config.ts). */
   compaction: CompactionSettingsSchema.default(() => CompactionSettingsSchema.parse({})),
   subagent_budget: BudgetSchema.optional(),
+  /** Caps of child agents (launch_agent, run_subagent): see team-config.ts. */
+  child_agents: ChildAgentsSettingsSchema.default(() => ChildAgentsSettingsSchema.parse({})),
+  /** Delivery of notices to event handlers: see team-config.ts. */
+  notices: NoticesSettingsSchema.default(() => NoticesSettingsSchema.parse({})),
   tools: ToolsSectionSchema.default(() => ToolsSectionSchema.parse({})),
   /**
    * "allowed-tools": the only tools the model is offered (by name, any source). Absent: every

@@ -87,4 +87,6 @@ export class MessageHub {
 export interface Mailbox {
   hub: MessageHub;
   self: string;
+  /** The agent run id of the agent that started `self` (`ask` goes there); absent for the root. */
+  parent?: string;
 }

@@ -64,7 +64,7 @@ export class SubagentManager {
 
   /** A child's end of the session's inboxes; its messages are sent as `agentRunId`. */
   mailboxOf(agentRunId: string): Mailbox {
-    return { hub: this.messages, self: agentRunId };
+    return { hub: this.messages, self: agentRunId, parent: ROOT_AGENT_RUN_ID };
   }
 
   /** Opens a child's inbox while its task runs, and closes it when the task ends. */

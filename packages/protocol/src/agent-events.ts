@@ -1,0 +1,98 @@
+import { z } from "zod";
+import { StopReasonSchema } from "./common.js";
+
+// The events of agents that work together (launch_agent, stop_agent, ask, notices). Each is
+// recorded in the trace of the agent that did or received the thing, with the ids that connect
+// the traces: `agent_run_id` (`root` or `sub_N`), `question_id`, `notice_id`. Messages between
+// agents are `message_sent` / `message_delivered` (events.ts).
+
+/**
+ * launch_agent started a child (in the launcher's trace, beside the `subagent` pointer to the
+ * child's trace). `agent` is the named agent it runs; absent for an inline definition.
+ */
+export const AgentLaunchedPayloadSchema = z.looseObject({
+  type: z.literal("agent_launched"),
+  agent_run_id: z.string().min(1),
+  /** The agent run id of the launcher (`root` or `sub_N`). */
+  parent: z.string().min(1),
+  /** The child's own session (its trace). */
+  session_id: z.string().min(1),
+  /** Levels below the root: a child of the root is 1. */
+  depth: z.number().int().positive(),
+  agent: z.string().optional(),
+  /** The task it was given. */
+  task: z.string(),
+  tool_call_id: z.string().optional(),
+});
+export type AgentLaunchedPayload = z.infer<typeof AgentLaunchedPayloadSchema>;
+
+/** stop_agent stopped a child and its descendants (in the caller's trace). */
+export const AgentStoppedPayloadSchema = z.looseObject({
+  type: z.literal("agent_stopped"),
+  agent_run_id: z.string().min(1),
+  /** Every agent that was stopped, the named one first, then its descendants. */
+  stopped: z.array(z.string()),
+  /** Commands and jobs (process groups) that were ended. */
+  processes_ended: z.number().int().nonnegative(),
+  reason: z.string().optional(),
+  tool_call_id: z.string().optional(),
+});
+export type AgentStoppedPayload = z.infer<typeof AgentStoppedPayloadSchema>;
+
+/**
+ * A child's task ended (in its parent's trace when the parent next reaches a boundary, and as the
+ * `agent.finished` notice). `interrupted`: found running in the trace of a resumed session.
+ */
+export const AgentFinishedPayloadSchema = z.looseObject({
+  type: z.literal("agent_finished"),
+  agent_run_id: z.string().min(1),
+  status: z.union([StopReasonSchema, z.literal("interrupted")]),
+  message: z.string().optional(),
+});
+export type AgentFinishedPayload = z.infer<typeof AgentFinishedPayloadSchema>;
+
+/**
+ * `ask` put a question (in the asker's trace; a question to the user is also a pending question
+ * of the session's stream until answered). `to` is the parent's agent run id, or `user`.
+ */
+export const QuestionAskedPayloadSchema = z.looseObject({
+  type: z.literal("question_asked"),
+  question_id: z.string().min(1),
+  from: z.string().min(1),
+  to: z.string().min(1),
+  text: z.string(),
+  tool_call_id: z.string().optional(),
+});
+export type QuestionAskedPayload = z.infer<typeof QuestionAskedPayloadSchema>;
+
+/**
+ * A question was answered (in the asker's trace; the answerer's send_message records its own
+ * `message_sent`). `from` is the answering agent's run id, or `user`.
+ */
+export const QuestionAnsweredPayloadSchema = z.looseObject({
+  type: z.literal("question_answered"),
+  question_id: z.string().min(1),
+  from: z.string().min(1),
+  text: z.string(),
+  tool_call_id: z.string().optional(),
+});
+export type QuestionAnsweredPayload = z.infer<typeof QuestionAnsweredPayloadSchema>;
+
+/**
+ * A notice was handed to the model (at a turn boundary, or as the prompt of a `wake` turn). Its
+ * content is data from outside the agent, quoted to the model, never instructions.
+ */
+export const NoticeDeliveredPayloadSchema = z.looseObject({
+  type: z.literal("notice_delivered"),
+  notice_id: z.string().min(1),
+  /** The notice's type, e.g. `deploy.done`; `job.` and `agent.` are Penguin's own. */
+  notice_type: z.string().min(1),
+  /** The handler (`.agents/events/<name>.md`) that took it. */
+  handler: z.string().min(1),
+  delivery: z.enum(["queue", "wake"]),
+  summary: z.string(),
+  data: z.unknown().optional(),
+  /** Older pending notices dropped before this one (the queue is bounded). */
+  dropped_before: z.number().int().nonnegative().optional(),
+});
+export type NoticeDeliveredPayload = z.infer<typeof NoticeDeliveredPayloadSchema>;
