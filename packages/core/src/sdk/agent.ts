@@ -448,6 +448,7 @@ export class Agent {
       workspaceDir: input.workspaceDir,
       thinkingLevel,
       subagentBudget: this.config.subagent_budget,
+      maxSessions: this.config.child_agents.max_sessions,
       retry: input.options.retry,
       secrets: input.options.secrets,
       state: input.state,

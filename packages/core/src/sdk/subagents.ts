@@ -41,6 +41,8 @@ export interface SubagentParent {
   thinkingLevel: () => ThinkingLevel;
   /** The parent agent's `subagent_budget`. */
   subagentBudget?: Budget;
+  /** Child sessions kept (`child_agents.max_sessions`); default 8. */
+  maxSessions?: number;
   retry?: Partial<RetryPolicy>;
   secrets?: string[];
   state: ConversationState;
@@ -71,6 +73,7 @@ export function createSubagentManager(parent: SubagentParent): SubagentManager {
       : parent.agent.otherAgent(agentId);
 
   const manager = new SubagentManager({
+    maxSessions: parent.maxSessions,
     messages: new MessageHub(DEFAULT_INBOX_LIMITS, firstMessageNumber(parent, location)),
     launcher: {
       async create(request: ChildSessionRequest, mailbox: Mailbox): Promise<Session> {

@@ -121,6 +121,28 @@ describe("subagent sessions: cap, interrupt, disposal, resume", { timeout: 90_00
     await session.dispose();
   });
 
+  it("child_agents.max_sessions sets the cap of kept child sessions", async () => {
+    const three = Array.from({ length: 3 }, (_, i) =>
+      runSubagent(`call_r${i + 1}`, { prompt: `Task ${i + 1}.`, yield_time_ms: 100, ...CHILD_MODEL }),
+    );
+    const env = await start([{ tool_calls: three }, { text: "done" }], {
+      config: { child_agents: { max_sessions: 2 } },
+      childScript: [
+        ...Array.from({ length: 2 }, () => ({ tool_calls: [exec("child_wait", waitFor())] })),
+        ...Array.from({ length: 2 }, () => ({ text: "Child done." })),
+      ],
+    });
+    const session = await newSession(env);
+    const yielded = await collect(session.run("Delegate.", { approve: allowAll }), (m) => {
+      if (isOutputOf(m, "call_r3")) env.release();
+    });
+    expect(outputOf(yielded, "call_r3").output).toContain(
+      "cannot start another subagent: all 2 subagent sessions are running or in use",
+    );
+    expect(session.subagents.map((s) => s.subagentId)).toEqual(["sub_1", "sub_2"]);
+    await session.dispose();
+  });
+
   it("interrupts a foreground child when the parent's task is aborted", async () => {
     const env = await start(
       [{ tool_calls: [runSubagent("call_run", { prompt: "Wait forever.", ...CHILD_MODEL })] }],
