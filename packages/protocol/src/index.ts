@@ -125,6 +125,7 @@ export {
   type WarningPayload,
   WarningPayloadSchema,
 } from "./events.js";
+export { METRICS_SUMMARIES, type MetricsRow, type MetricsSummary } from "./metrics.js";
 export {
   COMPLETE_MODEL_TYPES,
   type CompleteModelPayload,

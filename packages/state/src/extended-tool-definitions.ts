@@ -3,6 +3,7 @@ import { JOB_TOOL_DEFINITIONS, JobToolLimitsShape } from "./job-tool-definitions
 import { DEFAULT_MAX_OUTPUT_LENGTH, type ToolDefinitionConfig } from "./tool-definitions.js";
 import { deepFreeze, type JsonSchema, objectSchema } from "./tools/definition-parts.js";
 import { MESSAGING_TOOL_DEFINITIONS } from "./tools/messaging.js";
+import { METRICS_TOOL_DEFINITIONS } from "./tools/metrics.js";
 
 // The extended toolset ("Penguin offers the extended capabilities as opt-in entries of the same
 // built-in registry, named in snake_case"): its complete definitions, the `tools.preset` that
@@ -247,6 +248,7 @@ export const EXTENDED_TOOL_DEFINITIONS: readonly ToolDefinitionConfig[] = deepFr
     maxOutputLength: 60_000,
   },
   ...MESSAGING_TOOL_DEFINITIONS,
+  ...METRICS_TOOL_DEFINITIONS,
 ]);
 
 export const EXTENDED_TOOL_NAMES: readonly string[] = EXTENDED_TOOL_DEFINITIONS.map((tool) => tool.name);

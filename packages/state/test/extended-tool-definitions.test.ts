@@ -56,6 +56,7 @@ const EXTENDED = [
   "change_directory",
   "send_message",
   "wait_messages",
+  "read_metrics",
 ];
 
 describe("extended tool definitions", () => {
@@ -75,6 +76,7 @@ describe("extended tool definitions", () => {
       // Sending a message changes no file.
       send_message: "r",
       wait_messages: "r",
+      read_metrics: "r",
     });
   });
 

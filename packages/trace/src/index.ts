@@ -5,6 +5,12 @@
 export { type AuditEntry, approvalAudit } from "./audit.js";
 export { TraceError, type TraceErrorCode } from "./errors.js";
 export { findSessionFiles, type TraceLocation } from "./location.js";
+export {
+  MAX_SUMMARIZED_SESSIONS,
+  sessionMetrics,
+  summarizeObservations,
+} from "./metrics.js";
+export { OBSERVATION_KINDS, type Observation, type ObservationKind, observationsOf } from "./observations.js";
 export { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from "./private-fs.js";
 export {
   iterateSession,

@@ -50,6 +50,7 @@ import { newSessionMeta, recordSessionHeader } from "./session-header.js";
 import { newSessionId } from "./session-id.js";
 import { refuseUnpricedCostBudget, sessionLimits } from "./session-limits.js";
 import { sessionMcpToolset } from "./session-mcp.js";
+import { traceMetrics } from "./session-metrics.js";
 import { sessionSystemPrompt } from "./session-prompt.js";
 import { sessionProcesses, sessionTools } from "./session-tools.js";
 import { SetupError } from "./setup-error.js";
@@ -345,6 +346,7 @@ export class Agent {
       isSubagent,
       subagents,
       mailbox: subagents ? subagents.rootMailbox : input.mailbox,
+      metrics: traceMetrics(this.location, id),
     });
     const { environment, hookRunner } = sessionEnvironment({
       sessionId: id,

@@ -3,6 +3,7 @@ import type { BuiltinTool } from "../environment/types.js";
 import { ProcessManager } from "../processes/process-manager.js";
 import { extendedToolFactories } from "../tools/extended/index.js";
 import { type Mailbox, messagingToolFactories } from "../tools/messaging/index.js";
+import { type MetricsSource, metricsToolFactories } from "../tools/metrics/index.js";
 import { createBuiltinTools, selectToolsForModel } from "../tools/registry.js";
 import { SUBAGENT_TOOL_NAMES, type SubagentManager, subagentToolFactories } from "../tools/subagent/index.js";
 import type { AgentLogger } from "./agent-options.js";
@@ -34,6 +35,8 @@ export interface SessionToolsInput {
   subagents: SubagentManager | undefined;
   /** This agent's end of the session's inboxes (the messaging tools send and wait through it). */
   mailbox: Mailbox | undefined;
+  /** The session's measurements, from its trace (read_metrics). */
+  metrics: MetricsSource | undefined;
 }
 
 export function sessionTools(input: SessionToolsInput): BuiltinTool[] {
@@ -48,6 +51,7 @@ export function sessionTools(input: SessionToolsInput): BuiltinTool[] {
     }),
     ...(subagents ? subagentToolFactories(subagents) : {}),
     ...messagingToolFactories(input.mailbox),
+    ...metricsToolFactories(input.metrics),
   });
   for (const name of builtins.unknown) {
     input.logger.warn(

@@ -222,6 +222,12 @@ const CASES: Case[] = [
     invalid: { timeout_ms: "soon" },
     names: 'argument "timeout_ms"',
   },
+  {
+    name: "read_metrics",
+    args: () => ({ summary: "tools" }),
+    invalid: { summary: "everything" },
+    names: "summary",
+  },
 ];
 
 const TINY_CAP = 30;

@@ -10,6 +10,7 @@ import {
 import type { EnvironmentOptions } from "../../src/environment/environment.js";
 import { extendedToolFactories } from "../../src/tools/extended/index.js";
 import { type Mailbox, MessageHub, messagingToolFactories } from "../../src/tools/messaging/index.js";
+import { type MetricsSource, metricsToolFactories } from "../../src/tools/metrics/index.js";
 import { createBuiltinTools } from "../../src/tools/registry.js";
 import { makeEnvironment, runCall, type TempDirs, tempDirs } from "../environment/support.js";
 
@@ -34,6 +35,8 @@ export interface ToolsetOptions {
   environment?: Partial<EnvironmentOptions>;
   /** The messaging tools' end of a hub; default `root` of a hub where `sub_1` is running. */
   mailbox?: Mailbox;
+  /** read_metrics' rows; default two tools of a session that ran them. */
+  metrics?: MetricsSource;
 }
 
 export function definitionsOf(options: ToolsetOptions = {}): ToolDefinitionConfig[] {
@@ -58,6 +61,7 @@ export function extendedEnvironment(dirs: TempDirs, options: ToolsetOptions = {}
   const { tools, unknown } = createBuiltinTools(definitions, {
     ...extendedToolFactories(limits, { readFileRich: options.readFileRich }),
     ...messagingToolFactories(options.mailbox ?? rootWithOneChild()),
+    ...metricsToolFactories(options.metrics ?? twoToolsMeasured),
   });
   if (unknown.length > 0) throw new Error(`no factory for ${unknown.join(", ")}`);
   return makeEnvironment(dirs, tools, { writeGuard: options.writeGuard, ...options.environment });
@@ -70,3 +74,9 @@ export function rootWithOneChild(): Mailbox {
   hub.open("sub_1");
   return { hub, self: "root" };
 }
+
+/** read_metrics' rows in a session that ran two tools (the same rows whatever the summary). */
+export const twoToolsMeasured: MetricsSource = () => [
+  { name: "exec_command", count: 3, total_ms: 900, p50_ms: 300, p95_ms: 400, max_ms: 400, errors: 1 },
+  { name: "read_file", count: 5, total_ms: 50, p50_ms: 10, p95_ms: 12, max_ms: 12, errors: 0 },
+];
