@@ -1,6 +1,7 @@
 import { Command, CommanderError } from "commander";
 import { EXIT_USAGE, UsageError } from "./exit-codes.js";
 import { registerConfigCommands } from "./register/config.js";
+import { registerMetricsCommand } from "./register/metrics.js";
 import { registerServeCommand } from "./register/serve.js";
 import { registerSessionCommands } from "./register/session.js";
 import { registerSessionsCommands } from "./register/sessions.js";
@@ -26,6 +27,7 @@ export async function main(argv: string[]): Promise<number> {
   registerSessionCommands(program, setExitCode);
   registerSessionsCommands(program, setExitCode);
   registerTraceCommand(program, setExitCode);
+  registerMetricsCommand(program, setExitCode);
   registerConfigCommands(program, setExitCode);
   registerServeCommand(program, setExitCode);
 

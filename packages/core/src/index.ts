@@ -144,6 +144,7 @@ export {
   createReadImageTool,
   createWriteFileTool,
 } from "./tools/index.js";
+export { formatMetricsRows } from "./tools/metrics/index.js";
 export { type BuiltinToolset, createBuiltinTools, selectToolsForModel } from "./tools/registry.js";
 // Subagents: what front ends show of a session's children (`session.subagents`) and the limits.
 export {
