@@ -73,6 +73,9 @@ describe("the server is loaded by penguin serve only", () => {
     const r = await execa(process.execPath, [CLI_BIN, "serve", "--port", "http"], { reject: false });
     expect(r.exitCode).toBe(2);
     expect(r.stderr).toMatch(/--port takes a port number/);
+    const metrics = await execa(process.execPath, [CLI_BIN, "serve", "--metrics-port", "-1"], { reject: false });
+    expect(metrics.exitCode).toBe(2);
+    expect(metrics.stderr).toMatch(/--metrics-port takes a port number/);
   });
 });
 
@@ -80,6 +83,8 @@ interface ServeProcess {
   url: string;
   password: string;
   stop(): Promise<void>;
+  /** What it has printed on stderr so far. */
+  stderr(): string;
 }
 
 const running: ServeProcess[] = [];
@@ -112,6 +117,7 @@ async function serve(args: string[]): Promise<ServeProcess> {
   });
   const process_: ServeProcess = {
     ...started,
+    stderr: () => stderr,
     async stop() {
       child.kill("SIGTERM");
       await child;
@@ -227,6 +233,15 @@ describe("penguin serve security options", () => {
       { cookie, origin: server.url },
     );
     expect(await inside.json()).not.toMatchObject({ error: "invalid_workspace" });
+  });
+
+  test("--metrics-port serves Prometheus metrics on the loopback address, even with --host 0.0.0.0", async () => {
+    const server = await serve(["--host", "0.0.0.0", "--metrics-port", "0"]);
+    const url = /metrics \(Prometheus\) on (http:\/\/\S+)/.exec(server.stderr())?.[1];
+    expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/metrics$/);
+    const response = await fetch(url ?? "");
+    expect(response.status).toBe(200);
+    expect(await response.text()).toContain("# TYPE penguin_tool_calls_total counter");
   });
 
   test("malformed security options are usage errors", async () => {

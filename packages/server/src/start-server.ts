@@ -15,6 +15,8 @@ import type { ServerDatabase } from "./db/schema.js";
 import type { AppEnv } from "./http/context.js";
 import { DEFAULT_HOST, DEFAULT_IDLE_RELEASE_MS, DEFAULT_PORT } from "./limits.js";
 import { serverSecretValues } from "./logging/server-secrets.js";
+import { type MetricsListener, startMetricsListener } from "./metrics/listener.js";
+import { ServerMetrics } from "./metrics/prometheus.js";
 import { SessionManager } from "./runtime/session-manager.js";
 import { sessionRoutes } from "./sessions/routes/index.js";
 import { SessionStore } from "./sessions/store.js";
@@ -76,6 +78,11 @@ export interface StartServerOptions
    * serves the API only.
    */
   webRoot?: string | false;
+  /**
+   * Serves Prometheus metrics at `http://127.0.0.1:<metricsPort>/metrics`, a listener of its own
+   * on the loopback address whatever `host` is (0 picks a free port). Absent: no metrics.
+   */
+  metricsPort?: number;
 }
 
 export interface RunningServer {
@@ -96,6 +103,8 @@ export interface RunningServer {
   /** The session runtime manager (live SDK sessions, their tasks and approvals). */
   sessions: SessionManager;
   logger: Logger;
+  /** The Prometheus endpoint, when `metricsPort` was given. */
+  metricsUrl: string | undefined;
   /**
    * The initial admin password while it is unchanged: print it to the operator (stderr) with
    * `formatInitialAdminNotice`. Never logged.
@@ -135,6 +144,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     createLogger({ file: serverLogFile(dataRoot), secrets: await serverSecretValues(dataRoot) });
   const db = await openDatabase(serverDatabaseFile(dataRoot));
   let server: ServerType | undefined;
+  let metricsListener: MetricsListener | undefined;
   try {
     const applied = await migrateToLatest(db);
     if (applied.length > 0) logger.info({ migrations: applied }, "database migrated");
@@ -148,12 +158,14 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
       verify: streamCredentialVerifier(db, now),
       now,
     });
+    const metrics = options.metricsPort === undefined ? undefined : new ServerMetrics();
     const sessions = new SessionManager({
       hub,
       store,
       logger,
       dataRoot,
       idleReleaseMs: options.idleReleaseMs ?? DEFAULT_IDLE_RELEASE_MS,
+      metrics,
     });
     await sessions.init();
     const routes = [
@@ -185,6 +197,11 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     const address = await listen(server);
     const url = formatUrl(host, address.port);
     logger.info({ url }, "server listening");
+    if (metrics && options.metricsPort !== undefined) {
+      metricsListener = await startMetricsListener(metrics, options.metricsPort);
+      logger.info({ url: metricsListener.url }, "metrics listening");
+    }
+    const metricsEndpoint = metricsListener;
     const running = server;
     let closing: Promise<void> | undefined;
     return {
@@ -198,10 +215,12 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
       streams,
       sessions,
       logger,
+      metricsUrl: metricsEndpoint?.url,
       initialAdmin,
       close() {
         closing ??= (async () => {
           await sessions.close();
+          await metricsEndpoint?.close();
           streams.close();
           hub.close();
           await new Promise<void>((resolve) => {
@@ -217,6 +236,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     };
   } catch (error) {
     server?.close();
+    await metricsListener?.close();
     await db.destroy();
     throw error;
   }

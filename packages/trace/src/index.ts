@@ -10,7 +10,13 @@ export {
   sessionMetrics,
   summarizeObservations,
 } from "./metrics.js";
-export { OBSERVATION_KINDS, type Observation, type ObservationKind, observationsOf } from "./observations.js";
+export {
+  OBSERVATION_KINDS,
+  type Observation,
+  type ObservationKind,
+  ObservationRecorder,
+  observationsOf,
+} from "./observations.js";
 export { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from "./private-fs.js";
 export {
   iterateSession,

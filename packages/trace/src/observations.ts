@@ -21,92 +21,91 @@ export interface Observation {
 
 interface OpenRequest {
   startMs: number;
-  turn: number;
 }
 
-/** The observations of one session's own records (a child's relayed records, with an origin, are the child's). */
-export function observationsOf(records: readonly OmniMessage[]): Observation[] {
-  const observations: Observation[] = [];
-  let model = "unknown";
-  let task = 0;
-  let turn = 0;
-  let request: OpenRequest | undefined;
-  let lastModel: Observation | undefined;
-  let turnStart: number | undefined;
-  let turnFailed = false;
-  const callStarts = new Map<string, { name: string; startMs: number }>();
+/**
+ * Turns one session's records, fed in order, into observations as each completes: a tool call at
+ * its output, a request at its final end, a turn when the next begins or the task ends. The
+ * server feeds it live (its Prometheus counters); `observationsOf` feeds it a whole trace.
+ */
+export class ObservationRecorder {
+  private model = "unknown";
+  private task = 0;
+  private turn = 0;
+  private request: OpenRequest | undefined;
+  private lastModel: Observation | undefined;
+  private turnStart: number | undefined;
+  private turnFailed = false;
+  private readonly callStarts = new Map<string, { name: string; startMs: number }>();
 
-  const endTurn = (atMs: number) => {
-    if (turnStart === undefined) return;
-    observations.push({
-      kind: "turn",
-      name: `task ${task} turn ${turn}`,
-      durationMs: Math.max(0, atMs - turnStart),
-      error: turnFailed,
-    });
-    turnStart = undefined;
-    turnFailed = false;
-  };
-
-  for (const record of records) {
-    if (record.origin !== undefined && record.origin.length > 0) continue;
+  /** The observations `record` completes (none for most records). */
+  push(record: OmniMessage): Observation[] {
+    // A child's relayed records (with an origin) are the child's: its own trace measures them.
+    if (record.origin !== undefined && record.origin.length > 0) return [];
     const atMs = Date.parse(record.timestamp);
-    if (Number.isNaN(atMs)) continue;
+    if (Number.isNaN(atMs)) return [];
     if (record.type === "session_meta") {
-      model = `${record.payload.provider}/${record.payload.model_id}`;
-      continue;
+      this.model = `${record.payload.provider}/${record.payload.model_id}`;
+      return [];
     }
+    const done: Observation[] = [];
     const payload = record.payload;
     switch (payload.type) {
       case "text":
         // A user prompt starts a task; its turns are numbered from 1.
         if (payload.role === "user" && record.type === "model_msg") {
-          endTurn(atMs);
-          task += 1;
-          turn = 0;
+          this.endTurn(atMs, done);
+          this.task += 1;
+          this.turn = 0;
         }
         break;
       case "request_begin":
         // Retries are attempts of the same request: the first begin starts it.
-        if (request === undefined) {
-          endTurn(atMs);
-          turn += 1;
-          turnStart = atMs;
-          request = { startMs: atMs, turn };
+        if (this.request === undefined) {
+          this.endTurn(atMs, done);
+          this.turn += 1;
+          this.turnStart = atMs;
+          this.request = { startMs: atMs };
         }
         break;
       case "request_end": {
         // An attempt that will be retried is not the end of the request.
-        if (request === undefined || payload.retry_in_ms !== undefined) break;
+        if (this.request === undefined || payload.retry_in_ms !== undefined) break;
         const failed = payload.status !== "completed";
-        lastModel = { kind: "model", name: model, durationMs: atMs - request.startMs, error: failed };
-        observations.push(lastModel);
-        if (failed) turnFailed = true;
-        request = undefined;
+        this.lastModel = {
+          kind: "model",
+          name: this.model,
+          durationMs: atMs - this.request.startMs,
+          error: failed,
+        };
+        done.push(this.lastModel);
+        if (failed) this.turnFailed = true;
+        this.request = undefined;
         break;
       }
       case "token_usage":
-        if (lastModel) {
-          lastModel.tokens = payload.request.total;
-          if (payload.request_cost_usd !== undefined) lastModel.costUsd = payload.request_cost_usd;
-          lastModel = undefined;
+        // Usage follows its request's end: the observation already handed out gets it.
+        if (this.lastModel) {
+          this.lastModel.tokens = payload.request.total;
+          if (payload.request_cost_usd !== undefined) this.lastModel.costUsd = payload.request_cost_usd;
+          this.lastModel = undefined;
         }
         break;
       case "tool_call":
-        callStarts.set(payload.tool_call_id, { name: payload.name, startMs: atMs });
+        this.callStarts.set(payload.tool_call_id, { name: payload.name, startMs: atMs });
         break;
       case "approval_decision": {
         // The call is dispatched once it is approved: the wait for a human is not the tool's time.
-        const call = callStarts.get(payload.tool_call_id);
+        const call = this.callStarts.get(payload.tool_call_id);
         if (call) call.startMs = atMs;
         break;
       }
       case "tool_call_output": {
-        const call = callStarts.get(payload.tool_call_id);
+        const call = this.callStarts.get(payload.tool_call_id);
         if (!call) break;
-        callStarts.delete(payload.tool_call_id);
+        this.callStarts.delete(payload.tool_call_id);
         const failed = payload.stop_reason !== undefined && payload.stop_reason !== "completed";
-        observations.push({
+        done.push({
           kind: "tool",
           name: call.name,
           durationMs: Math.max(0, atMs - call.startMs),
@@ -115,7 +114,7 @@ export function observationsOf(records: readonly OmniMessage[]): Observation[] {
         break;
       }
       case "hook_result":
-        observations.push({
+        done.push({
           kind: "hook",
           name: payload.hook,
           durationMs: payload.duration_ms ?? 0,
@@ -123,12 +122,30 @@ export function observationsOf(records: readonly OmniMessage[]): Observation[] {
         });
         break;
       case "task_end":
-        endTurn(atMs);
-        request = undefined;
+        this.endTurn(atMs, done);
+        this.request = undefined;
         break;
       default:
         break;
     }
+    return done;
   }
-  return observations;
+
+  private endTurn(atMs: number, done: Observation[]): void {
+    if (this.turnStart === undefined) return;
+    done.push({
+      kind: "turn",
+      name: `task ${this.task} turn ${this.turn}`,
+      durationMs: Math.max(0, atMs - this.turnStart),
+      error: this.turnFailed,
+    });
+    this.turnStart = undefined;
+    this.turnFailed = false;
+  }
+}
+
+/** The observations of one session's own records. */
+export function observationsOf(records: readonly OmniMessage[]): Observation[] {
+  const recorder = new ObservationRecorder();
+  return records.flatMap((record) => recorder.push(record));
 }

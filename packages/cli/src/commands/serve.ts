@@ -24,6 +24,8 @@ export interface ServeOptions {
   maxStreamsPerUser?: string;
   /** `--idle-release <minutes>`. */
   idleRelease?: string;
+  /** `--metrics-port <port>`. */
+  metricsPort?: string;
 }
 
 /** `https://penguin.example.com` as given: a scheme, a host, an optional port, nothing else. */
@@ -99,6 +101,13 @@ export function serverOptionsOf(opts: ServeOptions): StartServerOptions {
     }
     options.idleReleaseMs = Math.round(minutes * 60_000);
   }
+  if (opts.metricsPort !== undefined) {
+    const metricsPort = Number(opts.metricsPort);
+    if (!Number.isInteger(metricsPort) || metricsPort < 0 || metricsPort > 65535) {
+      throw new UsageError(`--metrics-port takes a port number from 0 to 65535, not "${opts.metricsPort}"`);
+    }
+    options.metricsPort = metricsPort;
+  }
   return options;
 }
 
@@ -127,14 +136,17 @@ async function loadServer(): Promise<ServerModule> {
 
 /** The errors of binding the address, as one line with what to do; anything else stays as it is. */
 function listenError(error: unknown, options: StartServerOptions): UsageError | undefined {
-  const { code, syscall } = (error ?? {}) as NodeJS.ErrnoException;
+  const { code, syscall, port } = (error ?? {}) as NodeJS.ErrnoException & { port?: number };
   if (syscall !== "listen" && syscall !== "bind") return undefined;
-  const address = `${options.host}:${options.port}`;
+  // The metrics listener binds the loopback address on a port of its own.
+  const metrics = port !== undefined && port === options.metricsPort && port !== options.port;
+  const address = metrics ? `127.0.0.1:${port}` : `${options.host}:${options.port}`;
+  const flag = metrics ? "--metrics-port" : "--port";
   const why =
     code === "EADDRINUSE"
-      ? `${address} is already in use: stop what listens there or pick another --port`
+      ? `${address} is already in use: stop what listens there or pick another ${flag}`
       : code === "EACCES"
-        ? `${address} needs more privileges: pick a --port above 1023`
+        ? `${address} needs more privileges: pick a ${flag} above 1023`
         : code === "EADDRNOTAVAIL"
           ? `${options.host} is not an address of this machine: pick another --host`
           : `${address}: ${code ?? (error as Error).message}`;
@@ -149,6 +161,7 @@ export async function serveCommand(opts: ServeOptions): Promise<number> {
     throw listenError(error, options) ?? error;
   });
   note(`penguin server listening on ${running.url}`);
+  if (running.metricsUrl) note(`penguin metrics (Prometheus) on ${running.metricsUrl}`);
   if (running.initialAdmin) note(server.formatInitialAdminNotice(running.initialAdmin));
   await new Promise<void>((resolve) => {
     const stop = () => {

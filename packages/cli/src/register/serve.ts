@@ -45,6 +45,10 @@ export function registerServeCommand(program: Command, setExitCode: SetExitCode)
       "--idle-release <minutes>",
       "release a session's runtime after this many idle minutes (default 10)",
     )
+    .option(
+      "--metrics-port <port>",
+      "also serve Prometheus metrics at http://127.0.0.1:<port>/metrics (loopback only, whatever --host is)",
+    )
     .action(async (opts) => {
       const { serveCommand } = await import("../commands/serve.js");
       setExitCode(await serveCommand(opts));

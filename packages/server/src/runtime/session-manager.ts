@@ -12,6 +12,7 @@ import {
 import type { Logger } from "pino";
 import type { SessionRow } from "../db/schema.js";
 import { MAX_TITLE_CHARS } from "../limits.js";
+import type { ServerMetrics } from "../metrics/prometheus.js";
 import type { SessionStore } from "../sessions/store.js";
 import type { EventHub } from "../sse/event-hub.js";
 import { publishServerEvent, sessionChannel, userChannel } from "./channels.js";
@@ -23,6 +24,8 @@ export interface SessionManagerOptions {
   logger: Logger;
   dataRoot: string;
   idleReleaseMs: number;
+  /** Prometheus metrics the sessions feed (absent: none are collected). */
+  metrics?: ServerMetrics;
 }
 
 export interface CreateSessionInput {
@@ -171,6 +174,7 @@ export class SessionManager {
         store: this.options.store,
         logger: this.options.logger,
         idleReleaseMs: this.options.idleReleaseMs,
+        metrics: this.options.metrics,
         openSession: async (sessionId) => {
           const agent = await this.#agent(row.agent_id);
           try {

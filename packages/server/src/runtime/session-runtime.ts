@@ -7,6 +7,7 @@ import {
 } from "@penguin/protocol";
 import type { Logger } from "pino";
 import type { SessionState } from "../db/schema.js";
+import type { ServerMetrics, SessionMetricsFeed } from "../metrics/prometheus.js";
 import type { SessionStore } from "../sessions/store.js";
 import type { EventHub, PublishInput } from "../sse/event-hub.js";
 import { databaseModePolicy, type PendingApproval, PendingApprovals } from "./approvals.js";
@@ -51,6 +52,8 @@ export interface SessionRuntimeDeps {
   /** Called when the runtime has been idle for `idleReleaseMs`; the manager disposes it. */
   onIdle(): void;
   idleReleaseMs: number;
+  /** The server's Prometheus metrics, fed with what the session streams (absent: not collected). */
+  metrics?: ServerMetrics;
 }
 
 /** The text the engine gives the model for a steering message (see core's markers). */
@@ -224,8 +227,16 @@ export class SessionRuntime {
   async #pump(stream: AsyncIterable<OmniMessage>): Promise<void> {
     // The stream must be iterated whatever happens here: only its own end frees the SDK session.
     await this.#storeState("running");
+    const session = this.#session;
+    const feed =
+      session && this.deps.metrics
+        ? this.deps.metrics.session(
+            session.meta,
+            session.tools.map((tool) => tool.name),
+          )
+        : undefined;
     try {
-      for await (const message of stream) this.#observe(message);
+      for await (const message of stream) this.#observe(message, feed);
     } catch (error) {
       this.deps.logger.error({ err: error, session_id: this.sessionId }, "session task failed");
     } finally {
@@ -248,8 +259,9 @@ export class SessionRuntime {
     }
   }
 
-  #observe(message: OmniMessage): void {
+  #observe(message: OmniMessage, feed: SessionMetricsFeed | undefined): void {
     this.#aggregator.push(message);
+    feed?.push(message);
     this.deps.hub.publish(this.channel, { data: JSON.stringify(message) });
     if (message.type === "event_msg" && message.payload.type === "token_usage") {
       // The parent's requests and, tagged with origin, its subagents' requests: each counted once.
