@@ -32,6 +32,14 @@ export {
   formatConfigError,
   formatConfigErrors,
 } from "./config-errors.js";
+// exec in system_config.yaml.
+export {
+  DEFAULT_LOGIN_ENVIRONMENT_MODE,
+  type ExecSettings,
+  ExecSettingsSchema,
+  LOGIN_ENVIRONMENT_MODES,
+  type LoginEnvironmentMode,
+} from "./exec-config.js";
 // The extended toolset: definitions, presets, limits and the write guard.
 export {
   applyRichRead,

@@ -3,6 +3,7 @@ import { Document } from "yaml";
 import { z } from "zod";
 import { CompactionSettingsSchema, DEFAULT_COMPACTION_PROMPT } from "./compaction-config.js";
 import { type ConfigResult, loadYamlConfig, parseYamlConfig } from "./config-errors.js";
+import { ExecSettingsSchema } from "./exec-config.js";
 import {
   applyRichRead,
   applyWriteGuard,
@@ -174,6 +175,8 @@ export const SystemConfigSchema = z.strictObject({
   child_agents: ChildAgentsSettingsSchema.default(() => ChildAgentsSettingsSchema.parse({})),
   /** Delivery of notices to event handlers: see team-config.ts. */
   notices: NoticesSettingsSchema.default(() => NoticesSettingsSchema.parse({})),
+  /** How command tools start their shell: see exec-config.ts. */
+  exec: ExecSettingsSchema.default(() => ExecSettingsSchema.parse({})),
   tools: ToolsSectionSchema.default(() => ToolsSectionSchema.parse({})),
   /**
    * "allowed-tools": the only tools the model is offered (by name, any source). Absent: every

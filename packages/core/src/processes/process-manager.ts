@@ -1,6 +1,8 @@
 import { accessSync, constants } from "node:fs";
+import type { LoginEnvironmentMode } from "@penguin/state";
 import { MAX_COMMAND_SESSIONS } from "@penguin/state";
-import { nonInteractiveEnv } from "./non-interactive-env.js";
+import { LoginEnvironment } from "./login-environment.js";
+import { NON_INTERACTIVE_ENV, nonInteractiveEnv } from "./non-interactive-env.js";
 import { type Platform, resolveShell } from "./platform.js";
 import {
   CommandSession,
@@ -32,6 +34,11 @@ export interface ProcessManagerOptions {
   /** SIGTERM-to-SIGKILL grace for eviction, kill and disposal; default 1000 ms. */
   terminateGraceMs?: number;
   platform?: Platform;
+  /**
+   * `exec.login_environment` and where its capture runs (the workspace) and is kept (the
+   * session's scratchpad). Absent: every command is a login shell (`bash -lc`).
+   */
+  loginEnvironment?: { mode: LoginEnvironmentMode; cwd: string; dir: string };
 }
 
 export type StartResult = { ok: true; session: CommandSession } | { ok: false; error: string };
@@ -52,6 +59,7 @@ export class ProcessManager {
   private readonly terminations = new Set<Promise<void>>();
   private nextId = 1;
   private disposed = false;
+  private readonly login: LoginEnvironment | undefined;
 
   constructor(options: ProcessManagerOptions = {}) {
     this.maxSessions = options.maxSessions ?? MAX_COMMAND_SESSIONS;
@@ -66,10 +74,34 @@ export class ProcessManager {
     this.baseEnv = options.baseEnv ?? process.env;
     this.terminateGraceMs = options.terminateGraceMs ?? TERMINATE_GRACE_MS;
     this.platform = options.platform ?? process.platform;
+    this.login = this.loginEnvironmentOf(options.loginEnvironment);
+  }
+
+  /** The session's captured login environment; it starts capturing now, beside the first model request. */
+  private loginEnvironmentOf(
+    settings: ProcessManagerOptions["loginEnvironment"],
+  ): LoginEnvironment | undefined {
+    if (!settings || this.platform === "win32") return undefined;
+    const env = nonInteractiveEnv(this.baseEnv, this.extraEnv);
+    const shell = resolveShell({ platform: this.platform, env, isExecutable });
+    if (!shell.ok) return undefined;
+    const keep = new Set([...Object.keys(NON_INTERACTIVE_ENV), ...Object.keys(this.extraEnv)]);
+    return new LoginEnvironment({ ...settings, shell: shell.shell, env, keep });
+  }
+
+  /** Warnings about the login environment not yet reported (a command tool reports them). */
+  takeWarnings(): string[] {
+    return this.login?.takeWarnings() ?? [];
+  }
+
+  /** Resolves once a capture of the login environment in progress has ended. */
+  async loginEnvironmentSettled(): Promise<void> {
+    await this.login?.settled();
   }
 
   /**
-   * Starts `bash -lc <cmd>` in `cwd` (absolute, checked by the caller) as a new session. When the
+   * Starts `bash -lc <cmd>` in `cwd` (absolute, checked by the caller) as a new session, or
+   * `bash -c <cmd>` sourcing the session's captured login environment once it is ready. When the
    * manager is full, one session is evicted first; when every session is in use by a running
    * tool call, nothing can be evicted and the start is refused.
    */
@@ -79,6 +111,7 @@ export class ProcessManager {
     const env = nonInteractiveEnv(this.baseEnv, this.extraEnv);
     const shell = resolveShell({ platform: this.platform, env, isExecutable });
     if (!shell.ok) return shell;
+    const plan = this.login?.plan();
     if (this.sessions.size >= this.maxSessions) {
       const victim = this.pickEviction();
       if (!victim) {
@@ -96,7 +129,8 @@ export class ProcessManager {
         cmd: request.cmd,
         cwd: request.cwd,
         shell: shell.shell,
-        env,
+        shellFlags: plan?.flags,
+        env: plan ? { ...env, ...plan.env } : env,
         unreadBufferChars: this.unreadBufferChars,
         platform: this.platform,
         purpose: request.purpose,

@@ -42,6 +42,8 @@ export interface CommandSessionSpec {
   cmd: string;
   cwd: string;
   shell: string;
+  /** The shell's flags before the command; default a login shell (`-lc`). */
+  shellFlags?: readonly string[];
   env: Record<string, string>;
   unreadBufferChars: number;
   platform?: Platform;
@@ -129,7 +131,7 @@ export class CommandSession {
     this.purpose = spec.purpose;
     this.origin = spec.origin ?? "exec_command";
     this.log = new OutputLog(spec.unreadBufferChars);
-    this.child = spawn(spec.shell, shellArgs(spec.cmd), {
+    this.child = spawn(spec.shell, spec.shellFlags ? [...spec.shellFlags, spec.cmd] : shellArgs(spec.cmd), {
       cwd: spec.cwd,
       env: spec.env,
       stdio: ["pipe", "pipe", "pipe"],

@@ -334,7 +334,10 @@ export class Agent {
     const secrets = this.secretsOf(options);
     const adapter = resolved.adapter;
     const scratchpad = scratchpadDir(this.dataRoot, id);
-    const processes = sessionProcesses(this.config);
+    const processes = sessionProcesses(this.config, {
+      workspaceDir: input.workspaceDir,
+      scratchpadDir: scratchpad,
+    });
     const isSubagent = input.parentSessionId !== undefined;
     const subagents = isSubagent ? undefined : this.subagentManager(input, () => taskThinking.level);
     const tools = sessionTools({

@@ -16,11 +16,20 @@ import { type CustomToolRegistration, customTools } from "./custom-tools.js";
  * "One process manager, one id namespace, one cap": exec_command sessions and run_command
  * jobs share the cap and buffer size of `tools.limits.jobs`.
  */
-export function sessionProcesses(config: SystemConfig): ProcessManager {
+export function sessionProcesses(
+  config: SystemConfig,
+  where: { workspaceDir: string; scratchpadDir: string },
+): ProcessManager {
   const jobLimits = resolveToolLimits(config).jobs;
   return new ProcessManager({
     maxSessions: jobLimits.maxJobs,
     unreadBufferChars: jobLimits.bufferChars,
+    // The login environment is captured in the workspace and kept in the scratchpad (private).
+    loginEnvironment: {
+      mode: config.exec.login_environment,
+      cwd: where.workspaceDir,
+      dir: where.scratchpadDir,
+    },
   });
 }
 

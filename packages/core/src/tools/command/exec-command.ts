@@ -1,6 +1,6 @@
 import { stat } from "node:fs/promises";
 import path from "node:path";
-import type { OmniMessage } from "@penguin/protocol";
+import { type OmniMessage, warningEvent } from "@penguin/protocol";
 import type { ToolDefinitionConfig } from "@penguin/state";
 import type { BuiltinTool, ToolExecutionContext, ToolResult } from "../../environment/types.js";
 import { exitNote } from "../../processes/session.js";
@@ -71,6 +71,8 @@ export function createExecCommandTool(definition: ToolDefinitionConfig): Builtin
 
     const started = ctx.processes.start({ cmd: cmd.value, cwd: cwd.cwd, purpose: description });
     if (!started.ok) return yield* failed(ctx, started.error);
+    // A failed capture of the login environment is said once, in the trace, where it happened.
+    for (const line of ctx.processes.takeWarnings()) yield warningEvent("exec", line);
     const session = started.session;
     const windowMs = clampYieldTime({
       requested: requestedYield.value,

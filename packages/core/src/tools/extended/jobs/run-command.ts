@@ -1,4 +1,4 @@
-import type { OmniMessage } from "@penguin/protocol";
+import { type OmniMessage, warningEvent } from "@penguin/protocol";
 import { defaultToolLimits, type ToolDefinitionConfig, type ToolLimits } from "@penguin/state";
 import type { BuiltinTool, ToolExecutionContext, ToolResult } from "../../../environment/types.js";
 import { exitNote } from "../../../processes/session.js";
@@ -57,6 +57,8 @@ export function createRunCommandTool(
       origin: "run_command",
     });
     if (!started.ok) return yield* fail(ctx, started.error);
+    // A failed capture of the login environment is said once, in the trace, where it happened.
+    for (const line of ctx.processes.takeWarnings()) yield warningEvent("exec", line);
     const job = started.session;
     const windowMs = clampYieldTime({
       requested: timeout.value,

@@ -1,0 +1,20 @@
+import { z } from "zod";
+
+// `exec` in system_config.yaml: how command tools (exec_command, run_command) start their shell.
+
+/**
+ * `exec.login_environment`: `once` captures the login environment (the profile's exported
+ * variables and functions) when a session starts and runs each command with `bash -c` sourcing
+ * it; `refresh` does the same and captures again after a profile file changed; `always` runs
+ * every command as a login shell (`bash -lc`, the profile sourced each time); `none` runs
+ * `bash -c` with no profile at all.
+ */
+export const LOGIN_ENVIRONMENT_MODES = ["once", "refresh", "always", "none"] as const;
+export type LoginEnvironmentMode = (typeof LOGIN_ENVIRONMENT_MODES)[number];
+/** "Capture the login environment once per session". */
+export const DEFAULT_LOGIN_ENVIRONMENT_MODE: LoginEnvironmentMode = "once";
+
+export const ExecSettingsSchema = z.strictObject({
+  login_environment: z.enum(LOGIN_ENVIRONMENT_MODES).default(DEFAULT_LOGIN_ENVIRONMENT_MODE),
+});
+export type ExecSettings = z.output<typeof ExecSettingsSchema>;
