@@ -126,25 +126,35 @@ async function withModels<T>(
 const ownEvent = (m: OmniMessage): string | undefined =>
   m.type === "event_msg" && (m.origin === undefined || m.origin.length === 0) ? m.payload.type : undefined;
 
-async function roundTrips(rounds: number): Promise<number[]> {
+const elapsedMs = (since: bigint) => Number(process.hrtime.bigint() - since) / 1e6;
+
+/**
+ * The round trips, and the root's model requests in the same run (request_begin → request_end):
+ * the baseline a round trip is read against, since it holds two such requests, one per side.
+ */
+async function roundTrips(rounds: number): Promise<{ trips: number[]; requests: number[] }> {
   return withModels("agents-round-trip", roundTripScripts(rounds), 8, async (session) => {
-    const samples: number[] = [];
+    const trips: number[] = [];
+    const requests: number[] = [];
     let sentAt: bigint | undefined;
+    let requestAt: bigint | undefined;
     let status: string | undefined;
     for await (const message of session.run("Exchange the messages.", { approve: allowAll })) {
       const type = ownEvent(message);
       if (type === "message_sent") sentAt = process.hrtime.bigint();
       else if (type === "message_delivered" && sentAt !== undefined) {
-        samples.push(Number(process.hrtime.bigint() - sentAt) / 1e6);
+        trips.push(elapsedMs(sentAt));
         sentAt = undefined;
+      } else if (type === "request_begin") requestAt = process.hrtime.bigint();
+      else if (type === "request_end" && requestAt !== undefined) {
+        requests.push(elapsedMs(requestAt));
+        requestAt = undefined;
       } else if (type === "task_end" && message.payload.type === "task_end") status = message.payload.status;
     }
-    if (status !== "completed" || samples.length !== rounds) {
-      throw new Error(
-        `the root did not make ${rounds} round trips: status ${status}, ${samples.length} made`,
-      );
+    if (status !== "completed" || trips.length !== rounds) {
+      throw new Error(`the root did not make ${rounds} round trips: status ${status}, ${trips.length} made`);
     }
-    return samples;
+    return { trips, requests };
   });
 }
 
@@ -187,7 +197,7 @@ export const agents: Benchmark = {
   async run({ quick }: BenchOptions): Promise<BenchRow[]> {
     const rounds = quick ? QUICK_ROUND_TRIPS : FULL_ROUND_TRIPS;
     const children = quick ? QUICK_IDLE_CHILDREN : IDLE_CHILDREN;
-    const samples = await roundTrips(rounds);
+    const { trips, requests } = await roundTrips(rounds);
     const memory = await idleChildren(children);
     const row = (metric: string, value: number, unit: string, signed?: boolean): BenchRow => ({
       benchmark: this.name,
@@ -197,8 +207,10 @@ export const agents: Benchmark = {
       ...(signed ? { signed } : {}),
     });
     return [
-      row(`round trip root → child → root, median of ${rounds}`, median(samples), "ms"),
-      row(`round trip root → child → root, p99 of ${rounds}`, percentile(samples, 99), "ms"),
+      row(`round trip root → child → root, median of ${rounds}`, median(trips), "ms"),
+      row(`round trip root → child → root, p99 of ${rounds}`, percentile(trips, 99), "ms"),
+      row(`root's model request, median of ${requests.length} (same run)`, median(requests), "ms"),
+      row("round trip / model request (medians)", median(trips) / median(requests), "ratio"),
       row(`heap before ${children} children (after GC)`, memory.heapBeforeMiB, "MiB"),
       row(`heap after ${children} idle children (after GC)`, memory.heapAfterMiB, "MiB"),
       row("heap per idle child (after GC)", memory.heapPerChildKiB, "KiB", true),
