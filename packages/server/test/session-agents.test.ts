@@ -1,5 +1,14 @@
 import { existsSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import {
+  agentLaunched,
+  messageSent,
+  sessionMeta,
+  subagentPointer,
+  taskEnd,
+  userText,
+} from "@penguin/protocol";
+import { TraceWriter } from "@penguin/trace";
 import { describe, expect, it } from "vitest";
 import { readJson, request } from "./helpers.js";
 import { envelopes, eventually, payloadType, sessionServer } from "./session-fixture.js";
@@ -94,5 +103,75 @@ describe("GET /api/sessions/:id/agents", () => {
     expect(fresh.agents).toEqual([
       expect.objectContaining({ agent_run_id: "root", session_id: id, depth: 0 }),
     ]);
+  });
+
+  it("follows launches below the first level: a grandchild's own trace, its launcher and its counts", async () => {
+    const s = await sessionServer([{ text: "Launched." }]);
+    const id = await s.createSession();
+    const stream = await s.stream(id);
+    await s.call(`/api/sessions/${id}/tasks`, { json: { input: "Launch a reviewer" } });
+    await stream.until((c) => envelopes(c.events).some((m) => payloadType(m) === "task_end"));
+    // What launch_agent writes, two levels down, beside the session's real trace.
+    const location = s.server.sessions.location;
+    const root = TraceWriter.open(location, id);
+    root.append(subagentPointer("deep-lead", { subagent_id: "sub_1" }));
+    root.append(
+      agentLaunched({
+        agent_run_id: "sub_1",
+        parent: "root",
+        session_id: "deep-lead",
+        depth: 1,
+        agent: "reviewer",
+        task: "Lead",
+      }),
+    );
+    root.close();
+    const child = (sessionId: string, parent: string, records: Parameters<TraceWriter["append"]>[0][]) => {
+      const writer = TraceWriter.create(location, sessionId);
+      writer.append(
+        sessionMeta({
+          session_id: sessionId,
+          provider: "fake",
+          model_id: "fake-model",
+          system_prompt: "",
+          workspace: s.workspace,
+          source: "subagent",
+          parent_session_id: parent,
+        }),
+      );
+      for (const record of records) writer.append(record);
+      writer.close();
+    };
+    child("deep-lead", id, [
+      userText("Lead", { sender: "parent_agent" }),
+      subagentPointer("deep-worker", { subagent_id: "sub_2" }),
+      agentLaunched({
+        agent_run_id: "sub_2",
+        parent: "sub_1",
+        session_id: "deep-worker",
+        depth: 2,
+        task: "Test",
+      }),
+      taskEnd("completed"),
+    ]);
+    child("deep-worker", "deep-lead", [
+      userText("Test", { sender: "parent_agent" }),
+      messageSent({
+        message_id: "msg_1",
+        from: "sub_2",
+        to: "sub_1",
+        text: "ok",
+        sent_at: "2026-12-02T10:00:00.000Z",
+      }),
+      taskEnd("failed"),
+    ]);
+
+    const { agents } = await readJson<{ agents: AgentRow[] }>(await s.call(`/api/sessions/${id}/agents`));
+    expect(agents.map((a) => [a.agent_run_id, a.parent, a.depth, a.status, a.messages_sent])).toEqual([
+      ["root", undefined, 0, "completed", 0],
+      ["sub_1", "root", 1, "completed", 0],
+      ["sub_2", "sub_1", 2, "failed", 1],
+    ]);
+    expect(agents[1]).toMatchObject({ agent: "reviewer", session_id: "deep-lead", task: "Lead" });
   });
 });
