@@ -9,6 +9,7 @@ import {
   withOrigin,
 } from "@penguin/protocol";
 import { describe, expect, it } from "vitest";
+import { activityOf, agentActivity } from "../src/stream/agent-activity.js";
 import { SessionTimeline } from "../src/stream/timeline.js";
 
 const at = "2026-12-02T10:00:00.000Z";
@@ -59,5 +60,19 @@ describe("the agent activity of a session's timeline", () => {
     expect(live.revision).toBe(seeded.revision + 3);
     timeline.applyEnvelope(withOrigin(taskEnd("completed"), "s1"));
     expect(timeline.state().agents.revision).toBe(live.revision + 1);
+  });
+
+  it("an agent's own entries: what it sent and received, its questions and their answers", () => {
+    const { messages } = agentActivity([
+      messageSent(message("msg_1", "root", "sub_1", "to the lead")),
+      messageSent(message("msg_2", "sub_1", "sub_2", "to the worker")),
+      questionAsked({ question_id: "q_1", from: "sub_2", to: "sub_1", text: "Which file?" }),
+      questionAnswered({ question_id: "q_1", from: "sub_1", text: "parser.ts" }),
+      messageSent(message("msg_3", "sub_3", "root", "unrelated to the worker")),
+    ]);
+    const keys = (id: string) => activityOf(messages, id).map((m) => m.key);
+    expect(keys("sub_2")).toEqual(["message:msg_2", "question:q_1", "answer:q_1"]);
+    expect(keys("root")).toEqual(["message:msg_1", "message:msg_3"]);
+    expect(keys("sub_1")).toEqual(["message:msg_1", "message:msg_2", "question:q_1", "answer:q_1"]);
   });
 });

@@ -93,6 +93,12 @@ describe.skipIf(!HAS_CHROMIUM)("the Agents panel in Chromium, against a real ser
     // The row is indented under its launcher.
     const indent = await row("sub_1").evaluate((el) => getComputedStyle(el).paddingLeft);
     expect(Number.parseFloat(indent)).toBeGreaterThan(0);
+    // Choosing an agent shows only its messages; the root took part in this one too.
+    await row("sub_1").getByRole("button", { name: "sub_1" }).click();
+    await panel.getByText("Messages of sub_1").waitFor();
+    expect(await message.count()).toBe(1);
+    await panel.getByRole("button", { name: "show all" }).click();
+    await panel.getByText("Messages of sub_1").waitFor({ state: "detached" });
     await screenshot(page, "agents-panel-done");
   });
 });

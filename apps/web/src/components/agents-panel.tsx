@@ -1,7 +1,7 @@
 import { useEffect, useState } from "react";
 import type { AgentRow } from "../api/agent-types.js";
 import { api } from "../api/client.js";
-import type { AgentActivity, AgentMessageView } from "../stream/agent-activity.js";
+import { type AgentActivity, type AgentMessageView, activityOf } from "../stream/agent-activity.js";
 import { ErrorText } from "./error-text.js";
 import "./agents-panel.css";
 
@@ -43,6 +43,8 @@ export function AgentsPanel({
   const [agents, setAgents] = useState<AgentRow[]>([]);
   const [failure, setFailure] = useState<unknown>();
   const [tick, setTick] = useState(0);
+  /** The agent whose messages are shown; all of them when none is chosen. */
+  const [chosen, setChosen] = useState<string>();
   const anyRunning = agents.some((agent) => agent.status === "running");
 
   // Reload on a change of the stream's agent events or of the task state (and on the timer).
@@ -71,6 +73,7 @@ export function AgentsPanel({
   }, [anyRunning]);
 
   if (agents.length <= 1 && activity.messages.length === 0 && !failure) return null;
+  const shown = chosen === undefined ? activity.messages : activityOf(activity.messages, chosen);
   return (
     <section className="card agents-panel" aria-label="Agents">
       <h2>Agents</h2>
@@ -85,7 +88,15 @@ export function AgentsPanel({
             style={{ paddingLeft: `${agent.depth * 1.25}rem` }}
             title={agent.task}
           >
-            <strong>{agent.agent_run_id}</strong>
+            <button
+              type="button"
+              className="agent-select"
+              aria-pressed={chosen === agent.agent_run_id}
+              title={`Show only the messages of ${agent.agent_run_id}`}
+              onClick={() => setChosen(chosen === agent.agent_run_id ? undefined : agent.agent_run_id)}
+            >
+              {agent.agent_run_id}
+            </button>
             {agent.agent && <span className="muted"> ({agent.agent})</span>}
             <span className={`badge ${tone(agent.status)}`}>{agent.status}</span>
             {agent.problem === "missing" && <span className="badge tone-wait">trace missing</span>}
@@ -99,9 +110,17 @@ export function AgentsPanel({
           </li>
         ))}
       </ul>
-      {activity.messages.length > 0 && (
+      {chosen !== undefined && (
+        <p className="muted agent-filter">
+          Messages of {chosen} ·{" "}
+          <button type="button" className="link" onClick={() => setChosen(undefined)}>
+            show all
+          </button>
+        </p>
+      )}
+      {shown.length > 0 && (
         <ol className="agent-messages" aria-label="Messages between agents">
-          {activity.messages.map((message) => (
+          {shown.map((message) => (
             <MessageLine key={message.key} message={message} />
           ))}
         </ol>

@@ -90,3 +90,18 @@ export function agentActivity(records: readonly OmniMessage[]): AgentActivity {
   }
   return { messages, revision };
 }
+
+/**
+ * The entries an agent took part in: messages it sent or received, questions it asked or was
+ * asked, and the answers to those questions.
+ */
+export function activityOf(messages: readonly AgentMessageView[], agentRunId: string): AgentMessageView[] {
+  const questions = new Set<string>();
+  for (const m of messages) {
+    if (m.kind === "question" && (m.from === agentRunId || m.to === agentRunId)) questions.add(m.questionId);
+  }
+  return messages.filter((m) => {
+    if (m.kind === "message") return m.from === agentRunId || m.to === agentRunId;
+    return questions.has(m.questionId) || m.from === agentRunId;
+  });
+}
