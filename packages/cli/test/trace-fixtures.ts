@@ -2,8 +2,13 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { OmniMessage } from "@penguin/protocol";
 import {
+  agentFinished,
+  agentLaunched,
   approvalDecision,
   assistantText,
+  messageDelivered,
+  messageSent,
+  questionAsked,
   requestBegin,
   requestEnd,
   sessionMeta,
@@ -168,4 +173,89 @@ export function writeChildSession(dataRoot: string, id: string, parentId: string
   ];
   for (const record of records) writer.append(record);
   writer.close();
+}
+
+const SENT_AT = "2026-11-30T10:01:00.000Z";
+const message = (id: string, from: string, to: string, text: string) => ({
+  message_id: id,
+  from,
+  to,
+  text,
+  sent_at: SENT_AT,
+});
+
+/**
+ * A tree of agents three levels deep, as launch_agent writes it: the root (`root`) launched
+ * `sub_1` (the named agent `reviewer`), which launched `sub_2` (whose task never ended) and
+ * `sub_3` (whose trace is missing). Messages and a question go between them.
+ */
+export function writeAgentTree(
+  dataRoot: string,
+  ids: { root: string; lead: string; worker: string; lost: string },
+) {
+  const write = (id: string, records: OmniMessage[], parent?: string) => {
+    const writer = TraceWriter.create(locationOf(dataRoot), id, {
+      date: new Date("2026-11-30T10:00:00.000Z"),
+    });
+    writer.append(
+      sessionMeta({
+        session_id: id,
+        provider: "openai",
+        model_id: "gpt-test",
+        system_prompt: "You are a test agent.",
+        workspace: "/tmp/penguin-ws",
+        ...(parent ? { source: "subagent" as const, parent_session_id: parent } : {}),
+      }),
+    );
+    for (const record of records) writer.append(record);
+    writer.close();
+  };
+  const launch = (
+    run: string,
+    parent: string,
+    sessionId: string,
+    depth: number,
+    task: string,
+    agent?: string,
+  ) => [
+    subagentPointer(sessionId, { subagent_id: run }),
+    agentLaunched({
+      agent_run_id: run,
+      parent,
+      session_id: sessionId,
+      depth,
+      task,
+      ...(agent ? { agent } : {}),
+    }),
+  ];
+  write(ids.root, [
+    userText("Review the pull request"),
+    ...launch(
+      "sub_1",
+      "root",
+      ids.lead,
+      1,
+      "Lead the review of the pull request and report back",
+      "reviewer",
+    ),
+    messageSent(message("msg_1", "root", "sub_1", "start with the tests")),
+    messageDelivered(message("msg_5", "sub_1", "root", "two problems found")),
+    agentFinished({ agent_run_id: "sub_1", status: "completed" }),
+    assistantText("Reviewed."),
+    taskEnd("completed"),
+  ]);
+  write(
+    ids.lead,
+    [
+      userText("Lead the review of the pull request and report back", { sender: "parent_agent" }),
+      messageDelivered(message("msg_1", "root", "sub_1", "start with the tests")),
+      ...launch("sub_2", "sub_1", ids.worker, 2, "Run the test suite"),
+      ...launch("sub_3", "sub_1", ids.lost, 2, "Read the docs"),
+      questionAsked({ question_id: "q_1", from: "sub_1", to: "root", text: "Which branch?" }),
+      messageSent(message("msg_5", "sub_1", "root", "two problems found")),
+      taskEnd("completed"),
+    ],
+    ids.root,
+  );
+  write(ids.worker, [userText("Run the test suite", { sender: "parent_agent" }), requestBegin()], ids.lead);
 }

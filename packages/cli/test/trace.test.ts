@@ -2,7 +2,7 @@ import { appendFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeAll, describe, expect, test } from "vitest";
 import { REPO_ROOT, readJsonLines, tempDir, traceFiles } from "./helpers.js";
-import { cli, writeChildSession, writeParentSession } from "./trace-fixtures.js";
+import { cli, writeAgentTree, writeChildSession, writeParentSession } from "./trace-fixtures.js";
 
 describe("penguin trace", () => {
   let dataRoot: string;
@@ -182,5 +182,50 @@ describe("penguin trace", () => {
     expect(r.stdout).toContain("cmd: node fib.js");
     expect(r.stdout).toContain("│ sum: 88");
     expect(r.stdout).toContain("■ task completed");
+  });
+});
+
+describe("penguin trace --agents", () => {
+  const ids = { root: "tree-root", lead: "tree-lead", worker: "tree-worker", lost: "tree-lost" };
+
+  test("prints one line per agent, indented by depth, with status, session, messages and questions", async () => {
+    const root = tempDir("agents");
+    writeAgentTree(root, ids);
+    const r = await cli(["trace", ids.root, "--agents", "--data-dir", root], { env: { NO_COLOR: "1" } });
+    expect(r.exitCode).toBe(0);
+    expect(r.stdout.trimEnd().split("\n")).toEqual([
+      "root · completed · session tree-root · ✉ 1 sent, 1 received",
+      "  sub_1 (reviewer) · completed · session tree-lead · ✉ 1 sent, 1 received, 1 question · Lead the review of the pull request and report back",
+      "    sub_2 · interrupted · session tree-worker · ✉ 0 sent, 0 received · Run the test suite",
+      "    sub_3 · unknown · session tree-lost · trace missing · Read the docs",
+    ]);
+  });
+
+  test("--json prints the tree for scripts", async () => {
+    const root = tempDir("agents-json");
+    writeAgentTree(root, ids);
+    const r = await cli(["trace", ids.root, "--agents", "--json", "--data-dir", root]);
+    const tree = JSON.parse(r.stdout);
+    expect(tree).toMatchObject({ agentRunId: "root", status: "completed", depth: 0 });
+    expect(
+      tree.children[0].children.map((c: { agentRunId: string; problem?: string }) => [
+        c.agentRunId,
+        c.problem,
+      ]),
+    ).toEqual([
+      ["sub_2", undefined],
+      ["sub_3", "missing"],
+    ]);
+  });
+
+  test("a session run_subagent made shows its child at depth 1, its task from the child's prompt", async () => {
+    const root = tempDir("agents-sub");
+    writeParentSession(root, "sub-parent", { childId: "sub-child" });
+    writeChildSession(root, "sub-child", "sub-parent");
+    const r = await cli(["trace", "sub-parent", "--agents", "--data-dir", root]);
+    expect(r.stdout.trimEnd().split("\n")).toEqual([
+      "root · completed · session sub-parent · ✉ 0 sent, 0 received",
+      "  helper · completed · session sub-child · ✉ 0 sent, 0 received · Count the files",
+    ]);
   });
 });

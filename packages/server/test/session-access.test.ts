@@ -22,6 +22,7 @@ describe("session access and input checks", () => {
       ["GET", `/api/sessions/${id}/messages`],
       ["GET", `/api/sessions/${id}/trace`],
       ["GET", `/api/sessions/${id}/processes`],
+      ["GET", `/api/sessions/${id}/agents`],
       ["DELETE", `/api/sessions/${id}/processes/cmd_1`],
       ["GET", `/api/sessions/${id}/stream`],
     ];

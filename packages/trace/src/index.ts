@@ -2,6 +2,14 @@
 // readable (readers that skip bad lines with diagnostics) and resumable (rebuildContext).
 // Layout, record order and commit rules: docs/sessions-and-traces.md.
 
+export {
+  type AgentTreeNode,
+  type AgentTreeOptions,
+  type AgentTreeStatus,
+  agentTree,
+  flattenAgentTree,
+  ROOT_AGENT_RUN_ID,
+} from "./agent-tree.js";
 export { type AuditEntry, approvalAudit } from "./audit.js";
 export { TraceError, type TraceErrorCode } from "./errors.js";
 export { findSessionFiles, type TraceLocation } from "./location.js";

@@ -15,6 +15,13 @@ export function median(values: readonly number[]): number {
   return sorted[Math.floor(sorted.length / 2)];
 }
 
+/** The `p`th percentile (0 < p <= 100) by the nearest-rank rule: a value that was measured. */
+export function percentile(values: readonly number[], p: number): number {
+  if (values.length === 0) throw new RangeError("percentile of no values");
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length, Math.max(1, Math.ceil((p / 100) * sorted.length))) - 1];
+}
+
 /** The median of several runs: one slow run on a shared machine does not move it. */
 export async function medianMs(runs: number, fn: () => Promise<unknown>): Promise<number> {
   const samples: number[] = [];

@@ -1,5 +1,6 @@
 import type { Benchmark } from "./benchmark.js";
 import { agentRounds } from "./benchmarks/agent-rounds.js";
+import { agents } from "./benchmarks/agents.js";
 import { cliStart } from "./benchmarks/cli-start.js";
 import { compaction } from "./benchmarks/compaction.js";
 import { execOverhead } from "./benchmarks/exec-overhead.js";
@@ -16,6 +17,7 @@ export const BENCHMARKS: readonly Benchmark[] = [
   readFileTail,
   trace,
   agentRounds,
+  agents,
   compaction,
   requestSize,
   mcpRequestSize,

@@ -1,3 +1,4 @@
+import type { AgentRow } from "./agent-types.js";
 import type {
   AgentConfig,
   AgentSummary,
@@ -115,6 +116,9 @@ export const api = {
   trace: (id: string) => request<TraceResponse>("GET", `${sessionPath(id)}/trace`),
   audit: (id: string) =>
     request<{ audit: AuditEntry[] }>("GET", `${sessionPath(id)}/approvals/audit`).then((r) => r.audit),
+
+  sessionAgents: (id: string) =>
+    request<{ agents: AgentRow[] }>("GET", `${sessionPath(id)}/agents`).then((r) => r.agents),
 
   listAgents: () => request<{ agents: AgentSummary[] }>("GET", "/api/agents").then((r) => r.agents),
   readAgentConfig: (id: string) => request<AgentConfig>("GET", `/api/agents/${enc(id)}/config`),

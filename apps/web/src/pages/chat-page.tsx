@@ -1,6 +1,7 @@
 import { useEffect, useState } from "react";
 import { api } from "../api/client.js";
 import type { Session } from "../api/types.js";
+import { AgentsPanel } from "../components/agents-panel.js";
 import { ApprovalCard } from "../components/approval-card.js";
 import { CompactButton } from "../components/compact-button.js";
 import { Composer } from "../components/composer.js";
@@ -73,6 +74,7 @@ export function ChatPage({ sessionId }: { sessionId: string }) {
         </p>
       )}
       <TimelineView items={timeline?.items ?? []} />
+      {timeline && <AgentsPanel sessionId={sessionId} activity={timeline.agents} taskState={taskState} />}
       {timeline && timeline.approvals.length > 0 && (
         <section className="approvals" aria-label="Waiting for approval">
           <h2>Waiting for your approval</h2>

@@ -2,6 +2,7 @@ import type { OmniMessage, OpenPartialStream, StopReason } from "@penguin/protoc
 // The light entry: the aggregator without the zod schemas, which the page never needs.
 import { PartialAggregator } from "@penguin/protocol/stream";
 import type { MessagesResponse, PendingApproval, ServerEvent, Session, TaskState } from "../api/types.js";
+import { type AgentActivity, agentActivity } from "./agent-activity.js";
 import { callDescription } from "./call-description.js";
 import {
   type CompactionView,
@@ -48,6 +49,8 @@ export interface TimelineState {
   items: TimelineItem[];
   approvals: PendingApproval[];
   task: TaskState;
+  /** Messages and questions between the session's agents, for the Agents panel. */
+  agents: AgentActivity;
   /** The session's row as the newest `session_updated` reported it (absent until one arrives). */
   session?: Session;
 }
@@ -140,6 +143,7 @@ export class SessionTimeline {
       items: buildItems(this.#records, this.#aggregator.snapshot(), this.#approvals),
       approvals: [...this.#approvals],
       task: this.#task,
+      agents: agentActivity(this.#records),
       ...(this.#session ? { session: this.#session } : {}),
     };
   }

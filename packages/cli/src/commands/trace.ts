@@ -1,4 +1,5 @@
 import {
+  agentTree,
   approvalAudit,
   iterateSession,
   readSession,
@@ -9,6 +10,7 @@ import {
 import { type DataRootOptions, dataRootOf, traceLocationOf } from "../data-root.js";
 import { EXIT_COMPLETED } from "../exit-codes.js";
 import { endQuietlyOnClosedPipe, note, out } from "../output.js";
+import { renderAgentTree } from "../render/agent-tree-view.js";
 import { renderAudit, type SessionAudit } from "../render/audit-view.js";
 import { colourEnabled, createStyle } from "../render/style.js";
 import { TraceView } from "../render/trace-view.js";
@@ -19,6 +21,8 @@ export interface TraceOptions extends DataRootOptions {
   full?: boolean;
   /** The approval audit instead of the whole trace. */
   approvals?: boolean;
+  /** The tree of agents (the session's agent and the children it launched) instead of the trace. */
+  agents?: boolean;
   /** Raw records (or audit entries) as JSON lines. */
   json?: boolean;
 }
@@ -30,7 +34,8 @@ export async function traceCommand(id: string, opts: TraceOptions): Promise<numb
   endQuietlyOnClosedPipe();
   const diagnostics: TraceDiagnostic[] = [];
   try {
-    if (opts.approvals) printAudit(auditsOf(subagentTree(loc, id), loc, diagnostics), opts);
+    if (opts.agents) printAgents(loc, id, opts, diagnostics);
+    else if (opts.approvals) printAudit(auditsOf(subagentTree(loc, id), loc, diagnostics), opts);
     else {
       const view = opts.json
         ? undefined
@@ -80,6 +85,21 @@ function auditsOf(
   };
   visit(root, undefined);
   return audits;
+}
+
+/**
+ * The agents of the session from its traces. The CLI sees no live process: a task with no end is
+ * shown as interrupted (a session another process still runs shows so until its task ends).
+ */
+function printAgents(
+  loc: Parameters<typeof agentTree>[0],
+  id: string,
+  opts: TraceOptions,
+  diagnostics: TraceDiagnostic[],
+): void {
+  const tree = agentTree(loc, id, { onDiagnostic: (d) => diagnostics.push(d) });
+  if (opts.json) out(JSON.stringify(tree));
+  else for (const line of renderAgentTree(tree, createStyle(colourEnabled(process.stdout)))) out(line);
 }
 
 function printAudit(audits: SessionAudit[], opts: TraceOptions): void {

@@ -11,7 +11,14 @@ export function registerTraceCommand(program: Command, setExitCode: SetExitCode)
   )
     .option("--full", "show whole tool outputs and arguments instead of their first and last lines")
     .option("--approvals", "print the approval audit: each decision, its tool call and what decided it")
-    .option("--json", "print the raw records (or, with --approvals, the audit entries) as JSON lines")
+    .option(
+      "--agents",
+      "print the tree of agents: each agent's run id, named agent, status, session, messages and questions",
+    )
+    .option(
+      "--json",
+      "print the raw records (or, with --approvals, the audit entries; with --agents, the tree) as JSON lines",
+    )
     .action(async (id: string, opts) => {
       const { traceCommand } = await import("../commands/trace.js");
       setExitCode(await traceCommand(id, opts));

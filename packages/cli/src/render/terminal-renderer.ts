@@ -1,4 +1,5 @@
 import type { GoalFinishedPayload, OmniMessage, TokenCounts, ToolSpec } from "@penguin/protocol";
+import { agentEventLine } from "./agent-event-line.js";
 import { completedTopLevelString } from "./partial-json.js";
 import { Screen } from "./screen.js";
 import type { Style } from "./style.js";
@@ -72,6 +73,8 @@ export class TerminalRenderer {
   private readonly describable = new Set<string>();
   private requestStartedAt: number | undefined;
   private lastFolded: { title: string; text: string } | undefined;
+  /** Messages whose `message_sent` was printed: their delivery is not printed again. */
+  private readonly shownMessages = new Set<string>();
   readonly screen: Screen;
   readonly summary: TaskSummary = { status: "completed" };
 
@@ -221,8 +224,13 @@ export class TerminalRenderer {
       case "goal_finished":
         if (!child) this.summary.goal = p;
         return;
-      default:
+      default: {
+        const line = agentEventLine(p, style, (id) => this.shownMessages.has(id));
+        if (line === undefined) return;
+        if (p.type === "message_sent") this.shownMessages.add(p.message_id);
+        this.line(line);
         return;
+      }
     }
   }
 

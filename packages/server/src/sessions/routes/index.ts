@@ -1,4 +1,5 @@
 import type { AnyRouteSpec } from "../../http/route.js";
+import { sessionAgentRoutes } from "./agents.js";
 import { sessionApprovalRoutes } from "./approvals.js";
 import { sessionCompactionRoutes } from "./compaction.js";
 import { sessionHistoryRoutes } from "./history.js";
@@ -10,7 +11,7 @@ import { sessionTaskRoutes } from "./tasks.js";
 
 export type { SessionRoutesOptions } from "./session-route.js";
 
-/** Sessions, tasks, compaction, steering, abort, approvals, history, trace, processes and the live streams. */
+/** Sessions, tasks, compaction, steering, abort, approvals, history, trace, processes, agents and the live streams. */
 export function sessionRoutes(options: SessionRoutesOptions): AnyRouteSpec[] {
   return [
     ...sessionLifecycleRoutes(options),
@@ -19,6 +20,7 @@ export function sessionRoutes(options: SessionRoutesOptions): AnyRouteSpec[] {
     ...sessionApprovalRoutes(options),
     ...sessionHistoryRoutes(options),
     ...sessionProcessRoutes(options),
+    ...sessionAgentRoutes(options),
     ...sessionStreamRoutes(options),
   ];
 }
