@@ -56,6 +56,7 @@ const EXTENDED = [
   "change_directory",
   "send_message",
   "wait_messages",
+  "ask",
 ];
 
 describe("extended tool definitions", () => {
