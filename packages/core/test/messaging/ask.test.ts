@@ -197,6 +197,7 @@ describe("ask to the user", () => {
       id: "q_1",
       text: "Deploy to staging or production?",
       sessionId: session.id,
+      toolCallId: "call_ask",
     });
     expect(outputOf(yielded, "call_ask")).toEqual(
       expect.objectContaining({

@@ -151,7 +151,7 @@ async function* askUser(
   // The answerer's signal tells a front end to stop asking (the prompt closes, the card goes).
   const stop = new AbortController();
   const answer = Promise.resolve().then(() =>
-    onAsk({ id, text, sessionId: ctx.sessionId, signal: stop.signal }),
+    onAsk({ id, text, sessionId: ctx.sessionId, toolCallId: ctx.toolCallId, signal: stop.signal }),
   );
   const waited = await waitFor(answer, ms, ctx.signal);
   if (waited.kind === "answer") {

@@ -5,6 +5,8 @@ export interface UserQuestion {
   text: string;
   /** The session whose agent asks. */
   sessionId: string;
+  /** The `ask` call that waits for the answer. */
+  toolCallId: string;
   /**
    * Aborts when nobody needs the answer any more (the ask timed out, or the task was
    * interrupted): stop asking, and settle with anything (it is ignored).
