@@ -100,7 +100,7 @@ export function createAskTool(definition: ToolDefinitionConfig, mailbox: Mailbox
   return { name: definition.name, definition, execute };
 }
 
-type AskOutcome =
+type Asked =
   | { kind: "answered"; id: string; answer: Answer | Omit<Answer, "messageId"> }
   | { kind: "timeout"; id: string; askee: string }
   | { kind: "failed"; error: string }
@@ -113,7 +113,7 @@ async function* askParent(
   text: string,
   ms: number,
   ctx: ToolExecutionContext,
-): AsyncGenerator<OmniMessage, AskOutcome> {
+): AsyncGenerator<OmniMessage, Asked> {
   const asked = mailbox.hub.ask(mailbox.self, parent, text);
   if (!asked.ok)
     return { kind: "failed", error: `Your question could not be put to "${parent}": ${asked.error}` };
@@ -137,7 +137,7 @@ async function* askUser(
   text: string,
   ms: number,
   ctx: ToolExecutionContext,
-): AsyncGenerator<OmniMessage, AskOutcome> {
+): AsyncGenerator<OmniMessage, Asked> {
   const onAsk = mailbox.user?.current;
   if (!onAsk) return { kind: "failed", error: NOBODY_ANSWERS_MESSAGE };
   const id = mailbox.hub.questions.nextId();
