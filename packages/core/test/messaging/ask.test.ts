@@ -171,6 +171,38 @@ describe("ask to the parent agent", () => {
   });
 });
 
+describe("question ids", () => {
+  it("a resumed session numbers its questions past its children's, as message ids are", async () => {
+    const env = await start(
+      [
+        {
+          tool_calls: [runSubagent("call_run", { prompt: "Ask me.", yield_time_ms: 20_000, ...CHILD_MODEL })],
+        },
+        { text: "first done" },
+        { tool_calls: [ask("call_ask", "And now?")] },
+        { text: "second done" },
+      ],
+      {
+        config: EXTENDED,
+        // Nobody answers the child: its question q_1 is withdrawn after 50 ms.
+        childScript: [{ tool_calls: [ask("child_ask", "Anyone?", 50)] }, { text: "child done" }],
+      },
+    );
+    const first = await env.agent.createSession({
+      workspaceDir: env.workspaceDir,
+      model: MODEL,
+      retry: RETRY_FAST,
+    });
+    await collect(first.run("Start a child.", { approve: allowAll }));
+    await first.dispose();
+
+    const resumed = await env.agent.resumeSession(first.id, { onAsk: async (q) => `answer to ${q.id}` });
+    const yielded = await collect(resumed.run("Ask.", { approve: allowAll }));
+    await resumed.dispose();
+    expect(outputOf(yielded, "call_ask").output).toBe("Answer to q_2 from user:\nanswer to q_2");
+  });
+});
+
 describe("ask to the user", () => {
   it("ask answered from the SDK: onAsk of createSession answers, and the trace records both events", async () => {
     const env = await start(
