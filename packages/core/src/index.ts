@@ -144,6 +144,8 @@ export {
   createReadImageTool,
   createWriteFileTool,
 } from "./tools/index.js";
+// Questions of the root agent to the user (`ask`): what a front end's answerer receives.
+export { NOBODY_ANSWERS_MESSAGE, type OnAsk, type UserQuestion } from "./tools/messaging/index.js";
 export { formatMetricsRows } from "./tools/metrics/index.js";
 export { type BuiltinToolset, createBuiltinTools, selectToolsForModel } from "./tools/registry.js";
 // Subagents: what front ends show of a session's children (`session.subagents`) and the limits.

@@ -119,6 +119,10 @@ const agentMessageFields = {
   to: z.string().min(1),
   /** When the sender sent it (ISO 8601). */
   sent_at: z.string(),
+  /** Set when the message is a question `ask` put (`q_N`); it is answered with `reply_to`. */
+  question_id: z.string().optional(),
+  /** Set when the message answers that question (`q_N`) of its recipient, instead of waiting in its inbox. */
+  reply_to: z.string().optional(),
 };
 
 /** The caller's send_message put a message into the recipient's inbox. */

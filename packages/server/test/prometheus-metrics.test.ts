@@ -25,7 +25,9 @@ describe("Prometheus metrics", () => {
     expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/metrics$/);
     const id = await s.createSession({ approval_mode: "allow-all" });
     const stream = await s.stream(id);
-    const started = await s.call(`/api/sessions/${id}/tasks`, { json: { input: "Prompt text never labelled" } });
+    const started = await s.call(`/api/sessions/${id}/tasks`, {
+      json: { input: "Prompt text never labelled" },
+    });
     expect(started.status).toBe(202);
     await waitForEnvelope(stream, "task_end");
 
@@ -37,7 +39,9 @@ describe("Prometheus metrics", () => {
     // A name the model invented is not a label value.
     expect(text).toMatch(/penguin_tool_calls_total\{tool="unknown",status="error"\} 1/);
     expect(text).not.toContain("invented_tool_9f3");
-    expect(text).toMatch(/penguin_model_requests_total\{provider="fake",model="fake-model",status="completed"\} 3/);
+    expect(text).toMatch(
+      /penguin_model_requests_total\{provider="fake",model="fake-model",status="completed"\} 3/,
+    );
     expect(text).toMatch(/penguin_model_tokens_total\{provider="fake",model="fake-model"\} [1-9]/);
     expect(text).toMatch(/penguin_tool_call_duration_seconds_count\{tool="exec_command"\} 1/);
     expect(text).toMatch(/penguin_tasks_total\{status="completed"\} 1/);

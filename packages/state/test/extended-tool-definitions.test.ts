@@ -57,6 +57,7 @@ const EXTENDED = [
   "send_message",
   "wait_messages",
   "read_metrics",
+  "ask",
 ];
 
 describe("extended tool definitions", () => {

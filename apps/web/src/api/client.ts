@@ -112,6 +112,12 @@ export const api = {
       `${sessionPath(id)}/approvals/${enc(toolCallId)}`,
       { decision },
     ),
+  answerQuestion: (id: string, questionId: string, text: string) =>
+    request<{ question_id: string; text: string }>(
+      "POST",
+      `${sessionPath(id)}/questions/${enc(questionId)}/answer`,
+      { text },
+    ),
   messages: (id: string) => request<MessagesResponse>("GET", `${sessionPath(id)}/messages`),
   trace: (id: string) => request<TraceResponse>("GET", `${sessionPath(id)}/trace`),
   audit: (id: string) =>

@@ -68,6 +68,15 @@ export interface PendingApproval {
   requested_at: string;
 }
 
+/** A question of the session's agent (`ask`) that waits for the user's answer. */
+export interface PendingQuestion {
+  question_id: string;
+  text: string;
+  /** The ask call that waits for the answer. */
+  tool_call_id: string;
+  asked_at: string;
+}
+
 export interface MessagesResponse {
   /** The trace's records (session_meta and tool lists left out). */
   messages: OmniMessage[];
@@ -75,6 +84,8 @@ export interface MessagesResponse {
   partial: OpenPartialStream[];
   task_state: TaskState;
   approvals: PendingApproval[];
+  /** The agent's questions that wait for the user (absent from a server without `ask`). */
+  questions?: PendingQuestion[];
   /** The stream's newest event id when the answer was made: live events after it are new. */
   last_event_id?: string;
 }
@@ -135,6 +146,7 @@ export interface ErrorBody {
 /** The `data` of a named `server_event` on a session stream. */
 export type ServerEvent =
   | ({ type: "approval_request" } & Omit<PendingApproval, "tool_call_id">)
+  | ({ type: "question_request" } & PendingQuestion)
   | ({ type: "task_state" } & TaskState)
   /** The session's row after a change (its approval mode, its title), from any tab or client. */
   | { type: "session_updated"; session: Session }

@@ -7,12 +7,13 @@ import { CompactButton } from "../components/compact-button.js";
 import { Composer } from "../components/composer.js";
 import { ErrorText } from "../components/error-text.js";
 import { ModeSwitch } from "../components/mode-switch.js";
+import { QuestionCard } from "../components/question-card.js";
 import { TimelineView } from "../components/timeline-view.js";
 import { hrefOf } from "../router.js";
 import { followSession, type StreamStatus } from "../stream/session-stream.js";
 import type { TimelineState } from "../stream/timeline.js";
 
-/** One session: its live timeline, the calls waiting for you, the mode, and the input box. */
+/** One session: its live timeline, the calls and questions waiting for you, the mode, and the input box. */
 export function ChatPage({ sessionId }: { sessionId: string }) {
   const [session, setSession] = useState<Session>();
   const [timeline, setTimeline] = useState<TimelineState>();
@@ -80,6 +81,14 @@ export function ChatPage({ sessionId }: { sessionId: string }) {
           <h2>Waiting for your approval</h2>
           {timeline.approvals.map((approval) => (
             <ApprovalCard key={approval.tool_call_id} sessionId={sessionId} approval={approval} />
+          ))}
+        </section>
+      )}
+      {timeline && timeline.questions.length > 0 && (
+        <section className="questions" aria-label="Questions for you">
+          <h2>The agent asks you</h2>
+          {timeline.questions.map((question) => (
+            <QuestionCard key={question.question_id} sessionId={sessionId} question={question} />
           ))}
         </section>
       )}

@@ -1,7 +1,14 @@
 import type { OmniMessage, OpenPartialStream, StopReason } from "@penguin/protocol";
 // The light entry: the aggregator without the zod schemas, which the page never needs.
 import { PartialAggregator } from "@penguin/protocol/stream";
-import type { MessagesResponse, PendingApproval, ServerEvent, Session, TaskState } from "../api/types.js";
+import type {
+  MessagesResponse,
+  PendingApproval,
+  PendingQuestion,
+  ServerEvent,
+  Session,
+  TaskState,
+} from "../api/types.js";
 import { type AgentActivity, agentActivity } from "./agent-activity.js";
 import { callDescription } from "./call-description.js";
 import {
@@ -48,6 +55,8 @@ export interface ToolCallView {
 export interface TimelineState {
   items: TimelineItem[];
   approvals: PendingApproval[];
+  /** The agent's questions that wait for the user's answer. */
+  questions: PendingQuestion[];
   task: TaskState;
   /** Messages and questions between the session's agents, for the Agents panel. */
   agents: AgentActivity;
@@ -70,6 +79,7 @@ export class SessionTimeline {
   #records: OmniMessage[] = [];
   #aggregator = new PartialAggregator();
   #approvals: PendingApproval[] = [];
+  #questions: PendingQuestion[] = [];
   #task: TaskState = IDLE;
   #session: Session | undefined;
   /** The newest records of the last seed, serialised: live events may repeat them (see `#takeLive`). */
@@ -84,6 +94,7 @@ export class SessionTimeline {
     this.#records = [...response.messages];
     this.#aggregator = new PartialAggregator(response.partial);
     this.#approvals = [...response.approvals];
+    this.#questions = [...(response.questions ?? [])];
     this.#task = response.task_state;
     this.#seededTail = response.messages.slice(-SEED_OVERLAP_LIMIT).map((message) => JSON.stringify(message));
     this.#overlapAt = undefined;
@@ -104,6 +115,16 @@ export class SessionTimeline {
     }
     if (message.type === "model_msg" && message.payload.type === "tool_call_output") {
       this.#dropApproval(message.payload.tool_call_id);
+      // The ask ended (answered, timed out, interrupted): its question no longer waits.
+      if (!message.origin?.length) this.#dropQuestion((q) => q.tool_call_id === message.payload.tool_call_id);
+    }
+    if (
+      message.type === "event_msg" &&
+      message.payload.type === "question_answered" &&
+      !message.origin?.length
+    ) {
+      const answered = String(message.payload.question_id);
+      this.#dropQuestion((q) => q.question_id === answered);
     }
   }
 
@@ -119,11 +140,21 @@ export class SessionTimeline {
         }
         return undefined;
       }
+      case "question_request": {
+        const { type: _type, ...pending } = event as PendingQuestion & { type: string };
+        if (!this.#questions.some((question) => question.question_id === pending.question_id)) {
+          this.#questions.push(pending);
+        }
+        return undefined;
+      }
       case "task_state": {
         const { state, pendingSteering } = event as TaskState & { type: string };
         this.#task = { state, pendingSteering };
-        // When a task ends the server denies whatever still waited.
-        if (state === "idle") this.#approvals = [];
+        // When a task ends the server denies whatever still waited, and its questions are withdrawn.
+        if (state === "idle") {
+          this.#approvals = [];
+          this.#questions = [];
+        }
         return undefined;
       }
       case "session_updated":
@@ -142,6 +173,7 @@ export class SessionTimeline {
     return {
       items: buildItems(this.#records, this.#aggregator.snapshot(), this.#approvals),
       approvals: [...this.#approvals],
+      questions: [...this.#questions],
       task: this.#task,
       agents: agentActivity(this.#records),
       ...(this.#session ? { session: this.#session } : {}),
@@ -180,6 +212,10 @@ export class SessionTimeline {
       this.#overlapAt = -1;
     }
     return [];
+  }
+
+  #dropQuestion(matches: (question: PendingQuestion) => boolean): void {
+    this.#questions = this.#questions.filter((question) => !matches(question));
   }
 
   #dropApproval(toolCallId: string): void {

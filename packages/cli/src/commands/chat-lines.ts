@@ -1,6 +1,7 @@
 import { createInterface } from "node:readline";
 import { EXIT_COMPLETED, EXIT_TASK_FAILED } from "../exit-codes.js";
 import { terminalAsk } from "../prompts/approval-prompt.js";
+import { terminalAnswerer } from "../prompts/question-prompt.js";
 import { TerminalRenderer } from "../render/terminal-renderer.js";
 import { closedOutputNote, whenOutputCloses } from "../session/closed-output.js";
 import { onEndSignals, signalExitCode } from "../terminal/end-signals.js";
@@ -18,18 +19,25 @@ export async function chatOnLines(start: ChatStart): Promise<number> {
     showThinking: opts.showThinking,
   });
   let code = EXIT_COMPLETED;
-  const ask = terminalAsk({
+  const noTerminal = {
     interactive: false,
     noTerminal:
       process.stdin.isTTY === true ? "neither stdout nor stderr is a terminal" : "stdin is not a terminal",
     style,
-    print: (line) => renderer.line(line),
+    print: (line: string) => renderer.line(line),
     onCtrlC: () => {},
     question: async () => "",
-  });
-  const chat = new Chat(start, renderer, ask, (c) => {
-    code = c;
-  });
+  };
+  const ask = terminalAsk(noTerminal);
+  const chat = new Chat(
+    start,
+    renderer,
+    ask,
+    (c) => {
+      code = c;
+    },
+    terminalAnswerer(noTerminal),
+  );
   await chat.open(start.resume);
   const onSigint = () => {
     if (!chat.ctrlC.press()) void chat.exit(EXIT_TASK_FAILED).then(() => process.exit(code));

@@ -1,6 +1,7 @@
 import { errorStack } from "@penguin/protocol";
 import { EXIT_COMPLETED, EXIT_TASK_FAILED } from "../exit-codes.js";
 import { terminalAsk } from "../prompts/approval-prompt.js";
+import { terminalAnswerer } from "../prompts/question-prompt.js";
 import { Screen } from "../render/screen.js";
 import { TerminalRenderer } from "../render/terminal-renderer.js";
 import { closedOutputNote, whenOutputCloses } from "../session/closed-output.js";
@@ -83,10 +84,23 @@ export async function chatOnTerminal(start: ChatStart, screenStream: NodeJS.Writ
   // it, or the error would leave a terminal that no key can end.
   let current: Chat;
   try {
-    current = new Chat(start, renderer, ask, (code) => {
-      terminal.close();
-      finished(code);
+    const answerer = terminalAnswerer({
+      interactive: true,
+      style,
+      print: (line) => renderer.line(line),
+      onCtrlC: () => chat?.ctrlC.press(),
+      question: terminal.ask,
     });
+    current = new Chat(
+      start,
+      renderer,
+      ask,
+      (code) => {
+        terminal.close();
+        finished(code);
+      },
+      answerer,
+    );
     chat = current;
     await current.open(start.resume);
   } catch (error) {

@@ -1,4 +1,4 @@
-import type { Agent, Session } from "@penguin/core";
+import type { Agent, OnAsk, Session } from "@penguin/core";
 import { listSessions } from "@penguin/trace";
 import { traceLocationOf } from "../data-root.js";
 import { EXIT_TASK_FAILED, UsageError } from "../exit-codes.js";
@@ -73,6 +73,8 @@ export class Chat {
     private readonly renderer: TerminalRenderer,
     private readonly ask: Parameters<typeof approvalPolicy>[1] | undefined,
     private readonly onExit: (code: number) => void,
+    /** Answers the agent's questions to the user (`ask`); absent: nobody can. */
+    private readonly answerer?: OnAsk,
   ) {
     ({ agent: this.agent, opts: this.opts, style: this.style, log: this.log } = start);
     this.mode = start.opts.approve;
@@ -122,6 +124,7 @@ export class Chat {
     try {
       ({ status: this.lastStatus } = await runTask(this.session, text, {
         approve,
+        ...(this.answerer ? { onAsk: this.answerer } : {}),
         signal: this.ctrlC.startTask(),
         maxTurns: parsePositive("--max-turns", this.opts.maxTurns, true),
         renderer: this.renderer,

@@ -6,6 +6,7 @@ import { EXIT_COMPLETED, EXIT_TASK_FAILED, UsageError } from "../exit-codes.js";
 import { openCliLog } from "../logging.js";
 import { resolveModelRef } from "../model-choice.js";
 import { terminalAsk } from "../prompts/approval-prompt.js";
+import { terminalAnswerer } from "../prompts/question-prompt.js";
 import { readStdin } from "../prompts/stdin.js";
 import { Screen } from "../render/screen.js";
 import { colourEnabled, createStyle } from "../render/style.js";
@@ -136,21 +137,22 @@ export async function runCommand(opts: RunOptions): Promise<number> {
     if (ctrlC.abort(`${stream} was closed`)) renderer.line(style.yellow(closedOutputNote(stream, error)));
   });
 
-  const ask = terminalAsk({
+  const question = async (text: string, signal?: AbortSignal) => {
+    screen.pause();
+    try {
+      return await askLineOnce(text, signal);
+    } finally {
+      screen.resume();
+    }
+  };
+  const terminal = {
     interactive: process.stdin.isTTY === true,
     style,
-    print: (line) => renderer.line(line),
-    onAsk: (call) => renderer.markShown(call.payload.tool_call_id),
+    print: (line: string) => renderer.line(line),
     onCtrlC: () => ctrlC.press(),
-    question: async (text, signal) => {
-      screen.pause();
-      try {
-        return await askLineOnce(text, signal);
-      } finally {
-        screen.resume();
-      }
-    },
-  });
+    question,
+  };
+  const ask = terminalAsk({ ...terminal, onAsk: (call) => renderer.markShown(call.payload.tool_call_id) });
 
   // A new session's stream starts with its session_meta; a resumed one's does not (the record is
   // in the trace already), so --json prints the recorded one first: every run's JSON lines start
@@ -163,6 +165,7 @@ export async function runCommand(opts: RunOptions): Promise<number> {
   try {
     const result = await runTask(session, input, {
       approve: approvalPolicy(opts.approve, ask),
+      onAsk: terminalAnswerer(terminal),
       signal: ctrlC.startTask(),
       maxTurns,
       goal,

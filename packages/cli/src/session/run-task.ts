@@ -1,10 +1,12 @@
-import type { Approver, GoalOptions, RunInput, Session } from "@penguin/core";
+import type { Approver, GoalOptions, OnAsk, RunInput, Session } from "@penguin/core";
 import type { GoalFinishedPayload } from "@penguin/protocol";
 import type { CliLog } from "../logging.js";
 import type { TerminalRenderer } from "../render/terminal-renderer.js";
 
 export interface TaskOptions {
   approve: Approver;
+  /** Answers the agent's questions to the user (`ask`). */
+  onAsk?: OnAsk;
   signal: AbortSignal;
   maxTurns?: number;
   /** Goal mode: the input is an objective worked on round after round (`penguin run --goal`). */
@@ -31,6 +33,7 @@ export async function runTask(session: Session, input: RunInput, opts: TaskOptio
   try {
     for await (const message of session.run(input, {
       approve: opts.approve,
+      ...(opts.onAsk ? { onAsk: opts.onAsk } : {}),
       signal: opts.signal,
       maxTurns: opts.maxTurns,
       ...(opts.goal ? { goal: opts.goal } : {}),

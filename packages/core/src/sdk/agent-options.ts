@@ -2,6 +2,7 @@ import type { SystemConfigInput } from "@penguin/state";
 import type { ModelPrices, SessionBudget } from "../engine/limits.js";
 import type { RetryPolicy } from "../engine/retry.js";
 import type { ModelAdapter, ThinkingLevel } from "../models/types.js";
+import type { OnAsk } from "../tools/messaging/index.js";
 import type { CustomToolRegistration } from "./custom-tools.js";
 
 // The options of the SDK's entry points (createAgent, createSession, resumeSession): the public
@@ -47,6 +48,12 @@ export interface CreateSessionOptions {
   retry?: Partial<RetryPolicy>;
   /** Prices when the project config has none for the model. */
   prices?: ModelPrices;
+  /**
+   * Answers the agent's `ask` (its questions to the user): resolve with the answer; honour
+   * `question.signal` (it aborts when the ask timed out or the task was interrupted). A run's own
+   * `onAsk` wins. Without either, `ask` fails with "no one can answer questions in this session".
+   */
+  onAsk?: OnAsk;
 }
 
 export interface ResumeSessionOptions {
@@ -58,4 +65,6 @@ export interface ResumeSessionOptions {
   secrets?: string[];
   retry?: Partial<RetryPolicy>;
   prices?: ModelPrices;
+  /** See `CreateSessionOptions.onAsk`. */
+  onAsk?: OnAsk;
 }

@@ -26,7 +26,7 @@ import type { ConversationState } from "../engine/types.js";
 import { mcpSecretValues } from "../mcp/secrets.js";
 import { createRecordingModel } from "../models/recorder.js";
 import type { ThinkingLevel } from "../models/types.js";
-import { type Mailbox, nextMessageNumber } from "../tools/messaging/index.js";
+import { type IdNumbers, type Mailbox, nextIdNumbers, UserAnswerers } from "../tools/messaging/index.js";
 import type { SubagentManager } from "../tools/subagent/index.js";
 import { loadAgentConfig, loadProject } from "./agent-config.js";
 import type {
@@ -79,8 +79,8 @@ interface SessionAssembly {
   mailbox?: Mailbox;
   /** A resumed parent's subagent pointers. */
   pointers?: ReturnType<typeof subagentPointers>;
-  /** A resumed parent's first free message number. */
-  firstMessageNumber?: number;
+  /** A resumed parent's first free message and question numbers. */
+  firstNumbers?: IdNumbers;
   surroundings: SessionSurroundings;
   /** Records a resume added to the trace (a dangling compaction closed), streamed first. */
   resumeNotes?: OmniMessage[];
@@ -283,7 +283,7 @@ export class Agent {
       surroundings,
       resumeNotes: closed,
       pointers: parentSessionId === undefined ? subagentPointers(records) : undefined,
-      firstMessageNumber: parentSessionId === undefined ? nextMessageNumber(records) : undefined,
+      firstNumbers: parentSessionId === undefined ? nextIdNumbers(records) : undefined,
     });
   }
 
@@ -340,6 +340,8 @@ export class Agent {
     });
     const isSubagent = input.parentSessionId !== undefined;
     const subagents = isSubagent ? undefined : this.subagentManager(input, () => taskThinking.level);
+    // The root agent asks the user through these; a child asks its parent through its mailbox.
+    const answerers = isSubagent ? undefined : new UserAnswerers(options.onAsk);
     const tools = sessionTools({
       agentId: this.id,
       config: this.config,
@@ -348,7 +350,7 @@ export class Agent {
       modelHasVision: adapter.info.vision,
       isSubagent,
       subagents,
-      mailbox: subagents ? subagents.rootMailbox : input.mailbox,
+      mailbox: subagents ? { ...subagents.rootMailbox, user: answerers } : input.mailbox,
       metrics: traceMetrics(this.location, id),
     });
     const { environment, hookRunner } = sessionEnvironment({
@@ -433,6 +435,7 @@ export class Agent {
       header: input.isNew ? header : [...(input.resumeNotes ?? []), ...input.surroundings.warnings],
       meta,
       subagents,
+      answerers,
       agents: input.surroundings.agents,
       mcp,
       hooks: hookRunner,
@@ -458,7 +461,7 @@ export class Agent {
       secrets: input.options.secrets,
       state: input.state,
       pointers: input.pointers,
-      firstMessageNumber: input.firstMessageNumber,
+      firstNumbers: input.firstNumbers,
     });
   }
 }

@@ -1,6 +1,7 @@
 import type { ApproveFn, Approver } from "../approval/approver.js";
 import type { GoalOptions } from "../goal/index.js";
 import type { ThinkingLevel } from "../models/types.js";
+import type { OnAsk } from "../tools/messaging/index.js";
 
 /** The options of one `Session.run`. */
 export interface RunOptions {
@@ -25,4 +26,9 @@ export interface RunOptions {
    * `goal_finished` event after its `task_end`.
    */
   goal?: GoalOptions;
+  /**
+   * Answers the agent's questions to the user (`ask`) during this task, instead of the session's
+   * `onAsk` (see `CreateSessionOptions.onAsk`).
+   */
+  onAsk?: OnAsk;
 }

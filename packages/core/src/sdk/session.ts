@@ -24,6 +24,7 @@ import type { McpToolset } from "../mcp/toolset.js";
 import type { ModelAdapter, ThinkingLevel } from "../models/types.js";
 import type { AgentCatalog } from "../named-agents/catalog.js";
 import type { ProcessManager } from "../processes/process-manager.js";
+import type { UserAnswerers } from "../tools/messaging/index.js";
 import type { SubagentInfo, SubagentManager } from "../tools/subagent/index.js";
 import type { ToolCallRedaction } from "./call-redaction.js";
 import { inputMessages, type RunInput } from "./input.js";
@@ -62,6 +63,8 @@ export interface SessionParts {
    * steering that arrived after the last task's end was yielded.
    */
   header: OmniMessage[];
+  /** Who answers the root agent's questions to the user (`ask`); a subagent asks its parent. */
+  answerers?: UserAnswerers;
   /** The subagent sessions of a top-level session (a subagent has none: depth is capped at 1). */
   subagents?: SubagentManager;
   /** The named agents the session can start (`.agents/agents/<name>.md`). */
@@ -418,6 +421,7 @@ export class Session {
       if (parts.mcp?.pending) yield* this.connectMcp(parts.mcp, controller.signal);
       const thinkingLevel = options.thinkingLevel ?? parts.thinkingLevel;
       parts.taskThinking.level = thinkingLevel;
+      if (parts.answerers) parts.answerers.run = options.onAsk;
       // A new user message starts a task: what the write guard knows was read is from before it.
       parts.environment.startTask();
       const messages = await inputMessages(input, {

@@ -6,9 +6,10 @@ import type { ConversationState } from "../engine/types.js";
 import type { ThinkingLevel } from "../models/types.js";
 import {
   DEFAULT_INBOX_LIMITS,
+  type IdNumbers,
   type Mailbox,
   MessageHub,
-  nextMessageNumber,
+  nextIdNumbers,
 } from "../tools/messaging/index.js";
 import { type ChildSessionRequest, SubagentManager, type SubagentPointer } from "../tools/subagent/index.js";
 import type { ChildSessionMaker, ChildSessionOptions } from "./child-sessions.js";
@@ -48,8 +49,8 @@ export interface SubagentParent {
   state: ConversationState;
   /** Pointer events of a resumed parent's trace. */
   pointers?: readonly SubagentPointer[];
-  /** A resumed parent's first free message number (see `nextMessageNumber`). */
-  firstMessageNumber?: number;
+  /** A resumed parent's first free message and question numbers (see `nextIdNumbers`). */
+  firstNumbers?: IdNumbers;
 }
 
 export function createSubagentManager(parent: SubagentParent): SubagentManager {
@@ -74,7 +75,7 @@ export function createSubagentManager(parent: SubagentParent): SubagentManager {
 
   const manager = new SubagentManager({
     maxSessions: parent.maxSessions,
-    messages: new MessageHub(DEFAULT_INBOX_LIMITS, firstMessageNumber(parent, location)),
+    messages: new MessageHub(DEFAULT_INBOX_LIMITS, firstNumbers(parent, location)),
     launcher: {
       async create(request: ChildSessionRequest, mailbox: Mailbox): Promise<Session> {
         const agent = await agentFor(request.agentId);
@@ -104,18 +105,20 @@ export function createSubagentManager(parent: SubagentParent): SubagentManager {
 }
 
 /**
- * The first free message number of a resumed parent: past the ids of its own trace and of each
- * child's (a child's sends are in the child's trace only). A child trace that cannot be read
- * adds nothing.
+ * The first free message and question numbers of a resumed parent: past the ids of its own trace
+ * and of each child's (a child's sends and questions are in the child's trace only). A child trace
+ * that cannot be read adds nothing.
  */
-function firstMessageNumber(
+function firstNumbers(
   parent: SubagentParent,
   location: { tracesDir: string; scratchpadRoot: string },
-): number {
-  let first = parent.firstMessageNumber ?? 1;
+): IdNumbers {
+  const first = { message: 1, question: 1, ...parent.firstNumbers };
   for (const pointer of parent.pointers ?? []) {
     try {
-      first = Math.max(first, nextMessageNumber(readSession(location, pointer.sessionId).records));
+      const child = nextIdNumbers(readSession(location, pointer.sessionId).records);
+      first.message = Math.max(first.message, child.message);
+      first.question = Math.max(first.question, child.question);
     } catch {}
   }
   return first;

@@ -11,11 +11,25 @@ import { cleanedUpAfterEach } from "../support/cleaned-up.js";
 // Through the SDK, against fake-llm over HTTP.
 
 const start = cleanedUpAfterEach(stack);
-const exec = (id: string, cmd: string) => ({ id, name: "exec_command", arguments: { description: "check", cmd } });
+const exec = (id: string, cmd: string) => ({
+  id,
+  name: "exec_command",
+  arguments: { description: "check", cmd },
+});
 
 describe("exec.login_environment in a session", () => {
   it("once: the capture is a private file of the session's scratchpad, and commands source it", async () => {
-    const env = await start([{ tool_calls: [exec("e1", 'echo "level=$SHLVL env=${BASH_ENV:-none}"; shopt -q login_shell && echo login || echo plain')] }, { text: "done" }]);
+    const env = await start([
+      {
+        tool_calls: [
+          exec(
+            "e1",
+            'echo "level=$SHLVL env=${BASH_ENV:-none}"; shopt -q login_shell && echo login || echo plain',
+          ),
+        ],
+      },
+      { text: "done" },
+    ]);
     const session = await env.session();
     await session.processes.loginEnvironmentSettled();
     await collect(session.run("Check the shell.", { approve: allowAll }));
@@ -27,9 +41,12 @@ describe("exec.login_environment in a session", () => {
   });
 
   it("always: every command is a login shell, and nothing is captured", async () => {
-    const env = await start([{ tool_calls: [exec("e1", "shopt -q login_shell && echo login || echo plain")] }, { text: "done" }], {
-      exec: { login_environment: "always" },
-    });
+    const env = await start(
+      [{ tool_calls: [exec("e1", "shopt -q login_shell && echo login || echo plain")] }, { text: "done" }],
+      {
+        exec: { login_environment: "always" },
+      },
+    );
     const session = await env.session();
     await collect(session.run("Check the shell.", { approve: allowAll }));
     const file = join(session.scratchpadDir, LOGIN_ENVIRONMENT_FILE);

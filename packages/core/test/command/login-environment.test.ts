@@ -23,7 +23,8 @@ afterEach(async () => {
 });
 
 const home = () => join(workspace.dir, "home");
-const sourcedCount = () => readFileSync(join(home(), "sourced.log"), "utf8").split("\n").filter(Boolean).length;
+const sourcedCount = () =>
+  readFileSync(join(home(), "sourced.log"), "utf8").split("\n").filter(Boolean).length;
 
 /** A HOME whose login profile logs each run, then does `body`. */
 function profile(body: string): void {
@@ -31,11 +32,7 @@ function profile(body: string): void {
   writeFileSync(join(home(), ".bash_profile"), `echo run >> "$HOME/sourced.log"\n${body}\n`);
 }
 
-const STANDARD = [
-  "export FROM_PROFILE=yes",
-  'greet() { echo "hello $1"; }',
-  "export PAGER=less",
-].join("\n");
+const STANDARD = ["export FROM_PROFILE=yes", 'greet() { echo "hello $1"; }', "export PAGER=less"].join("\n");
 
 function manager(mode: LoginEnvironmentMode, dir = join(workspace.dir, "scratch")): ProcessManager {
   const processes = new ProcessManager({
@@ -78,7 +75,9 @@ describe("the login environment, captured once per session", () => {
     );
     const processes = manager("once");
     await processes.loginEnvironmentSettled();
-    const outputs = await Promise.all(Array.from({ length: 4 }, (_, i) => run(processes, `echo "$FROM_PROFILE-${i}"`)));
+    const outputs = await Promise.all(
+      Array.from({ length: 4 }, (_, i) => run(processes, `echo "$FROM_PROFILE-${i}"`)),
+    );
     expect(outputs).toEqual(["yes-0", "yes-1", "yes-2", "yes-3"]);
     expect(sourcedCount()).toBe(1);
   });

@@ -228,6 +228,13 @@ const CASES: Case[] = [
     invalid: { summary: "everything" },
     names: "summary",
   },
+  {
+    // The root's mailbox of `extendedEnvironment` has a user answerer (see rootWithOneChild).
+    name: "ask",
+    args: () => ({ question: "Which of the two files should I keep?" }),
+    invalid: { question: 42 },
+    names: 'argument "question"',
+  },
 ];
 
 const TINY_CAP = 30;
@@ -328,6 +335,7 @@ describe("a session with the extended preset (SDK, replay model)", () => {
     { id: "c_signal", name: "signal_job", arguments: { job_id: "cmd_1", signal: "kill" } },
     { id: "c_skill", name: "use_skill", arguments: { name: "demo" } },
     { id: "c_wait_messages", name: "wait_messages", arguments: { timeout_ms: 0 } },
+    { id: "c_ask", name: "ask", arguments: { question: "Keep going?" } },
   ];
   // change_directory must be alone in its round.
   const fourthTurn = () => [{ id: "c_cd", name: "change_directory", arguments: { path: "made" } }];
@@ -374,7 +382,9 @@ describe("a session with the extended preset (SDK, replay model)", () => {
     expect(s.tools.map((t) => t.name)).toEqual(expect.arrayContaining([...EXTENDED_TOOL_NAMES]));
     const approve = async (call: OmniMessage) =>
       (call.payload as { name: string }).name === "remove_path" ? ("deny" as const) : ("allow" as const);
-    const messages = await collect(s.run("Use the tools.", { approve }));
+    const messages = await collect(
+      s.run("Use the tools.", { approve, onAsk: async () => "yes, keep going" }),
+    );
     await s.dispose();
 
     const ids = [...firstTurn(), ...secondTurn(), ...thirdTurn(), ...fourthTurn()].map((c) => c.id);

@@ -9,7 +9,12 @@ import {
 } from "@penguin/state";
 import type { EnvironmentOptions } from "../../src/environment/environment.js";
 import { extendedToolFactories } from "../../src/tools/extended/index.js";
-import { type Mailbox, MessageHub, messagingToolFactories } from "../../src/tools/messaging/index.js";
+import {
+  type Mailbox,
+  MessageHub,
+  messagingToolFactories,
+  UserAnswerers,
+} from "../../src/tools/messaging/index.js";
 import { type MetricsSource, metricsToolFactories } from "../../src/tools/metrics/index.js";
 import { createBuiltinTools } from "../../src/tools/registry.js";
 import { makeEnvironment, runCall, type TempDirs, tempDirs } from "../environment/support.js";
@@ -67,12 +72,16 @@ export function extendedEnvironment(dirs: TempDirs, options: ToolsetOptions = {}
   return makeEnvironment(dirs, tools, { writeGuard: options.writeGuard, ...options.environment });
 }
 
-/** The root's mailbox in a hub where child `sub_1` runs (its inbox is open). */
+/**
+ * The root's mailbox in a hub where child `sub_1` runs (its inbox is open), with a user who
+ * answers every question at once (`ask`).
+ */
 export function rootWithOneChild(): Mailbox {
   const hub = new MessageHub();
   hub.open("root");
   hub.open("sub_1");
-  return { hub, self: "root" };
+  const user = new UserAnswerers(async (question) => `The user's answer to ${question.id}: keep both files.`);
+  return { hub, self: "root", user };
 }
 
 /** read_metrics' rows in a session that ran two tools (the same rows whatever the summary). */

@@ -171,7 +171,12 @@ describe("messages between the root agent and a running child", () => {
       config: { ...EXTENDED, allowed_tools: ["read_file"] },
     });
     const session = await env.agent.createSession({ workspaceDir: env.workspaceDir, model: MODEL });
-    expect(session.tools.map((t) => t.name).sort()).toEqual(["read_file", "send_message", "wait_messages"]);
+    expect(session.tools.map((t) => t.name).sort()).toEqual([
+      "ask",
+      "read_file",
+      "send_message",
+      "wait_messages",
+    ]);
     await session.dispose();
   });
 

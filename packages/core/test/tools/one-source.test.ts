@@ -2,11 +2,13 @@ import { readdirSync, readFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import {
   BUILTIN_TOOL_REGISTRY,
+  DEFAULT_ASK_TIMEOUT_MS,
   DEFAULT_JOBS_BUFFER_CHARS,
   DEFAULT_JOBS_MAX_JOBS,
   DEFAULT_WAIT_MESSAGES_TIMEOUT_MS,
   defaultSystemConfig,
   defaultToolLimits,
+  MAX_ASK_TIMEOUT_MS,
   MAX_WAIT_MESSAGES_TIMEOUT_MS,
   resolveToolset,
   type ToolDefinitionConfig,
@@ -94,6 +96,7 @@ describe("one source for each built-in tool", () => {
     expect(propertyOf("exec_command", "yield_time_ms").default).toBe(DEFAULT_EXEC_YIELD_MS);
     expect(propertyOf("run_subagent", "yield_time_ms").default).toBe(DEFAULT_RUN_YIELD_MS);
     expect(propertyOf("wait_messages", "timeout_ms").default).toBe(DEFAULT_WAIT_MESSAGES_TIMEOUT_MS);
+    expect(propertyOf("ask", "timeout_ms").default).toBe(DEFAULT_ASK_TIMEOUT_MS);
     expect(propertyOf("read_file", "offset").default).toBe(READ_FILE_DEFAULT_OFFSET);
     expect(propertyOf("read_file", "limit").default).toBe(READ_FILE_DEFAULT_LIMIT);
     expect(DEFAULT_JOBS_MAX_JOBS).toBe(MAX_COMMAND_SESSIONS);
@@ -118,6 +121,7 @@ describe("one source for each built-in tool", () => {
       describe_image: [IMAGE_MAX_BYTES / MiB],
       // Prose: "0 returns at once".
       wait_messages: [0, MAX_WAIT_MESSAGES_TIMEOUT_MS],
+      ask: [MAX_ASK_TIMEOUT_MS],
     };
     for (const tool of registry) {
       const numbers = descriptionsOf(tool).flatMap((text) =>

@@ -1,4 +1,4 @@
-import type { GoalOptions, RunInput, Session } from "@penguin/core";
+import type { GoalOptions, RunInput, Session, UserQuestion } from "@penguin/core";
 import {
   type OmniMessage,
   type OpenPartialStream,
@@ -12,6 +12,7 @@ import type { SessionStore } from "../sessions/store.js";
 import type { EventHub, PublishInput } from "../sse/event-hub.js";
 import { databaseModePolicy, type PendingApproval, PendingApprovals } from "./approvals.js";
 import { publishServerEvent, serverEvent, sessionChannel } from "./channels.js";
+import { PendingQuestions } from "./questions.js";
 
 /** What runs on a session: a task, or a compaction of its context (one at a time, never both). */
 type Activity = "task" | "compaction";
@@ -66,6 +67,8 @@ const STEERING_OPENING = "[user_steering]";
  */
 export class SessionRuntime {
   readonly approvals: PendingApprovals;
+  /** The agent's questions to the user (`ask`) that wait for an answer through the API. */
+  readonly questions: PendingQuestions;
   #session: Session | undefined;
   #opening: Promise<Session> | undefined;
   #task: { controller: AbortController; done: Promise<void>; activity: Activity } | undefined;
@@ -85,6 +88,9 @@ export class SessionRuntime {
     this.#session = session;
     this.approvals = new PendingApprovals((pending) =>
       publishServerEvent(deps.hub, this.channel, "approval_request", approvalFields(pending)),
+    );
+    this.questions = new PendingQuestions((pending) =>
+      publishServerEvent(deps.hub, this.channel, "question_request", { ...pending }),
     );
     this.#scheduleRelease();
   }
@@ -114,11 +120,15 @@ export class SessionRuntime {
     return this.#aggregator.snapshot();
   }
 
-  /** What a client that connects now needs before the live events: the task state and waiting calls. */
+  /**
+   * What a client that connects now needs before the live events: the task state, waiting calls
+   * and waiting questions.
+   */
   snapshotEvents(): PublishInput[] {
     return [
       serverEvent("task_state", { ...this.taskState() }),
       ...this.approvals.list().map((pending) => serverEvent("approval_request", approvalFields(pending))),
+      ...this.questions.list().map((pending) => serverEvent("question_request", { ...pending })),
     ];
   }
 
@@ -133,7 +143,9 @@ export class SessionRuntime {
         (call, request) =>
           this.approvals.ask(call, this.#originOf(call.payload.tool_call_id), request.signal),
       );
-      return session.run(input, { approve, signal, ...(options.goal ? { goal: options.goal } : {}) });
+      // The agent's questions to the user wait for POST .../questions/:questionId/answer.
+      const onAsk = (question: UserQuestion) => this.questions.ask(question);
+      return session.run(input, { approve, onAsk, signal, ...(options.goal ? { goal: options.goal } : {}) });
     });
   }
 

@@ -140,6 +140,22 @@ export const PendingApprovalSchema = z.object({
 
 export const PendingApprovalsResponseSchema = z.object({ approvals: z.array(PendingApprovalSchema) });
 
+export const PendingQuestionSchema = z.object({
+  question_id: z.string().describe("q_N, as the question_asked event of the trace names it"),
+  text: z.string(),
+  tool_call_id: z.string().describe("The ask call that waits for the answer"),
+  asked_at: z.string(),
+});
+
+export const PendingQuestionsResponseSchema = z.object({ questions: z.array(PendingQuestionSchema) });
+
+export const QuestionIdSchema = z.string().regex(/^q_[1-9][0-9]{0,15}$/, "a question id: q_ and a number");
+
+export const AnswerRequestSchema = z.strictObject({
+  text: z.string().min(1).max(MAX_TASK_INPUT_CHARS).describe("The answer; the agent's ask returns it"),
+});
+export const AnswerResponseSchema = z.object({ question_id: z.string(), text: z.string() });
+
 export const DecisionRequestSchema = z.strictObject({ decision: z.enum(["allow", "deny"]) });
 export const DecisionResponseSchema = z.object({
   tool_call_id: z.string(),
@@ -175,6 +191,9 @@ export const MessagesResponseSchema = z.object({
     ),
   task_state: TaskStateSchema,
   approvals: z.array(PendingApprovalSchema),
+  questions: z
+    .array(PendingQuestionSchema)
+    .describe("The agent's questions to the user that wait for an answer"),
   last_event_id: z
     .string()
     .optional()

@@ -1,10 +1,17 @@
 import { ROOT_AGENT_RUN_ID } from "@penguin/state";
 import { type AgentMessage, DEFAULT_INBOX_LIMITS, Inbox, type InboxLimits } from "./inbox.js";
+import { type Answer, OpenQuestions } from "./questions.js";
+import type { UserAnswerers } from "./user-answerers.js";
 
 /** Message ids are `msg_<n>`, numbered per session. */
 export const MESSAGE_ID_PREFIX = "msg_";
 
 export type SendOutcome = { ok: true; message: AgentMessage } | { ok: false; error: string };
+
+/** A question put into the askee's inbox, and the answer its asker waits for. */
+export type AskOutcome =
+  | { ok: true; message: AgentMessage; questionId: string; answer: Promise<Answer> }
+  | { ok: false; error: string };
 
 /**
  * The inboxes of one session's agents: its root agent's and one per child the subagent runtime
@@ -14,17 +21,20 @@ export type SendOutcome = { ok: true; message: AgentMessage } | { ok: false; err
 export class MessageHub {
   private readonly inboxes = new Map<string, Inbox>();
   private readonly receiving = new Set<string>();
+  /** The questions agents of this session put to each other and wait on (`ask`). */
+  readonly questions: OpenQuestions;
   private nextId: number;
 
   /**
-   * `firstNumber`: the number of the first message id (`msg_<n>`); a resumed session starts past
-   * the ids its trace holds, so an id names one message in the session's traces.
+   * `first`: the numbers of the first message id (`msg_<n>`) and question id (`q_<n>`); a resumed
+   * session starts past the ids its traces hold, so an id names one message in the session.
    */
   constructor(
     private readonly limits: InboxLimits = DEFAULT_INBOX_LIMITS,
-    firstNumber = 1,
+    first: Partial<IdNumbers> = {},
   ) {
-    this.nextId = firstNumber;
+    this.nextId = first.message ?? 1;
+    this.questions = new OpenQuestions(first.question ?? 1);
   }
 
   /** Opens (or reopens) the inbox of `agentRunId`; messages still waiting in it are kept. */
@@ -47,7 +57,61 @@ export class MessageHub {
     return this.inboxes.get(agentRunId);
   }
 
-  send(from: string, to: string, text: string): SendOutcome {
+  /**
+   * Puts a message into `to`'s inbox. With `replyTo` the message answers `to`'s open question of
+   * that id instead: the asker's `ask` returns it, and it never waits in an inbox.
+   */
+  send(from: string, to: string, text: string, replyTo?: string): SendOutcome {
+    if (replyTo !== undefined) return this.reply(from, to, text, replyTo);
+    const checked = this.checkRecipient(from, to, text);
+    if (!checked.ok) return checked;
+    const message = this.message(from, to, text);
+    const offered = checked.inbox.offer(message);
+    return offered.ok ? { ok: true, message } : offered;
+  }
+
+  /** Puts a question into `to`'s inbox; its answer comes through `send` with `reply_to`. */
+  ask(from: string, to: string, text: string): AskOutcome {
+    const checked = this.checkRecipient(from, to, text);
+    if (!checked.ok) return checked;
+    const questionId = this.questions.nextId();
+    const message = { ...this.message(from, to, text), questionId };
+    const offered = checked.inbox.offer(message);
+    if (!offered.ok) return offered;
+    return { ok: true, message, questionId, answer: this.questions.register(questionId, from, to) };
+  }
+
+  /** The asker stopped waiting: the question closes, and leaves the askee's inbox if still unread. */
+  withdraw(questionId: string, messageId: string): void {
+    const withdrawn = this.questions.withdraw(questionId);
+    if (withdrawn) this.inboxes.get(withdrawn.askee)?.remove(messageId);
+  }
+
+  private reply(from: string, to: string, text: string, replyTo: string): SendOutcome {
+    if (text.trim() === "")
+      return { ok: false, error: "send_message needs a non-empty text; nothing was sent." };
+    const check = this.questions.check(from, to, replyTo);
+    if (!check.ok) return check;
+    const message = { ...this.message(from, to, text), replyTo };
+    this.questions.answer(replyTo, { from, text, messageId: message.id });
+    return { ok: true, message };
+  }
+
+  private message(from: string, to: string, text: string): AgentMessage {
+    return {
+      id: `${MESSAGE_ID_PREFIX}${this.nextId++}`,
+      from,
+      to,
+      text,
+      sentAt: new Date().toISOString(),
+    };
+  }
+
+  private checkRecipient(
+    from: string,
+    to: string,
+    text: string,
+  ): { ok: true; inbox: Inbox } | { ok: false; error: string } {
     if (text.trim() === "")
       return { ok: false, error: "send_message needs a non-empty text; nothing was sent." };
     if (to === from) {
@@ -63,15 +127,7 @@ export class MessageHub {
         error: `"${to}" has finished (its task ended) and receives no messages; nothing was sent. ${this.recipients(from)}`,
       };
     }
-    const message: AgentMessage = {
-      id: `${MESSAGE_ID_PREFIX}${this.nextId++}`,
-      from,
-      to,
-      text,
-      sentAt: new Date().toISOString(),
-    };
-    const offered = inbox.offer(message);
-    return offered.ok ? { ok: true, message } : offered;
+    return { ok: true, inbox };
   }
 
   /** Who `from` can write to now, for an error message. */
@@ -83,10 +139,18 @@ export class MessageHub {
   }
 }
 
+/** The first numbers of a session's message ids and question ids (see `nextIdNumbers`). */
+export interface IdNumbers {
+  message: number;
+  question: number;
+}
+
 /** One agent's end of the hub: the tools of that agent's session send and wait as `self`. */
 export interface Mailbox {
   hub: MessageHub;
   self: string;
   /** The agent run id of the agent that started `self` (`ask` goes there); absent for the root. */
   parent?: string;
+  /** The root's: who answers its questions for the user (absent: nobody can). */
+  user?: UserAnswerers;
 }

@@ -10,6 +10,10 @@ export interface AgentMessage {
   text: string;
   /** When it was sent (ISO 8601). */
   sentAt: string;
+  /** Set when the message is a question `ask` put (`q_N`): the recipient answers it with `reply_to`. */
+  questionId?: string;
+  /** Set when the message answered the recipient's question `q_N` (it never waits in an inbox). */
+  replyTo?: string;
 }
 
 /** A message as its `message_sent` / `message_delivered` event records it, for one tool call. */
@@ -21,6 +25,8 @@ export function messageEventFields(message: AgentMessage, toolCallId: string) {
     sent_at: message.sentAt,
     text: message.text,
     tool_call_id: toolCallId,
+    ...(message.questionId ? { question_id: message.questionId } : {}),
+    ...(message.replyTo ? { reply_to: message.replyTo } : {}),
   };
 }
 
@@ -86,6 +92,15 @@ export class Inbox {
     const taken = this.waiting.splice(0);
     this.waitingBytes = 0;
     return taken;
+  }
+
+  /** Takes out the unread message `id` (a question withdrawn before it was read); false when it is not here. */
+  remove(id: string): boolean {
+    const index = this.waiting.findIndex((message) => message.id === id);
+    if (index === -1) return false;
+    const [removed] = this.waiting.splice(index, 1);
+    if (removed) this.waitingBytes -= Buffer.byteLength(removed.text, "utf8");
+    return true;
   }
 
   /** Resolves when a message arrives, after `ms`, or when `signal` aborts, whichever is first. */

@@ -9,27 +9,21 @@ import { fail, textDelta } from "../call-text.js";
 import type { Mailbox } from "./hub.js";
 import { type AgentMessage, messageEventFields } from "./inbox.js";
 import { NO_MAILBOX_MESSAGE } from "./send-message.js";
+import { type TimeoutArg, timeoutArg } from "./timeout-arg.js";
 
 /** `timeout_ms` as the call runs with it: the default when absent, the maximum when larger. */
-export function waitTimeout(
-  value: unknown,
-): { ok: true; ms: number; clamped: boolean } | { ok: false; error: string } {
-  if (value === undefined) return { ok: true, ms: DEFAULT_WAIT_MESSAGES_TIMEOUT_MS, clamped: false };
-  if (typeof value !== "number" || !Number.isInteger(value) || value < 0) {
-    return {
-      ok: false,
-      error: "wait_messages: timeout_ms must be a whole number of milliseconds, 0 or more.",
-    };
-  }
-  if (value > MAX_WAIT_MESSAGES_TIMEOUT_MS)
-    return { ok: true, ms: MAX_WAIT_MESSAGES_TIMEOUT_MS, clamped: true };
-  return { ok: true, ms: value, clamped: false };
+export function waitTimeout(value: unknown): TimeoutArg {
+  return timeoutArg(value, "wait_messages", DEFAULT_WAIT_MESSAGES_TIMEOUT_MS, MAX_WAIT_MESSAGES_TIMEOUT_MS);
 }
 
 /** How the model reads delivered messages: a header per message (id, sender, time), then its text. */
 export function formatMessages(messages: readonly AgentMessage[]): string {
   const head = messages.length === 1 ? "1 message:" : `${messages.length} messages:`;
-  const blocks = messages.map((m) => `[${m.id}] from ${m.from} at ${m.sentAt}:\n${m.text}`);
+  const blocks = messages.map((m) =>
+    m.questionId
+      ? `[${m.id}] question ${m.questionId} from ${m.from} at ${m.sentAt} (it waits for your answer: send_message to "${m.from}" with reply_to "${m.questionId}"):\n${m.text}`
+      : `[${m.id}] from ${m.from} at ${m.sentAt}:\n${m.text}`,
+  );
   return `${head}\n\n${blocks.join("\n\n")}`;
 }
 

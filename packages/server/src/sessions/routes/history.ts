@@ -31,6 +31,7 @@ export function sessionHistoryRoutes(options: SessionRoutesOptions): AnyRouteSpe
           partial: runtime?.partialSnapshot() ?? [],
           task_state: runtime?.taskState() ?? IDLE,
           approvals: runtime?.approvals.list() ?? [],
+          questions: runtime?.questions.list() ?? [],
           ...(lastEventId !== undefined ? { last_event_id: lastEventId } : {}),
         },
         200,

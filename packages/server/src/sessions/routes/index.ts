@@ -5,19 +5,21 @@ import { sessionCompactionRoutes } from "./compaction.js";
 import { sessionHistoryRoutes } from "./history.js";
 import { sessionLifecycleRoutes } from "./lifecycle.js";
 import { sessionProcessRoutes } from "./processes.js";
+import { sessionQuestionRoutes } from "./questions.js";
 import type { SessionRoutesOptions } from "./session-route.js";
 import { sessionStreamRoutes } from "./streams.js";
 import { sessionTaskRoutes } from "./tasks.js";
 
 export type { SessionRoutesOptions } from "./session-route.js";
 
-/** Sessions, tasks, compaction, steering, abort, approvals, history, trace, processes, agents and the live streams. */
+/** Sessions, tasks, compaction, steering, abort, approvals, questions, history, trace, processes, agents and the live streams. */
 export function sessionRoutes(options: SessionRoutesOptions): AnyRouteSpec[] {
   return [
     ...sessionLifecycleRoutes(options),
     ...sessionTaskRoutes(options),
     ...sessionCompactionRoutes(options),
     ...sessionApprovalRoutes(options),
+    ...sessionQuestionRoutes(options),
     ...sessionHistoryRoutes(options),
     ...sessionProcessRoutes(options),
     ...sessionAgentRoutes(options),
