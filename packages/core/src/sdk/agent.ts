@@ -50,6 +50,7 @@ import { newSessionMeta, recordSessionHeader } from "./session-header.js";
 import { newSessionId } from "./session-id.js";
 import { refuseUnpricedCostBudget, sessionLimits } from "./session-limits.js";
 import { sessionMcpToolset } from "./session-mcp.js";
+import { sessionNotices } from "./session-notices.js";
 import { sessionSystemPrompt } from "./session-prompt.js";
 import { sessionProcesses, sessionTools } from "./session-tools.js";
 import { SetupError } from "./setup-error.js";
@@ -405,6 +406,15 @@ export class Agent {
       options,
       logger: this.logger,
     });
+    const startHeader = input.isNew ? header : [...(input.resumeNotes ?? []), ...input.surroundings.warnings];
+    const notices = sessionNotices({
+      handlers: input.surroundings.handlers,
+      settings: this.config.notices,
+      trace,
+      header: startHeader,
+      processes,
+      subagents,
+    });
     return new Session({
       id,
       model: adapter,
@@ -425,10 +435,11 @@ export class Agent {
       prices: limits.prices,
       budget: limits.budget,
       retry: limits.retry,
-      header: input.isNew ? header : [...(input.resumeNotes ?? []), ...input.surroundings.warnings],
+      header: startHeader,
       meta,
       subagents,
       agents: input.surroundings.agents,
+      notices,
       mcp,
       hooks: hookRunner,
       callRedaction: new ToolCallRedaction(secrets),
