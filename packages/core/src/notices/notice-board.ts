@@ -1,9 +1,8 @@
 import { noticeDelivered, type OmniMessage, warningEvent } from "@penguin/protocol";
 import type { EventHandler, NoticeDelivery, NoticesSettings } from "@penguin/state";
-import type { BoundaryDelivery, BoundaryInput } from "../engine/types.js";
 import type { HandlerCatalog } from "./handlers.js";
 import { checkNotice, type NoticeInput, type NotifyOutcome, refused } from "./notice-input.js";
-import { type Notice, noticeMessage, noticeText } from "./notice-text.js";
+import { type Notice, type NoticeMessage, noticeMessage, noticeText } from "./notice-text.js";
 import { WakeCap } from "./wake-cap.js";
 
 // One session's pending notices. A notice is taken by the handler its type matches (or dropped),
@@ -59,7 +58,14 @@ interface Pending {
   demoted: boolean;
 }
 
-export class NoticeBoard implements BoundaryInput {
+/** A notice for the context, with the event that records its delivery (the engine's `BoundaryDelivery`). */
+export interface NoticeDeliveryRecord {
+  event: OmniMessage;
+  message: NoticeMessage;
+}
+
+/** The engine takes the board as its `BoundaryInput` (`take`), without either importing the other. */
+export class NoticeBoard {
   private readonly pending: Pending[] = [];
   private readonly cap: WakeCap;
   private readonly now: () => number;
@@ -158,7 +164,7 @@ export class NoticeBoard implements BoundaryInput {
   }
 
   /** Every pending notice, for the turn boundary now: each with its `notice_delivered` event. */
-  take(): BoundaryDelivery[] {
+  take(): NoticeDeliveryRecord[] {
     const wakeTurn = this.wakePrompt;
     this.wakePrompt = false;
     const taken = this.pending.splice(0);

@@ -1,6 +1,5 @@
-import { userText } from "@penguin/protocol";
+import { type CompleteModelPayload, type OmniMessage, userText } from "@penguin/protocol";
 import type { EventHandler } from "@penguin/state";
-import type { ModelMessage } from "../engine/types.js";
 
 // How the model reads a notice: "Notice content is given to the model as quoted, untrusted data,
 // never as instructions." The harness's own lines (who sent it, its type, the handler's guidance,
@@ -65,11 +64,14 @@ export function noticeText(notice: Notice, handler: EventHandler, delivery: "que
   return lines.join("\n");
 }
 
+/** A complete model message, as the engine's context holds it. */
+export type NoticeMessage = OmniMessage<CompleteModelPayload>;
+
 /** The notice as the context has it: a user-role text written by the harness. */
 export function noticeMessage(
   notice: Notice,
   handler: EventHandler,
   delivery: "queue" | "wake",
-): ModelMessage {
-  return userText(noticeText(notice, handler, delivery), { sender: "harness" }) as ModelMessage;
+): NoticeMessage {
+  return userText(noticeText(notice, handler, delivery), { sender: "harness" }) as NoticeMessage;
 }
