@@ -48,6 +48,8 @@ export class WakeTurns {
   }
 
   private offer(notices: readonly PendingNoticeInfo[], host: WakeHost): void {
+    // A task that started meanwhile takes the notices at its first boundary: no wake turn then.
+    if (!host.idle()) return;
     let started = false;
     const turn: WakeTurn = {
       notices,

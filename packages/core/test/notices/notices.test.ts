@@ -1,7 +1,16 @@
 import type { OmniMessage } from "@penguin/protocol";
 import { describe, expect, it } from "vitest";
 import { allowAll } from "../../src/approval/policies.js";
-import { collect, MODEL, RETRY_FAST, sessionRecords, setup } from "../subagent/fixtures.js";
+import {
+  CHILD_MODEL,
+  collect,
+  exec,
+  MODEL,
+  RETRY_FAST,
+  runSubagent,
+  sessionRecords,
+  setup,
+} from "../subagent/fixtures.js";
 import { cleanedUpAfterEach } from "../support/cleaned-up.js";
 import {
   delivered,
@@ -76,6 +85,43 @@ describe("a `wake` handler started by `job.exited`", () => {
     expect(texts[0]).toContain("exited with exit code 0");
     await session.dispose();
     expect(delivered(sessionRecords(env.location, session.id))).toMatchObject([{ delivery: "wake" }]);
+  });
+});
+
+describe("`agent.finished`", () => {
+  it("wakes the session when a background child's task ends and no call follows it", async () => {
+    const env = await start(
+      [
+        {
+          tool_calls: [
+            runSubagent("call_child", { prompt: "Work a little.", yield_time_ms: 0, ...CHILD_MODEL }),
+          ],
+        },
+        { text: "The child works in the background." },
+        { text: "The child is done." },
+      ],
+      { childScript: [{ tool_calls: [exec("child_sleep", "sleep 0.3")] }, { text: "child finished" }] },
+    );
+    writeHandler(ownHandlers(env.dataRoot), "children", { type: "agent.*", delivery: "wake" });
+    const session = await env.agent.createSession({
+      workspaceDir: env.workspaceDir,
+      model: MODEL,
+      retry: RETRY_FAST,
+    });
+    const wakes = readWakeTurns(session, { approve: allowAll });
+    await collect(session.run("Start a child.", { approve: allowAll }));
+    await until(() => wakes.length === 1, 15_000, "a wake turn");
+    const wake = (await wakes[0]) as OmniMessage[];
+    expect(delivered(wake)).toMatchObject([
+      {
+        notice_type: "agent.finished",
+        handler: "children",
+        delivery: "wake",
+        data: { agent_run_id: "sub_1", status: "completed" },
+      },
+    ]);
+    expect(noticeTexts(requestMessages(env.llm, 2))).toHaveLength(1);
+    await session.dispose();
   });
 });
 
