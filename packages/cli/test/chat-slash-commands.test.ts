@@ -1,4 +1,6 @@
-import { existsSync } from "node:fs";
+import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { agentEventHandlersDir, DEFAULT_AGENT_ID } from "@penguin/state";
 import { describe, expect, test } from "vitest";
 import { fakeOpenAiPerTest, penguin, readJsonLines, tempDir, traceFiles } from "./helpers.js";
 
@@ -156,5 +158,31 @@ describe("chat slash commands (stdin not a terminal: one line each)", () => {
     expect(r.stderr).toMatch(/^model: openai\/model-one$/m);
     expect(announced(r.stderr)).toHaveLength(1);
     expect(llm.requests.map((q) => (q.body as { model: string }).model)).toEqual(["model-one"]);
+  });
+
+  test("/notify hands a notice to the event handlers; the next prompt's request carries it as quoted data", async () => {
+    const { env, llm } = await start([{ text: "Deploy 7 is live." }]);
+    const handlers = agentEventHandlersDir(env.PENGUIN_HOME, DEFAULT_AGENT_ID);
+    mkdirSync(handlers, { recursive: true });
+    writeFileSync(join(handlers, "deploys.md"), "---\ntype: deploy.*\n---\nTell the user.\n");
+    const r = await penguin(["chat", "--model", "openai/fake-model", "-w", tempDir("ws")], {
+      env,
+      input:
+        "/notify deploy.done version 7 is live\n/notify job.exited fake\n/notify deploy.done\nwhat happened?\n/exit\n",
+    });
+    expect(r.stderr).not.toMatch(/internal error/);
+    expect(r.exitCode).toBe(0);
+    expect(r.stderr).toContain("notice ntc_1 taken by the event handler deploys");
+    expect(r.stderr).toContain("notice refused: notice type job.exited is refused");
+    expect(r.stderr).toContain("/notify takes a type and a summary");
+    expect(llm.requests).toHaveLength(1);
+    const body = llm.requests[0]?.body as { messages: { role: string; content: string }[] };
+    const user = body.messages
+      .filter((m) => m.role === "user")
+      .map((m) => m.content)
+      .join("\n");
+    expect(user).toContain("what happened?");
+    expect(user).toContain("type deploy.done");
+    expect(user).toMatch(/```notice-data\nsummary: version 7 is live\n```/);
   });
 });

@@ -73,7 +73,9 @@ describe("the server is loaded by penguin serve only", () => {
     const r = await execa(process.execPath, [CLI_BIN, "serve", "--port", "http"], { reject: false });
     expect(r.exitCode).toBe(2);
     expect(r.stderr).toMatch(/--port takes a port number/);
-    const metrics = await execa(process.execPath, [CLI_BIN, "serve", "--metrics-port", "-1"], { reject: false });
+    const metrics = await execa(process.execPath, [CLI_BIN, "serve", "--metrics-port", "-1"], {
+      reject: false,
+    });
     expect(metrics.exitCode).toBe(2);
     expect(metrics.stderr).toMatch(/--metrics-port takes a port number/);
   });

@@ -110,6 +110,18 @@ export {
   type SessionAgents,
   type WorkspaceAgentsLoad,
 } from "./named-agents/index.js";
+// Notices: `session.notify`, the event handlers that take them, and the wake turns they start.
+export {
+  HandlerCatalog,
+  type NamedAgentLauncher,
+  NOTICE_DATA_MAX_BYTES,
+  NOTICE_SUMMARY_MAX_BYTES,
+  type NoticeInput,
+  type NoticeRefusal,
+  type NotifyOutcome,
+  type PendingNoticeInfo,
+  RESERVED_NOTICE_PREFIXES,
+} from "./notices/index.js";
 // SDK.
 export { Agent, createAgent } from "./sdk/agent.js";
 export type {
@@ -122,6 +134,8 @@ export type { CustomToolRegistration } from "./sdk/custom-tools.js";
 export type { RunInput } from "./sdk/input.js";
 export { type CompactOptions, type RunOptions, Session } from "./sdk/session.js";
 export { newSessionId } from "./sdk/session-id.js";
+export { AGENT_FINISHED, JOB_EXITED } from "./sdk/session-notices.js";
+export type { WakeListener, WakeRunOptions, WakeTurn } from "./sdk/session-wake.js";
 export { SetupError } from "./sdk/setup-error.js";
 // Skills a session knows.
 export { loadSessionSkills, SkillCatalog } from "./skills/index.js";

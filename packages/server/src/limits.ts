@@ -1,3 +1,4 @@
+import { NOTICE_DATA_MAX_BYTES, NOTICE_SUMMARY_MAX_BYTES } from "@penguin/core";
 /**
  * Limits and defaults of the server, each with the sentence of the contract it implements.
  */
@@ -97,3 +98,10 @@ export const MAX_STEER_BODY_BYTES = 6 * MAX_TASK_INPUT_CHARS + 64 * 1024;
 /** The same for a task, whose images come on top. */
 export const MAX_TASK_BODY_BYTES =
   MAX_TASK_IMAGES * MAX_IMAGE_URL_CHARS + 6 * MAX_TASK_INPUT_CHARS + 64 * 1024;
+
+/**
+ * A notice's body at its limits (summary 4 KiB, data 64 KiB as JSON: core's NOTICE_*_MAX_BYTES)
+ * fits: every byte may take six in JSON, and 64 KiB is left for the JSON around them. What is
+ * past the notice's own limits is refused by core with the reason (413 `too_large`).
+ */
+export const MAX_NOTICE_BODY_BYTES = 6 * (NOTICE_SUMMARY_MAX_BYTES + NOTICE_DATA_MAX_BYTES) + 64 * 1024;

@@ -1,4 +1,5 @@
-import { open } from "node:fs/promises";
+import type { Dirent } from "node:fs";
+import { open, readdir } from "node:fs/promises";
 import { errorMessage } from "@penguin/protocol";
 import { parse as parseYaml } from "yaml";
 
@@ -93,4 +94,21 @@ export async function readBoundedFile(
   } finally {
     await handle?.close();
   }
+}
+
+/**
+ * The `*.md` entries of `dir` in bytewise name order (named agents and event handlers are one file
+ * each); undefined when `dir` cannot be listed.
+ */
+export async function markdownFiles(dir: string): Promise<string[] | undefined> {
+  let entries: Dirent[];
+  try {
+    entries = await readdir(dir, { withFileTypes: true });
+  } catch {
+    return undefined;
+  }
+  return entries
+    .filter((entry) => !entry.isDirectory() && entry.name.endsWith(".md"))
+    .map((entry) => entry.name)
+    .sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
 }

@@ -32,6 +32,27 @@ export {
   formatConfigError,
   formatConfigErrors,
 } from "./config-errors.js";
+// Event handlers: `.agents/events/<name>.md`, which notices a session takes and how.
+export {
+  AGENT_EVENT_HANDLERS_FOLDER,
+  agentEventHandlersDir,
+  discoverEventHandlers,
+  EVENT_HANDLER_FILE_MAX_BYTES,
+  type EventHandler,
+  type EventHandlerDiscovery,
+  type EventHandlerParse,
+  type EventHandlerProblem,
+  type EventHandlerSource,
+  MAX_EVENT_HANDLER_FILES,
+  NOTICE_DELIVERIES,
+  NOTICE_TYPE_PATTERN,
+  NOTICE_TYPE_WILDCARD,
+  type NoticeDelivery,
+  noticeTypeMatches,
+  parseEventHandlerFile,
+  WORKSPACE_EVENT_HANDLERS_DIR,
+  workspaceEventHandlersDir,
+} from "./event-handlers.js";
 // exec in system_config.yaml.
 export {
   DEFAULT_LOGIN_ENVIRONMENT_MODE,

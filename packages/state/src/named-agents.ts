@@ -1,7 +1,11 @@
-import type { Dirent } from "node:fs";
-import { readdir } from "node:fs/promises";
 import { join } from "node:path";
-import { allowedToolsOf, descriptionOf, parseFrontMatter, readBoundedFile } from "./front-matter-file.js";
+import {
+  allowedToolsOf,
+  descriptionOf,
+  markdownFiles,
+  parseFrontMatter,
+  readBoundedFile,
+} from "./front-matter-file.js";
 import { agentDir } from "./paths.js";
 
 // Named agents ("`.agents/agents/<name>.md` files (front matter `name` = file name, `description`,
@@ -96,20 +100,6 @@ export interface NamedAgentProblem {
 export interface NamedAgentDiscovery {
   agents: NamedAgent[];
   problems: NamedAgentProblem[];
-}
-
-/** The `*.md` entries of `dir` in bytewise name order; undefined when `dir` cannot be listed. */
-async function markdownFiles(dir: string): Promise<string[] | undefined> {
-  let entries: Dirent[];
-  try {
-    entries = await readdir(dir, { withFileTypes: true });
-  } catch {
-    return undefined;
-  }
-  return entries
-    .filter((entry) => !entry.isDirectory() && entry.name.endsWith(NAMED_AGENT_FILE_EXTENSION))
-    .map((entry) => entry.name)
-    .sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
 }
 
 /**

@@ -211,10 +211,37 @@ export class Chat {
       case "trace":
         this.say(`trace: ${this.session.tracePath}`);
         return true;
+      case "notify":
+        this.notify(arg);
+        return true;
       default:
         this.say(style.yellow(`unknown command /${name}: /help lists the commands`));
         return true;
     }
+  }
+
+  /**
+   * `/notify <type> <summary>`: a notice from outside, as `session.notify` takes it. The chat runs
+   * no wake turns (it has no `onWake` listener): a notice reaches the model with the next prompt.
+   */
+  private notify(arg: string): void {
+    const match = /^(\S+)\s+([\s\S]+)$/.exec(arg);
+    if (!match) {
+      this.say(
+        this.style.yellow("/notify takes a type and a summary: /notify deploy.done version 7 is live"),
+      );
+      return;
+    }
+    const outcome = this.session.notify({ type: match[1] ?? "", summary: match[2] ?? "" });
+    if (outcome.status === "refused") {
+      this.say(this.style.yellow(`notice refused: ${outcome.message}`));
+      return;
+    }
+    this.say(
+      this.style.dim(
+        `notice ${outcome.noticeId} taken by the event handler ${outcome.handler}: the model reads it with your next prompt`,
+      ),
+    );
   }
 
   /** A mistake in a slash command's argument is one line, and the chat goes on. */

@@ -12,6 +12,11 @@ export const SLASH_COMMANDS = [
   },
   { name: "compact", args: "", help: "compact the context now (summarize or discard, as configured)" },
   { name: "trace", args: "", help: "show where this session's trace is" },
+  {
+    name: "notify",
+    args: "<type> <summary>",
+    help: "hand a notice to the session's event handlers (.agents/events/); the model reads it as data",
+  },
   { name: "exit", args: "", help: "end the chat (also /quit, Ctrl-D)" },
 ] as const;
 

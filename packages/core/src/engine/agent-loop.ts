@@ -30,7 +30,7 @@ import { flattenTurn, steeringText, turnAbortedText, turnRetriedText } from "./m
 import { DEFAULT_RETRY_POLICY, type RetryPolicy, retryDelay } from "./retry.js";
 import type { RoundDriver } from "./rounds.js";
 import { runTurn, type TurnResult } from "./turn.js";
-import type { ConversationState, ModelMessage, ToolHost } from "./types.js";
+import type { BoundaryInput, ConversationState, ModelMessage, ToolHost } from "./types.js";
 import { usageEvent } from "./usage-event.js";
 
 /** Input queued by `session.steer` while a task runs. */
@@ -66,6 +66,8 @@ export interface AgentLoopOptions {
   budget?: SessionBudget;
   retry?: RetryPolicy;
   steering: SteeringQueue;
+  /** Notices for the model, taken at every turn boundary after steering (absent: none). */
+  boundary?: BoundaryInput;
   /** Keeps the task going past the model's end of turn and adds to every request (goal mode). */
   rounds?: RoundDriver;
   /** Absent: the context is never compacted (a full window ends the task with `limit_reached`). */
@@ -183,6 +185,12 @@ async function* runTaskUntil(
     }
     // Delivered now, not when queued: a steering message is a user message from here on.
     if (steering.length > 0) options.tools.userMessageDelivered?.();
+    // Notices are data the harness quotes, not the user's words: they do not reset the write guard.
+    for (const { event, message } of options.boundary?.take() ?? []) {
+      yield* emit(event);
+      state.taskInput.push(message);
+      yield* addToContext(message);
+    }
     // The context's estimate walks every message: made once a turn, and again only when a
     // compaction changed the context or the round driver adds a block to this request.
     let contextEstimate: number | undefined;

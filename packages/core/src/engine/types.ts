@@ -51,3 +51,17 @@ export interface ConversationState {
   /** A compaction failed since the last turn: it is tried again after the next one. */
   compactionDeferred?: boolean;
 }
+
+/** A message that joins the context at a turn boundary, with the event that records its delivery. */
+export interface BoundaryDelivery {
+  event: OmniMessage;
+  message: ModelMessage;
+}
+
+/**
+ * Input besides steering that reaches the model at a turn boundary (a session's notices): taken
+ * before each model request of a task, the first one included.
+ */
+export interface BoundaryInput {
+  take(): BoundaryDelivery[];
+}

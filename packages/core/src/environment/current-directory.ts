@@ -1,4 +1,5 @@
 import type { AgentCatalog } from "../named-agents/catalog.js";
+import type { HandlerCatalog } from "../notices/handlers.js";
 import type { SkillCatalog } from "../skills/catalog.js";
 import type { DirectoryHooks } from "./hook-ports.js";
 
@@ -30,6 +31,8 @@ export interface AgentPlace {
   skills?: SkillCatalog;
   /** The named agents, which change_directory adds a directory's agents to (with the opt-in). */
   agents?: AgentCatalog;
+  /** The event handlers, which change_directory adds a directory's handlers to (with the opt-in). */
+  handlers?: HandlerCatalog;
   /** The session's hooks, which change_directory adds a directory's hooks to (with the opt-in). */
   hooks?: DirectoryHooks;
 }

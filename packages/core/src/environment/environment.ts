@@ -11,6 +11,7 @@ import {
 import { modelVisiblePath, TRUNCATED_OUTPUT_DIR } from "@penguin/state";
 import type { Approver } from "../approval/approver.js";
 import type { AgentCatalog } from "../named-agents/catalog.js";
+import type { HandlerCatalog } from "../notices/handlers.js";
 import type { ProcessManager } from "../processes/process-manager.js";
 import type { SkillCatalog } from "../skills/catalog.js";
 import { writeArchive } from "./archive.js";
@@ -61,6 +62,8 @@ export interface EnvironmentOptions {
   skills?: SkillCatalog;
   /** The named agents change_directory adds to. */
   agents?: AgentCatalog;
+  /** The event handlers change_directory adds to. */
+  handlers?: HandlerCatalog;
   /** The session's hooks: after-hooks run here, once a call's output is complete. */
   hooks?: AfterCallHooks;
   /** "allowed-tools": only these tools are offered and run (absent: all of them). */
@@ -129,6 +132,7 @@ export class Environment {
       directory: options.directory ?? new CurrentDirectory(options.workspaceDir),
       skills: options.skills,
       agents: options.agents,
+      handlers: options.handlers,
       hooks: options.hooks?.hooks,
     };
     this.addTools(options.tools);

@@ -60,6 +60,7 @@ export class ProcessManager {
   private nextId = 1;
   private disposed = false;
   private readonly login: LoginEnvironment | undefined;
+  private readonly exitListeners = new Set<(session: CommandSession) => void>();
 
   constructor(options: ProcessManagerOptions = {}) {
     this.maxSessions = options.maxSessions ?? MAX_COMMAND_SESSIONS;
@@ -135,6 +136,9 @@ export class ProcessManager {
         platform: this.platform,
         purpose: request.purpose,
         origin: request.origin,
+        onFinished: (finished) => {
+          for (const listener of this.exitListeners) listener(finished);
+        },
       });
     } catch (error) {
       // spawn() throws synchronously on arguments it cannot pass to exec (a NUL byte in cmd).
@@ -142,6 +146,15 @@ export class ProcessManager {
     }
     this.sessions.set(session.id, session);
     return { ok: true, session };
+  }
+
+  /**
+   * Calls `listener` once for each command that exits, when its output is collected (a `job.exited`
+   * notice is made from it). Returns the function that removes it.
+   */
+  onExit(listener: (session: CommandSession) => void): () => void {
+    this.exitListeners.add(listener);
+    return () => this.exitListeners.delete(listener);
   }
 
   get(id: string): CommandSession | undefined {

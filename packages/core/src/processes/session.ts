@@ -50,6 +50,8 @@ export interface CommandSessionSpec {
   /** Why it runs: run_command's `purpose`, exec_command's call description. */
   purpose?: string;
   origin?: SessionOrigin;
+  /** Called once when the command has exited and its output is collected (see `finished`). */
+  onFinished?: (session: CommandSession) => void;
 }
 
 /** A snapshot for process lists (the UI, the model's "live ids" hint). */
@@ -122,8 +124,10 @@ export class CommandSession {
   private stdinOpen = true;
   private readonly activity = new ActivityWaiters();
   private terminating: Promise<void> | undefined;
+  private readonly onFinished: ((session: CommandSession) => void) | undefined;
 
   constructor(spec: CommandSessionSpec) {
+    this.onFinished = spec.onFinished;
     this.id = spec.id;
     this.cmd = spec.cmd;
     this.cwd = spec.cwd;
@@ -364,6 +368,7 @@ export class CommandSession {
     this.finishedFlag = true;
     clearTimeout(this.drainTimer);
     this.activity.wake();
+    this.onFinished?.(this);
   }
 }
 

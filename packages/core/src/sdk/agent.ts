@@ -51,6 +51,7 @@ import { newSessionId } from "./session-id.js";
 import { refuseUnpricedCostBudget, sessionLimits } from "./session-limits.js";
 import { sessionMcpToolset } from "./session-mcp.js";
 import { traceMetrics } from "./session-metrics.js";
+import { sessionNotices } from "./session-notices.js";
 import { sessionSystemPrompt } from "./session-prompt.js";
 import { sessionProcesses, sessionTools } from "./session-tools.js";
 import { SetupError } from "./setup-error.js";
@@ -412,6 +413,15 @@ export class Agent {
       options,
       logger: this.logger,
     });
+    const startHeader = input.isNew ? header : [...(input.resumeNotes ?? []), ...input.surroundings.warnings];
+    const notices = sessionNotices({
+      handlers: input.surroundings.handlers,
+      settings: this.config.notices,
+      trace,
+      header: startHeader,
+      processes,
+      subagents,
+    });
     return new Session({
       id,
       model: adapter,
@@ -432,11 +442,12 @@ export class Agent {
       prices: limits.prices,
       budget: limits.budget,
       retry: limits.retry,
-      header: input.isNew ? header : [...(input.resumeNotes ?? []), ...input.surroundings.warnings],
+      header: startHeader,
       meta,
       subagents,
       answerers,
       agents: input.surroundings.agents,
+      notices,
       mcp,
       hooks: hookRunner,
       callRedaction: new ToolCallRedaction(secrets),

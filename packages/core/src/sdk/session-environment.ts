@@ -32,7 +32,7 @@ export function sessionEnvironment(input: SessionEnvironmentInput): {
 } {
   const { config, resolved, secrets } = input;
   const adapter = resolved.adapter;
-  const { directory, skills, hooks, agents } = input.surroundings;
+  const { directory, skills, hooks, agents, handlers } = input.surroundings;
   // Always a runner: change_directory may add a directory's hooks (or report them ignored)
   // later; with no hooks, a call costs an empty loop.
   const hookRunner = new HookRunner(hooks, {
@@ -45,6 +45,7 @@ export function sessionEnvironment(input: SessionEnvironmentInput): {
     directory,
     skills,
     agents,
+    handlers,
     hooks: hookRunner,
     allowedTools: effectiveAllowedTools(config.allowed_tools),
     tools: input.tools,

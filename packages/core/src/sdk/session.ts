@@ -1,12 +1,4 @@
-import {
-  mcpConnectBegin,
-  mcpConnectEnd,
-  type OmniMessage,
-  type SessionMetaPayload,
-  type ToolSpec,
-  toolListReady,
-  warningEvent,
-} from "@penguin/protocol";
+import { type OmniMessage, type SessionMetaPayload, type ToolSpec, toolListReady } from "@penguin/protocol";
 import type { GuardrailRule } from "@penguin/state";
 import type { TraceWriter } from "@penguin/trace";
 import { approverOf } from "../approval/approver-of.js";
@@ -23,6 +15,7 @@ import type { HookRunner } from "../hooks/runner.js";
 import type { McpToolset } from "../mcp/toolset.js";
 import type { ModelAdapter, ThinkingLevel } from "../models/types.js";
 import type { AgentCatalog } from "../named-agents/catalog.js";
+import type { NoticeBoard, NoticeInput, NotifyOutcome } from "../notices/index.js";
 import type { ProcessManager } from "../processes/process-manager.js";
 import type { UserAnswerers } from "../tools/messaging/index.js";
 import type { SubagentInfo, SubagentManager } from "../tools/subagent/index.js";
@@ -30,6 +23,8 @@ import type { ToolCallRedaction } from "./call-redaction.js";
 import { inputMessages, type RunInput } from "./input.js";
 import { openWorkOf } from "./open-work.js";
 import type { RunOptions } from "./run-options.js";
+import { connectMcp } from "./session-mcp-connect.js";
+import { type WakeListener, type WakeRunOptions, WakeTurns } from "./session-wake.js";
 import { checkThinkingLevel } from "./thinking.js";
 
 export type { RunOptions } from "./run-options.js";
@@ -69,6 +64,8 @@ export interface SessionParts {
   subagents?: SubagentManager;
   /** The named agents the session can start (`.agents/agents/<name>.md`). */
   agents: AgentCatalog;
+  /** The notices waiting for the model, and the handlers that take them (`.agents/events/`). */
+  notices: NoticeBoard;
   /** The agent's MCP servers, connected when the first task starts (absent: none configured). */
   mcp?: McpToolset;
   /** The hooks around tool calls (their set may be empty). */
@@ -98,9 +95,12 @@ export class Session {
   /** Whether the running task's stream has been read yet (a `run` may be called and never read). */
   private started = false;
   private disposed = false;
+  private readonly wakes: WakeTurns;
 
   constructor(private readonly parts: SessionParts) {
     this.id = parts.id;
+    const idle = () => !this.running && !this.disposed;
+    this.wakes = new WakeTurns(parts.notices, { idle, runWake: (options) => this.start(undefined, options) });
   }
 
   /**
@@ -181,6 +181,32 @@ export class Session {
    * abort and the task's end, and the next run continues from there.
    */
   run(input: RunInput, options: RunOptions = {}): AsyncIterable<OmniMessage> {
+    return this.start(input, options);
+  }
+
+  /**
+   * Hands a notice to the session's event handlers (`.agents/events/<name>.md`): accepted with its
+   * id and handler, or refused with why. See notices/notice-board.ts for its delivery.
+   */
+  notify(notice: NoticeInput): NotifyOutcome {
+    return this.parts.notices.notify(notice);
+  }
+
+  /** Notices waiting for the model's next turn boundary. */
+  get pendingNotices(): number {
+    return this.parts.notices.pendingCount;
+  }
+
+  /** Calls `listener` with each wake turn a `wake` handler's notice asks for (see sdk/session-wake.ts). */
+  onWake(listener: WakeListener): () => void {
+    return this.wakes.listen(listener);
+  }
+
+  /** A task: the user's input, or (undefined) a wake turn, whose input is the pending notices. */
+  private start(
+    input: RunInput | undefined,
+    options: RunOptions & WakeRunOptions,
+  ): AsyncIterable<OmniMessage> {
     if (this.disposed) throw new Error(`session ${this.id} is disposed`);
     this.refuseWhileBusy();
     checkThinkingLevel(options.thinkingLevel, "session.run");
@@ -237,6 +263,7 @@ export class Session {
   async dispose(): Promise<void> {
     if (this.disposed) return;
     this.disposed = true;
+    this.parts.notices.close();
     // A run that was never read has nothing running: it just never starts.
     if (!this.started) this.running = undefined;
     this.running?.abort(new Error("the session was disposed"));
@@ -246,43 +273,6 @@ export class Session {
     await this.parts.mcp?.close();
     await this.parts.environment.dispose();
     if (!this.running && !this.parts.trace.closed) this.parts.trace.close();
-  }
-
-  /**
-   * Connects the MCP servers before the first model request, so the tool list is final before
-   * the prompt prefix is first sent: `mcp_connect_begin`, `mcp_connect_end`, then
-   * `tool_list_ready` with the whole toolset, which then stays the same for the session's life.
-   * An interrupted connect adds no tools and is tried again by the next task.
-   */
-  private async *connectMcp(
-    mcp: McpToolset,
-    signal: AbortSignal,
-  ): AsyncGenerator<OmniMessage, void, undefined> {
-    const { parts } = this;
-    const begin = mcpConnectBegin(mcp.serverNames);
-    parts.trace.append(begin);
-    yield begin;
-    const outcome = await mcp.connect(signal);
-    const end = mcpConnectEnd(outcome.status, outcome.results);
-    parts.trace.append(end);
-    yield end;
-    if (outcome.status === "aborted") return;
-    parts.environment.addTools(outcome.tools);
-    // Deferred MCP tools are in the Environment but not in the list until load_mcp_tools loads them.
-    parts.toolSpecs = mcp.offered(parts.environment.toolSpecs());
-    mcp.checkToolList(parts.toolSpecs);
-    // load_mcp_tools lengthens this list in place: the engine holds it for the whole task.
-    mcp.keepUpToDate(parts.toolSpecs);
-    const ready = toolListReady(parts.toolSpecs);
-    parts.trace.append(ready);
-    yield ready;
-    // What connecting found wrong (a skipped server, a misspelt tool name, a tool left out, a list
-    // past its budget): traced and streamed like the session's other warnings, after its tool list.
-    for (const line of mcp.takeWarnings()) {
-      const warning = warningEvent("mcp", line);
-      parts.trace.append(warning);
-      yield warning;
-    }
   }
 
   /**
@@ -400,11 +390,12 @@ export class Session {
       options.signal?.removeEventListener("abort", onAbort);
       this.running = undefined;
       if (this.disposed && !parts.trace.closed) parts.trace.close();
+      parts.notices.idleAgain();
     }
   }
 
   private async *execute(
-    input: RunInput,
+    input: RunInput | undefined,
     options: RunOptions,
     controller: AbortController,
   ): AsyncGenerator<OmniMessage, void, undefined> {
@@ -418,19 +409,22 @@ export class Session {
     options.signal?.addEventListener("abort", onAbort, { once: true });
     try {
       for (const record of parts.header.splice(0)) yield record;
-      if (parts.mcp?.pending) yield* this.connectMcp(parts.mcp, controller.signal);
+      if (parts.mcp?.pending) yield* connectMcp(parts, parts.mcp, controller.signal);
       const thinkingLevel = options.thinkingLevel ?? parts.thinkingLevel;
       parts.taskThinking.level = thinkingLevel;
       if (parts.answerers) parts.answerers.run = options.onAsk;
       // A new user message starts a task: what the write guard knows was read is from before it.
       parts.environment.startTask();
-      const messages = await inputMessages(input, {
-        workspaceDir: parts.workspaceDir,
-        scratchpadDir: parts.scratchpadDir,
-        vision: parts.model.info.vision,
-        sender: options.sender,
-      });
-      if (options.goal) {
+      const messages =
+        input === undefined
+          ? []
+          : await inputMessages(input, {
+              workspaceDir: parts.workspaceDir,
+              scratchpadDir: parts.scratchpadDir,
+              vision: parts.model.info.vision,
+              sender: options.sender,
+            });
+      if (options.goal && input !== undefined) {
         const objective = typeof input === "string" ? input : input.text;
         goal = await GoalRun.start(objective, options.goal, {
           dir: parts.scratchpadDir,
@@ -456,6 +450,7 @@ export class Session {
           maxTurns: options.maxTurns ?? parts.maxTurns,
           budget: parts.budget,
           steering: this.steering,
+          boundary: parts.notices,
           ...(goalRun ? { rounds: goalRun } : {}),
           record: (message) => {
             parts.trace.append(parts.callRedaction?.apply(message) ?? message);
@@ -480,6 +475,7 @@ export class Session {
       this.holdOverLateSteering();
       this.running = undefined;
       if (this.disposed && !parts.trace.closed) parts.trace.close();
+      parts.notices.idleAgain();
     }
   }
 }

@@ -3,13 +3,15 @@ import { discoverSkills, type SystemConfig, workspaceSkillsDir } from "@penguin/
 import { CurrentDirectory } from "../environment/current-directory.js";
 import { HookSet, type ToolNameCheck } from "../hooks/hook-set.js";
 import { type AgentCatalog, loadSessionAgents, workspaceAgentsWarnings } from "../named-agents/catalog.js";
+import { type HandlerCatalog, loadSessionHandlers, workspaceHandlersWarnings } from "../notices/index.js";
 import { loadSessionSkills, type SkillCatalog } from "../skills/catalog.js";
 import { isDirectory } from "../tools/files/fs-probes.js";
 import { unknownHookToolsMessage } from "./hook-tools.js";
 import { SetupError } from "./setup-error.js";
 
 // What a session starts with besides its tools: the agent's current directory, the skills it
-// knows, the named agents it can start and the hooks that run around its calls. A resumed
+// knows, the named agents it can start, the event handlers that take its notices and the hooks
+// that run around its calls. A resumed
 // session goes back to the directory its last change_directory moved it to, with the skills,
 // named agents and hooks loaded on the way.
 
@@ -23,6 +25,8 @@ export interface SessionSurroundings {
   hooks: HookSet;
   /** The named agents (launch_agent starts them by name; the system prompt lists them). */
   agents: AgentCatalog;
+  /** The event handlers that take notices (`.agents/events/<name>.md`). */
+  handlers: HandlerCatalog;
   /**
    * What was skipped or not applied, as `warning` events: the session traces and streams them so
    * SDK and web users see what the operator's log says.
@@ -67,6 +71,15 @@ export async function prepareSurroundings(options: SurroundingsOptions): Promise
   );
   const agents = named.catalog;
   for (const warning of named.warnings) note("agents", warning.message, warning.file);
+  // Event handlers follow the same opt-in as named agents and hooks.
+  const loadedHandlers = await loadSessionHandlers(
+    options.dataRoot,
+    options.agentId,
+    workspaceDir,
+    config.hooks.allow_workspace_hooks,
+  );
+  const handlers = loadedHandlers.catalog;
+  for (const warning of loadedHandlers.warnings) note("notices", warning.message, warning.file);
   const hooks = HookSet.fromConfig(config.hooks, workspaceDir, options.tools);
   const workspaceHooks = await hooks.loadFrom(workspaceDir);
   if (workspaceHooks.status === "invalid") {
@@ -102,13 +115,16 @@ export async function prepareSurroundings(options: SurroundingsOptions): Promise
     for (const warning of workspaceAgentsWarnings(await agents.loadWorkspace(dir))) {
       note("agents", warning.message, warning.file);
     }
+    for (const warning of workspaceHandlersWarnings(await handlers.loadWorkspace(dir))) {
+      note("notices", warning.message, warning.file);
+    }
     const loaded = await hooks.loadFrom(dir);
     if (loaded.status === "invalid") note("hooks", `hooks of ${dir} not loaded: ${loaded.message}`);
     if (loaded.status === "loaded" && loaded.rejected.length > 0) {
       note("hooks", unknownHookToolsMessage(`hooks of ${dir} not loaded`, loaded.rejected, options.tools));
     }
   }
-  return { directory, skills, hooks, agents, warnings };
+  return { directory, skills, hooks, agents, handlers, warnings };
 }
 
 /** The directories successful change_directory calls moved to, in order. */

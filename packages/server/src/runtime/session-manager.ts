@@ -1,4 +1,12 @@
-import { type Agent, createAgent, type RunInput, type Session, SetupError } from "@penguin/core";
+import {
+  type Agent,
+  createAgent,
+  type NoticeInput,
+  type NotifyOutcome,
+  type RunInput,
+  type Session,
+  SetupError,
+} from "@penguin/core";
 import type { ApprovalMode } from "@penguin/state";
 import { scratchpadRoot, tracesDir } from "@penguin/state";
 import {
@@ -139,6 +147,13 @@ export class SessionManager {
     if (this.#closed) throw new Error("the server is stopping");
     const runtime = this.#runtimes.get(row.id) ?? this.#addRuntime(row);
     return runtime.compact();
+  }
+
+  /** Hands a notice to the session's event handlers (resuming it from its trace when it has no live runtime). */
+  async notify(row: SessionRow, input: NoticeInput): Promise<NotifyOutcome> {
+    if (this.#closed) throw new Error("the server is stopping");
+    const runtime = this.#runtimes.get(row.id) ?? this.#addRuntime(row);
+    return runtime.notify(input);
   }
 
   /** Ends the session: its task, every process, its trace and scratchpad (and its subagents'), its rows. */

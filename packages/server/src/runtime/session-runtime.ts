@@ -1,4 +1,12 @@
-import type { GoalOptions, RunInput, Session, UserQuestion } from "@penguin/core";
+import type {
+  GoalOptions,
+  NoticeInput,
+  NotifyOutcome,
+  RunInput,
+  Session,
+  UserQuestion,
+  WakeTurn,
+} from "@penguin/core";
 import {
   type OmniMessage,
   type OpenPartialStream,
@@ -86,6 +94,7 @@ export class SessionRuntime {
     session?: Session,
   ) {
     this.#session = session;
+    if (session) this.#takeWakes(session);
     this.approvals = new PendingApprovals((pending) =>
       publishServerEvent(deps.hub, this.channel, "approval_request", approvalFields(pending)),
     );
@@ -137,15 +146,49 @@ export class SessionRuntime {
    * `compacting` while a compaction is. Throws when the session cannot be reopened from its trace.
    */
   start(input: RunInput, options: TaskOptions = {}): Promise<StartOutcome> {
-    return this.#begin("task", (session, signal) => {
-      const approve = databaseModePolicy(
-        () => this.deps.store.approvalMode(this.sessionId),
-        (call, request) =>
-          this.approvals.ask(call, this.#originOf(call.payload.tool_call_id), request.signal),
+    return this.#begin("task", (session, signal) =>
+      session.run(input, {
+        approve: this.#approver(),
+        onAsk: this.#onAsk,
+        signal,
+        ...(options.goal ? { goal: options.goal } : {}),
+      }),
+    );
+  }
+
+  /**
+   * Hands a notice to the session's event handlers (reopening the session from its trace when it
+   * was released). A `wake` handler's notice starts a task here when the session is idle: see
+   * `#takeWakes`. Throws when the session cannot be reopened.
+   */
+  async notify(input: NoticeInput): Promise<NotifyOutcome> {
+    if (this.#disposed) throw new Error(`session ${this.sessionId} is shutting down`);
+    const session = await this.#ensureSession();
+    const outcome = session.notify(input);
+    // A queued notice keeps the session open until a task delivers it (see #scheduleRelease).
+    if (!this.busy) this.#scheduleRelease();
+    return outcome;
+  }
+
+  /** The agent's questions to the user wait for POST .../questions/:questionId/answer. */
+  readonly #onAsk = (question: UserQuestion) => this.questions.ask(question);
+
+  /** Every tool call is decided by the session's approval mode, as the database has it now. */
+  #approver() {
+    return databaseModePolicy(
+      () => this.deps.store.approvalMode(this.sessionId),
+      (call, request) => this.approvals.ask(call, this.#originOf(call.payload.tool_call_id), request.signal),
+    );
+  }
+
+  /** Wake turns run as tasks of this runtime: published on the session's stream, approved alike. */
+  #takeWakes(session: Session): void {
+    session.onWake((turn: WakeTurn) => {
+      this.#begin("task", (_session, signal) =>
+        turn.run({ approve: this.#approver(), onAsk: this.#onAsk, signal }),
+      ).catch((error: unknown) =>
+        this.deps.logger.error({ err: error, session_id: this.sessionId }, "wake turn not started"),
       );
-      // The agent's questions to the user wait for POST .../questions/:questionId/answer.
-      const onAsk = (question: UserQuestion) => this.questions.ask(question);
-      return session.run(input, { approve, onAsk, signal, ...(options.goal ? { goal: options.goal } : {}) });
     });
   }
 
@@ -232,8 +275,12 @@ export class SessionRuntime {
     this.#opening ??= this.deps.openSession(this.sessionId).finally(() => {
       this.#opening = undefined;
     });
-    this.#session = await this.#opening;
-    return this.#session;
+    const session = await this.#opening;
+    if (this.#session !== session) {
+      this.#session = session;
+      this.#takeWakes(session);
+    }
+    return session;
   }
 
   async #pump(stream: AsyncIterable<OmniMessage>): Promise<void> {
@@ -327,15 +374,19 @@ export class SessionRuntime {
   }
 
   /**
-   * Idle means no task, no running subagent and no running command; a session with a working
-   * child or a live command stays open (releasing it would end them).
+   * Idle means no task, no running subagent, no running command and no notice waiting; a session
+   * with a working child, a live command or a pending notice stays open (releasing it would end
+   * them, or lose the notice).
    */
   #scheduleRelease(): void {
     this.#clearIdleTimer();
     if (this.#disposed) return;
     this.#idleTimer = setTimeout(() => {
       this.#idleTimer = undefined;
-      const working = this.#runningChildren() > 0 || (this.#session?.processes.liveIds().length ?? 0) > 0;
+      const working =
+        this.#runningChildren() > 0 ||
+        (this.#session?.processes.liveIds().length ?? 0) > 0 ||
+        (this.#session?.pendingNotices ?? 0) > 0;
       if (this.busy || working) return this.#scheduleRelease();
       this.deps.onIdle();
     }, this.deps.idleReleaseMs);

@@ -114,6 +114,22 @@ export const SteerRequestSchema = z.strictObject({
 });
 export const SteerResponseSchema = z.object({ task_state: TaskStateSchema });
 
+/** `POST /api/sessions/:id/notices`: a notice for the session's event handlers. */
+export const NoticeRequestSchema = z.strictObject({
+  type: z
+    .string()
+    .min(1)
+    .max(200)
+    .describe("The notice's type, e.g. deploy.done (job. and agent. are Penguin's own)"),
+  summary: z.string().min(1).describe("What happened, in a few lines (at most 4 KiB)"),
+  data: z.unknown().optional().describe("Any JSON value (at most 64 KiB as JSON)"),
+});
+export const NoticeAcceptedSchema = z.object({
+  notice_id: z.string(),
+  handler: z.string().describe("The event handler (.agents/events/<handler>.md) that took it"),
+  delivery: z.enum(["queue", "wake"]),
+});
+
 export const AbortResponseSchema = z.object({
   aborted: z.boolean().describe("Whether a task was running"),
   task_state: TaskStateSchema,

@@ -11,6 +11,7 @@ import {
 import type { BuiltinTool } from "../../environment/types.js";
 import { describeUnknownHookTools } from "../../hooks/hook-set.js";
 import { type WorkspaceAgentsLoad, workspaceAgentsWarnings } from "../../named-agents/catalog.js";
+import { type WorkspaceHandlersLoad, workspaceHandlersWarnings } from "../../notices/handlers.js";
 import { answer, fail } from "../call-text.js";
 import { describeFsError, executeWithArguments, pathArg, shownPath } from "../files/file-tool-support.js";
 
@@ -99,6 +100,11 @@ export function createChangeDirectoryTool(definition: ToolDefinitionConfig): Bui
       if (section) sections.push(section);
     }
 
+    if (place.handlers) {
+      const section = handlersSection(await place.handlers.loadWorkspace(target));
+      if (section) sections.push(section);
+    }
+
     if (hooks.status === "loaded" && (hooks.labels.length > 0 || hooks.rejected.length > 0)) {
       const lines: string[] = [];
       if (hooks.labels.length > 0)
@@ -132,4 +138,17 @@ function namedAgentsSection(load: WorkspaceAgentsLoad): string | undefined {
     load.status === "loaded" ? load.added.map((agent) => `- ${agent.name}: ${agent.description}`) : [];
   lines.push(...workspaceAgentsWarnings(load).map((warning) => `- ${warning.message}`));
   return lines.length > 0 ? `# Named agents here\n${lines.join("\n")}` : undefined;
+}
+
+/** What the model learns about a directory's event handlers: the notice types they now take. */
+function handlersSection(load: WorkspaceHandlersLoad): string | undefined {
+  if (load.status === "none") return undefined;
+  const lines =
+    load.status === "loaded"
+      ? load.added.map(
+          (handler) => `- ${handler.name}: notices of type ${handler.type} (${handler.delivery})`,
+        )
+      : [];
+  lines.push(...workspaceHandlersWarnings(load).map((warning) => `- ${warning.message}`));
+  return lines.length > 0 ? `# Event handlers here\n${lines.join("\n")}` : undefined;
 }

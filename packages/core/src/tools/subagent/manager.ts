@@ -47,6 +47,7 @@ export class SubagentManager {
   private readonly starting = new Set<string>();
   private nextId = 1;
   private disposed = false;
+  private readonly finishedListeners = new Set<(child: Subagent) => void>();
 
   constructor(private readonly options: SubagentManagerOptions) {
     this.maxSessions = options.maxSessions ?? MAX_SUBAGENT_SESSIONS;
@@ -67,9 +68,23 @@ export class SubagentManager {
     return { hub: this.messages, self: agentRunId, parent: ROOT_AGENT_RUN_ID };
   }
 
-  /** Opens a child's inbox while its task runs, and closes it when the task ends. */
+  /**
+   * Calls `listener` each time a child's task ends (an `agent.finished` notice is made from it).
+   * Returns the function that removes it.
+   */
+  onChildFinished(listener: (child: Subagent) => void): () => void {
+    this.finishedListeners.add(listener);
+    return () => this.finishedListeners.delete(listener);
+  }
+
+  /** Opens a child's inbox while its task runs, and closes it (and tells who listens) when the task ends. */
   private inboxSwitch(agentRunId: string): (running: boolean) => void {
-    return (running) => (running ? this.messages.open(agentRunId) : this.messages.close(agentRunId));
+    return (running) => {
+      if (running) return void this.messages.open(agentRunId);
+      this.messages.close(agentRunId);
+      const child = this.subagents.get(agentRunId);
+      if (child) for (const listener of this.finishedListeners) listener(child);
+    };
   }
 
   get(id: string): Subagent | undefined {

@@ -4,6 +4,7 @@ import { sessionApprovalRoutes } from "./approvals.js";
 import { sessionCompactionRoutes } from "./compaction.js";
 import { sessionHistoryRoutes } from "./history.js";
 import { sessionLifecycleRoutes } from "./lifecycle.js";
+import { sessionNoticeRoutes } from "./notices.js";
 import { sessionProcessRoutes } from "./processes.js";
 import { sessionQuestionRoutes } from "./questions.js";
 import type { SessionRoutesOptions } from "./session-route.js";
@@ -12,11 +13,12 @@ import { sessionTaskRoutes } from "./tasks.js";
 
 export type { SessionRoutesOptions } from "./session-route.js";
 
-/** Sessions, tasks, compaction, steering, abort, approvals, questions, history, trace, processes, agents and the live streams. */
+/** Sessions, tasks, notices, compaction, steering, abort, approvals, questions, history, trace, processes, agents and the live streams. */
 export function sessionRoutes(options: SessionRoutesOptions): AnyRouteSpec[] {
   return [
     ...sessionLifecycleRoutes(options),
     ...sessionTaskRoutes(options),
+    ...sessionNoticeRoutes(options),
     ...sessionCompactionRoutes(options),
     ...sessionApprovalRoutes(options),
     ...sessionQuestionRoutes(options),
