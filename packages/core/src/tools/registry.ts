@@ -9,6 +9,7 @@ import { createDescribeImageTool } from "./describe-image/describe-image.js";
 import { createEditFileTool } from "./edit-file/edit-file.js";
 import { extendedToolFactories } from "./extended/index.js";
 import { messagingToolFactories } from "./messaging/index.js";
+import { metricsToolFactories } from "./metrics/index.js";
 import { createReadFileTool } from "./read-file/read-file.js";
 import { createReadImageTool } from "./read-image/read-image.js";
 import { createWriteFileTool } from "./write-file/write-file.js";
@@ -25,6 +26,8 @@ export const BUILTIN_TOOL_FACTORIES: Readonly<Record<string, ToolFactory>> = {
   ...extendedToolFactories(),
   // Without a mailbox they fail with a clear message; a session passes its agent's in as `extra`.
   ...messagingToolFactories(undefined),
+  // Without a session's trace it fails with a clear message; a session passes its source as `extra`.
+  ...metricsToolFactories(undefined),
   exec_command: createExecCommandTool,
   input_command: createInputCommandTool,
   read_file: createReadFileTool,
