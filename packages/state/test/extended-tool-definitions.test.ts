@@ -56,6 +56,8 @@ const EXTENDED = [
   "change_directory",
   "send_message",
   "wait_messages",
+  "launch_agent",
+  "stop_agent",
 ];
 
 describe("extended tool definitions", () => {
@@ -75,6 +77,9 @@ describe("extended tool definitions", () => {
       // Sending a message changes no file.
       send_message: "r",
       wait_messages: "r",
+      // Launching runs an agent that may write; stopping only ends what agents started.
+      launch_agent: "rw",
+      stop_agent: "r",
     });
   });
 

@@ -166,12 +166,17 @@ describe("messages between the root agent and a running child", () => {
     expect(sent).toEqual(["msg_1", "msg_2"]);
   });
 
-  it("gives every agent the messaging tools whatever allowed_tools says", async () => {
+  it("gives every agent the messaging tools and stop_agent whatever allowed_tools says", async () => {
     const env = await start([{ text: "ok" }], {
       config: { ...EXTENDED, allowed_tools: ["read_file"] },
     });
     const session = await env.agent.createSession({ workspaceDir: env.workspaceDir, model: MODEL });
-    expect(session.tools.map((t) => t.name).sort()).toEqual(["read_file", "send_message", "wait_messages"]);
+    expect(session.tools.map((t) => t.name).sort()).toEqual([
+      "read_file",
+      "send_message",
+      "stop_agent",
+      "wait_messages",
+    ]);
     await session.dispose();
   });
 

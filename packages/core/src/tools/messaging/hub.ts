@@ -1,5 +1,11 @@
 import { ROOT_AGENT_RUN_ID } from "@penguin/state";
-import { type AgentMessage, DEFAULT_INBOX_LIMITS, Inbox, type InboxLimits } from "./inbox.js";
+import {
+  type AgentMessage,
+  DEFAULT_INBOX_LIMITS,
+  type FinishedAgent,
+  Inbox,
+  type InboxLimits,
+} from "./inbox.js";
 
 /** Message ids are `msg_<n>`, numbered per session. */
 export const MESSAGE_ID_PREFIX = "msg_";
@@ -47,7 +53,8 @@ export class MessageHub {
     return this.inboxes.get(agentRunId);
   }
 
-  send(from: string, to: string, text: string): SendOutcome {
+  /** `finished`: the message is a launched child's report of its end (see AgentMessage). */
+  send(from: string, to: string, text: string, finished?: FinishedAgent): SendOutcome {
     if (text.trim() === "")
       return { ok: false, error: "send_message needs a non-empty text; nothing was sent." };
     if (to === from) {
@@ -70,6 +77,17 @@ export class MessageHub {
       text,
       sentAt: new Date().toISOString(),
     };
+    if (finished) message.finished = finished;
+    const offered = inbox.offer(message);
+    return offered.ok ? { ok: true, message } : offered;
+  }
+
+  /**
+   * Puts back a message a resumed session's traces show as sent to `to` but never handed to it
+   * (it keeps its id, sender and time). Refused like a send when the inbox is full.
+   */
+  restore(message: AgentMessage): SendOutcome {
+    const inbox = this.inboxes.get(message.to) ?? this.open(message.to);
     const offered = inbox.offer(message);
     return offered.ok ? { ok: true, message } : offered;
   }

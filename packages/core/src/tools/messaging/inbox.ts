@@ -1,3 +1,4 @@
+import type { StopReason } from "@penguin/protocol";
 import { MAX_INBOX_BYTES, MAX_INBOX_MESSAGES } from "@penguin/state";
 import { ActivityWaiters } from "../../processes/activity-waiters.js";
 
@@ -10,6 +11,18 @@ export interface AgentMessage {
   text: string;
   /** When it was sent (ISO 8601). */
   sentAt: string;
+  /**
+   * Set on the message a launched child's end sends its launcher: its delivery is also recorded
+   * as `agent_finished` in the launcher's trace.
+   */
+  finished?: FinishedAgent;
+}
+
+/** A launched child whose task ended, as its last message tells its launcher. */
+export interface FinishedAgent {
+  agentRunId: string;
+  status: StopReason;
+  message?: string;
 }
 
 /** A message as its `message_sent` / `message_delivered` event records it, for one tool call. */

@@ -6,7 +6,13 @@ import { createSendMessageTool } from "./send-message.js";
 import { createWaitMessagesTool } from "./wait-messages.js";
 
 export { type Mailbox, MESSAGE_ID_PREFIX, MessageHub, type SendOutcome } from "./hub.js";
-export { type AgentMessage, DEFAULT_INBOX_LIMITS, Inbox, type InboxLimits } from "./inbox.js";
+export {
+  type AgentMessage,
+  DEFAULT_INBOX_LIMITS,
+  type FinishedAgent,
+  Inbox,
+  type InboxLimits,
+} from "./inbox.js";
 export { nextMessageNumber } from "./restored.js";
 export { createSendMessageTool, NO_MAILBOX_MESSAGE } from "./send-message.js";
 export { createWaitMessagesTool, formatMessages, waitTimeout } from "./wait-messages.js";
