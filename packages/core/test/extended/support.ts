@@ -1,4 +1,5 @@
 import { mkdir } from "node:fs/promises";
+import { taskEnd } from "@penguin/protocol";
 import {
   applyRichRead,
   applyWriteGuard,
@@ -8,9 +9,11 @@ import {
   type ToolLimits,
 } from "@penguin/state";
 import type { EnvironmentOptions } from "../../src/environment/environment.js";
+import { type AgentSeat, agentTreeToolFactories } from "../../src/tools/agents/index.js";
 import { extendedToolFactories } from "../../src/tools/extended/index.js";
 import { type Mailbox, MessageHub, messagingToolFactories } from "../../src/tools/messaging/index.js";
 import { createBuiltinTools } from "../../src/tools/registry.js";
+import { type ChildSession, SubagentManager } from "../../src/tools/subagent/index.js";
 import { makeEnvironment, runCall, type TempDirs, tempDirs } from "../environment/support.js";
 
 // The extended tools through the real Environment: the preset's definitions (as a session
@@ -34,6 +37,8 @@ export interface ToolsetOptions {
   environment?: Partial<EnvironmentOptions>;
   /** The messaging tools' end of a hub; default `root` of a hub where `sub_1` is running. */
   mailbox?: Mailbox;
+  /** launch_agent's and stop_agent's place in a tree; default the root of `answeringTree()`. */
+  seat?: AgentSeat;
 }
 
 export function definitionsOf(options: ToolsetOptions = {}): ToolDefinitionConfig[] {
@@ -58,9 +63,45 @@ export function extendedEnvironment(dirs: TempDirs, options: ToolsetOptions = {}
   const { tools, unknown } = createBuiltinTools(definitions, {
     ...extendedToolFactories(limits, { readFileRich: options.readFileRich }),
     ...messagingToolFactories(options.mailbox ?? rootWithOneChild()),
+    ...agentTreeToolFactories(options.seat ?? answeringTree()),
   });
   if (unknown.length > 0) throw new Error(`no factory for ${unknown.join(", ")}`);
   return makeEnvironment(dirs, tools, { writeGuard: options.writeGuard, ...options.environment });
+}
+
+/**
+ * The root's seat in a tree whose children answer every task at once (their session ends the task
+ * as soon as it starts): enough for launch_agent and stop_agent calls to run through the
+ * Environment without a model.
+ */
+export function answeringTree(): AgentSeat {
+  let made = 0;
+  const child = (): ChildSession => {
+    const id = `child-session-${++made}`;
+    return {
+      id,
+      async *run() {
+        yield taskEnd("completed");
+      },
+      dispose: async () => {},
+    };
+  };
+  const manager = new SubagentManager({
+    launcher: {
+      create: async () => child(),
+      resume: () => Promise.reject(new Error("an answering child is never resumed")),
+      readTrace: () => [],
+    },
+  });
+  return {
+    manager,
+    self: "root",
+    depth: 0,
+    maxDepth: 5,
+    namedAgents: { get: () => undefined, list: () => [] },
+    allowedTools: undefined,
+    checkToolNames: () => ({ ok: true }),
+  };
 }
 
 /** The root's mailbox in a hub where child `sub_1` runs (its inbox is open). */
