@@ -1,8 +1,8 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { type FakeLlm, startFakeLlm } from "@penguin/fake-llm";
-import type { OmniMessage, ScriptTurnInput } from "@penguin/protocol";
+import { type FakeLlm, type ScriptTurnInput, startFakeLlm } from "@penguin/fake-llm";
+import type { OmniMessage } from "@penguin/protocol";
 import {
   agentNamedAgentsDir,
   DEFAULT_AGENT_ID,
