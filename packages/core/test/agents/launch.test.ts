@@ -137,6 +137,28 @@ describe("launch_agent caps", () => {
   });
 });
 
+describe("launch_agent and the kept child sessions", () => {
+  it("refuses a launch when child_agents.max_sessions are all running, naming the cap", async () => {
+    const env = await start({
+      config: { ...EXTENDED, child_agents: { max_sessions: 1 } },
+      root: [
+        { tool_calls: [launch("r_first", "Work long.", { instructions: `You are ${ALPHA}.` })] },
+        { tool_calls: [launch("r_second", "Work too.", { instructions: `You are ${BRAVO}.` })] },
+        { tool_calls: [stop("r_stop", "sub_1")] },
+        { text: "done" },
+      ],
+      routes: { [ALPHA]: [{ tool_calls: [wait("a_wait", 600_000)] }] },
+    });
+    const { session, yielded } = await runRoot(env);
+    const refused = outputOf(yielded, "r_second");
+    expect(refused.stop_reason).toBe("failed");
+    expect(refused.output).toBe(
+      "cannot launch another agent: all 1 child sessions of this session are running or in use (sub_1), the cap child_agents.max_sessions, and running ones are never evicted. Wait for one to finish (its report arrives through wait_messages) or stop one with stop_agent, then retry.",
+    );
+    await session.dispose();
+  });
+});
+
 describe("launch_agent definitions", () => {
   it("limits an inline agent's tools to its allowed_tools plus the tools every agent has", async () => {
     const env = await start({

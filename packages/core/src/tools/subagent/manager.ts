@@ -157,7 +157,7 @@ export class SubagentManager {
     }
     if (this.subagents.size + this.starting.size >= this.maxSessions) {
       const victim = this.pickEviction();
-      if (!victim) return { ok: false, error: this.fullMessage() };
+      if (!victim) return { ok: false, error: this.fullMessage(placement?.launched ?? false) };
       this.evict(victim);
     }
     // The id is taken now, in call order, not when the child's session is ready: calls in one
@@ -326,13 +326,16 @@ export class SubagentManager {
     void ending.finally(() => this.endings.delete(ending));
   }
 
-  private fullMessage(): string {
+  private fullMessage(launched: boolean): string {
     // Spawns still starting hold places too: without them the list could be empty ("in use ()")
     // when every place is taken by calls of the same round.
     const taken = [
       ...[...this.subagents.values()].map((subagent) => subagent.id),
       ...[...this.starting.keys()].map((id) => `${id} (starting)`),
     ];
+    if (launched) {
+      return `cannot launch another agent: all ${this.maxSessions} child sessions of this session are running or in use (${taken.join(", ")}), the cap child_agents.max_sessions, and running ones are never evicted. Wait for one to finish (its report arrives through wait_messages) or stop one with stop_agent, then retry.`;
+    }
     return `cannot start another subagent: all ${this.maxSessions} subagent sessions are running or in use (${taken.join(", ")}), and running subagents are never evicted. Poll one with input_subagent until it finishes, then retry.`;
   }
 
