@@ -1,7 +1,7 @@
 import type { OmniMessage } from "@penguin/protocol";
 import { ROOT_AGENT_RUN_ID } from "@penguin/state";
 import type { AgentMessage } from "../tools/messaging/index.js";
-import type { SubagentPointer } from "../tools/subagent/index.js";
+import { reportEnd, type SubagentManager, type SubagentPointer } from "../tools/subagent/index.js";
 
 // What a resumed session reads back of its agent tree ("Resume rebuilds inboxes and the set of
 // children (a child that was running when the process died is shown as interrupted, not silently
@@ -117,4 +117,37 @@ export function undeliveredToRoot(
       text: sent.text,
       sentAt: sent.sent_at,
     }));
+}
+
+/**
+ * Puts back into the root's inbox what it never read: the messages children sent it (their traces
+ * record the send; the root's has no delivery), then the end reports of its launched children
+ * whose task ended before the process did (the root's trace has no `agent_finished` for them).
+ * Traces that cannot be read add nothing. Call after `manager.restore`.
+ */
+export function restoreRootInbox(
+  manager: SubagentManager,
+  rootSessionId: string,
+  pointers: readonly SubagentPointer[],
+  readTrace: (sessionId: string) => readonly OmniMessage[],
+): void {
+  const readable = (sessionId: string): readonly OmniMessage[] => {
+    try {
+      return readTrace(sessionId);
+    } catch {
+      return [];
+    }
+  };
+  const rootRecords = readable(rootSessionId);
+  const children = pointers.map((pointer) => readable(pointer.sessionId));
+  for (const message of undeliveredToRoot(rootRecords, children)) manager.messages.restore(message);
+  const reported = new Set(
+    ownEvents<{ agent_run_id: string }>(rootRecords, "agent_finished").map((event) => event.agent_run_id),
+  );
+  for (const pointer of pointers) {
+    const child = manager.get(pointer.subagentId);
+    if (!child?.placement.launched || child.placement.parent !== ROOT_AGENT_RUN_ID) continue;
+    if (reported.has(child.id) || child.status !== "idle" || !child.lastTask) continue;
+    reportEnd(manager.messages, child);
+  }
 }

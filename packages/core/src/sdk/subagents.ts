@@ -16,7 +16,7 @@ import {
   SubagentManager,
   type SubagentPointer,
 } from "../tools/subagent/index.js";
-import { treePointers, undeliveredToRoot } from "./agent-tree-restore.js";
+import { restoreRootInbox, treePointers } from "./agent-tree-restore.js";
 import type { ChildSessionMaker, ChildSessionOptions } from "./child-sessions.js";
 import type { ResolvedModel } from "./model-choice.js";
 import type { Session } from "./session.js";
@@ -129,28 +129,6 @@ export function createSubagentManager(parent: SubagentParent): SubagentManager {
     restoreRootInbox(manager, parent.sessionId, pointers, readTrace);
   }
   return manager;
-}
-
-/**
- * Puts back into the root's inbox what children sent it that it never read (their traces record
- * the send; the root's has no delivery). Traces that cannot be read add nothing.
- */
-function restoreRootInbox(
-  manager: SubagentManager,
-  rootSessionId: string,
-  pointers: readonly SubagentPointer[],
-  readTrace: (sessionId: string) => readonly OmniMessage[],
-): void {
-  const readable = (sessionId: string): readonly OmniMessage[] => {
-    try {
-      return readTrace(sessionId);
-    } catch {
-      return [];
-    }
-  };
-  const children = pointers.map((pointer) => readable(pointer.sessionId));
-  for (const message of undeliveredToRoot(readable(rootSessionId), children))
-    manager.messages.restore(message);
 }
 
 /**

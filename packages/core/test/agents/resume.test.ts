@@ -10,15 +10,17 @@ import { cleanedUpAfterEach } from "../support/cleaned-up.js";
 import { exec, launch, MODEL, RETRY_FAST, send, setupTree, wait } from "./fixtures.js";
 
 // A real node process runs a session whose three agents (root, child, grandchild) are all in long
-// tool calls; the test SIGKILLs it, then resumes the session in this process: the tree is rebuilt
-// from the traces, the children show as interrupted, and the message the child sent the root
-// (never read) is back in the root's inbox.
+// tool calls (and a fourth has already ended its task); the test SIGKILLs it, then resumes the
+// session in this process: the tree is rebuilt from the traces, the running children show as
+// interrupted, and what the root never read (the child's message, the ended child's report) is
+// back in the root's inbox.
 
 const start = cleanedUpAfterEach(setupTree);
 const here = dirname(fileURLToPath(import.meta.url));
 
 const ALPHA = "ALPHA-MARKER";
 const BRAVO = "BRAVO-MARKER";
+const CHARLIE = "CHARLIE-MARKER";
 
 /** Process groups the killed process left running (its commands), ended after each test. */
 const leftGroups: number[] = [];
@@ -44,10 +46,15 @@ async function until(check: () => boolean, what: string, ms = 20_000): Promise<v
 const longCall = (id: string, name: string) => exec(id, `echo $$ > ${name}.pgid; sleep 120`, 60_000);
 
 describe("SIGKILL with three agents running, then resume", () => {
-  it("rebuilds the tree with the children interrupted, and puts the root's unread message back in its inbox", async () => {
+  it("rebuilds the tree with the running children interrupted, and puts what the root never read back in its inbox", async () => {
     const env = await start({
       root: [
-        { tool_calls: [launch("r_launch", "Coordinate.", { instructions: `You are ${ALPHA}.` })] },
+        {
+          tool_calls: [
+            launch("r_launch", "Coordinate.", { instructions: `You are ${ALPHA}.` }),
+            launch("r_quick", "Answer at once.", { instructions: `You are ${CHARLIE}.` }),
+          ],
+        },
         { tool_calls: [longCall("r_long", "root")] },
         // After the resume:
         { tool_calls: [wait("r_after", 0)] },
@@ -60,6 +67,7 @@ describe("SIGKILL with three agents running, then resume", () => {
           { tool_calls: [longCall("a_long", "alpha")] },
         ],
         [BRAVO]: [{ tool_calls: [longCall("b_long", "bravo")] }],
+        [CHARLIE]: [{ text: "quick answer" }],
       },
     });
     child = spawn(
@@ -79,6 +87,12 @@ describe("SIGKILL with three agents running, then resume", () => {
       "three long calls",
     );
     leftGroups.push(...pgidFiles.map((file) => Number(readFileSync(file, "utf8").trim())));
+    // sub_2 has ended its task (its report waits, unread, in the root's inbox).
+    await until(() => {
+      const quick = env.events<{ agent_run_id: string; session_id: string }>(rootId, "agent_launched");
+      const session = quick.find((launched) => launched.agent_run_id === "sub_2")?.session_id;
+      return session !== undefined && env.events(session, "task_end").length > 0;
+    }, "sub_2's end");
 
     child.kill("SIGKILL");
     await new Promise((resolve) => child!.once("exit", resolve));
@@ -93,17 +107,22 @@ describe("SIGKILL with three agents running, then resume", () => {
       })),
     ).toEqual([
       { subagentId: "sub_1", parent: "root", depth: 1, status: "interrupted" },
-      { subagentId: "sub_2", parent: "sub_1", depth: 2, status: "interrupted" },
+      { subagentId: "sub_2", parent: "root", depth: 1, status: "idle" },
+      { subagentId: "sub_3", parent: "sub_1", depth: 2, status: "interrupted" },
     ]);
     const yielded = await collect(resumed.run("Go on.", { approve: allowAll }));
     const delivered = outputOf(yielded, "r_after");
     expect(delivered.output).toMatch(
-      /^1 message:\n\n\[msg_\d+\] from sub_1 at [^\n]+:\na message the root never read$/,
+      /^2 messages:\n\n\[msg_\d+\] from sub_1 at [^\n]+:\na message the root never read\n\n\[msg_\d+\] from sub_2 at [^\n]+:\n\[agent sub_2 finished: completed\]\nFinal answer:\nquick answer$/,
     );
     // Delivered now: the root's trace records it with the id the child's trace gave it.
     const [sent] = env.events<{ message_id: string }>(resumed.subagents[0]!.sessionId, "message_sent");
     expect(env.events(rootId, "message_delivered")).toEqual([
       expect.objectContaining({ message_id: sent?.message_id, from: "sub_1", tool_call_id: "r_after" }),
+      expect.objectContaining({ from: "sub_2", tool_call_id: "r_after" }),
+    ]);
+    expect(env.events(rootId, "agent_finished")).toEqual([
+      expect.objectContaining({ agent_run_id: "sub_2", status: "completed", tool_call_id: "r_after" }),
     ]);
     await resumed.dispose();
   });

@@ -31,7 +31,7 @@ export {
 export { type RestoredChildState, restoredChildState } from "./restored.js";
 export { createRunSubagentTool, DEPTH_CAP_MESSAGE } from "./run-subagent.js";
 export { Subagent } from "./subagent.js";
-export { descendsFrom, finishedMessageText, subtreeDeepestFirst } from "./tree.js";
+export { descendsFrom, finishedMessageText, reportEnd, subtreeDeepestFirst } from "./tree.js";
 export type {
   ChildFinished,
   ChildPlacement,

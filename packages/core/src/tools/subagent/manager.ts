@@ -4,7 +4,7 @@ import { type Mailbox, MessageHub } from "../messaging/hub.js";
 import { MAX_SUBAGENT_SESSIONS, SUBAGENT_ID_PREFIX } from "./limits.js";
 import { type RestoredChildState, restoredChildState } from "./restored.js";
 import { RUN_SUBAGENT_PLACEMENT, Subagent } from "./subagent.js";
-import { descendsFrom, finishedMessageText, subtreeDeepestFirst } from "./tree.js";
+import { descendsFrom, reportEnd, subtreeDeepestFirst } from "./tree.js";
 import type {
   ChildFinished,
   ChildPlacement,
@@ -106,14 +106,7 @@ export class SubagentManager {
       if (!subagent) return;
       const { parent, launched, agent } = subagent.placement;
       const outcome = subagent.lastTask ?? { status: "aborted" as const };
-      // A launcher that has finished (or the session ending) takes no message: nobody would read it.
-      if (launched) {
-        this.messages.send(agentRunId, parent, finishedMessageText(subagent), {
-          agentRunId,
-          status: outcome.status,
-          ...(outcome.message ? { message: outcome.message } : {}),
-        });
-      }
+      if (launched) reportEnd(this.messages, subagent);
       const info: ChildFinished = { agentRunId, parent, outcome: { ...outcome }, launched };
       if (agent !== undefined) info.agent = agent;
       for (const listener of this.finishListeners) listener(info);

@@ -1,4 +1,5 @@
 import { MAX_FINISHED_ANSWER_CHARS, ROOT_AGENT_RUN_ID } from "@penguin/state";
+import type { MessageHub } from "../messaging/hub.js";
 import type { Subagent } from "./subagent.js";
 
 // The shape of a session's agent tree: who descends from whom (stop_agent stops a subtree, and
@@ -21,6 +22,20 @@ export function subtreeDeepestFirst(byId: ReadonlyMap<string, Subagent>, target:
   return [...byId.values()]
     .filter((subagent) => descendsFrom(byId, subagent.id, target))
     .sort((a, b) => b.placement.depth - a.placement.depth);
+}
+
+/**
+ * Sends a launched child's report of its end to its launcher, marked so that the launcher's
+ * wait_messages records `agent_finished` when it reads it. A launcher that no longer receives
+ * (its own task ended) is not told: nobody would read it.
+ */
+export function reportEnd(hub: MessageHub, subagent: Subagent): void {
+  const outcome = subagent.lastTask ?? { status: "aborted" as const };
+  hub.send(subagent.id, subagent.placement.parent, finishedMessageText(subagent), {
+    agentRunId: subagent.id,
+    status: outcome.status,
+    ...(outcome.message ? { message: outcome.message } : {}),
+  });
 }
 
 /**
