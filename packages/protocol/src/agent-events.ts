@@ -48,6 +48,10 @@ export const AgentFinishedPayloadSchema = z.looseObject({
   agent_run_id: z.string().min(1),
   status: z.union([StopReasonSchema, z.literal("interrupted")]),
   message: z.string().optional(),
+  /** The message that told the launcher (its `message_delivered` has the same id). */
+  message_id: z.string().optional(),
+  /** The launcher's wait_messages call that received it. */
+  tool_call_id: z.string().optional(),
 });
 export type AgentFinishedPayload = z.infer<typeof AgentFinishedPayloadSchema>;
 

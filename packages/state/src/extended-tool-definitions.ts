@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { JOB_TOOL_DEFINITIONS, JobToolLimitsShape } from "./job-tool-definitions.js";
 import { DEFAULT_MAX_OUTPUT_LENGTH, type ToolDefinitionConfig } from "./tool-definitions.js";
+import { AGENT_TREE_TOOL_DEFINITIONS } from "./tools/agents.js";
 import { deepFreeze, type JsonSchema, objectSchema } from "./tools/definition-parts.js";
 import { MESSAGING_TOOL_DEFINITIONS } from "./tools/messaging.js";
 import { METRICS_TOOL_DEFINITIONS } from "./tools/metrics.js";
@@ -248,6 +249,7 @@ export const EXTENDED_TOOL_DEFINITIONS: readonly ToolDefinitionConfig[] = deepFr
     maxOutputLength: 60_000,
   },
   ...MESSAGING_TOOL_DEFINITIONS,
+  ...AGENT_TREE_TOOL_DEFINITIONS,
   ...METRICS_TOOL_DEFINITIONS,
 ]);
 

@@ -310,6 +310,13 @@ export {
   presetToolDefinitions,
   type RegisteredTool,
 } from "./tool-registry.js";
+export {
+  AGENT_TREE_TOOL_DEFINITIONS,
+  LAUNCH_AGENT_DEFINITION,
+  MAX_AGENT_INSTRUCTIONS_BYTES,
+  MAX_FINISHED_ANSWER_CHARS,
+  STOP_AGENT_DEFINITION,
+} from "./tools/agents.js";
 // Each built-in tool's definition and the numbers its description states (core implements them
 // with these constants), and the one registry of all built-in tools the config defaults come from.
 export {

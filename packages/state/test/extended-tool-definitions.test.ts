@@ -56,8 +56,10 @@ const EXTENDED = [
   "change_directory",
   "send_message",
   "wait_messages",
-  "read_metrics",
   "ask",
+  "launch_agent",
+  "stop_agent",
+  "read_metrics",
 ];
 
 describe("extended tool definitions", () => {
@@ -77,6 +79,9 @@ describe("extended tool definitions", () => {
       // Sending a message changes no file.
       send_message: "r",
       wait_messages: "r",
+      // Launching runs an agent that may write; stopping only ends what agents started.
+      launch_agent: "rw",
+      stop_agent: "r",
       read_metrics: "r",
     });
   });

@@ -182,6 +182,17 @@ export class ProcessManager {
     return true;
   }
 
+  /**
+   * Ends the process group of every kept session that still has a live process (a running
+   * command, or children an exited shell left behind) and resolves with how many groups that was.
+   * The sessions are kept, so their output and exit can still be read.
+   */
+  async endLiveGroups(): Promise<number> {
+    const live = [...this.sessions.values()].filter((session) => session.hasLiveGroup());
+    await Promise.all(live.map((session) => session.terminate(this.terminateGraceMs)));
+    return live.length;
+  }
+
   /** Ends every process group (SIGTERM, then SIGKILL after a short grace) and forgets every session. */
   async disposeAll(): Promise<void> {
     this.disposed = true;

@@ -261,6 +261,15 @@ export class CommandSession {
     return { ok: true };
   }
 
+  /**
+   * Whether anything of the process group still lives: the command, or children its shell left
+   * behind after it exited (`sleep 1000 &`).
+   */
+  hasLiveGroup(): boolean {
+    if (this.pid === undefined) return false;
+    return this.platform === "win32" ? this.exitInfo === undefined : groupAlive(this.pid);
+  }
+
   /** Ctrl-C: SIGINT to the whole process group (a tree kill on Windows). */
   interrupt(): void {
     if (this.pid === undefined || this.exitInfo) return;

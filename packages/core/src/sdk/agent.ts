@@ -35,9 +35,10 @@ import type {
   CreateSessionOptions,
   ResumeSessionOptions,
 } from "./agent-options.js";
+import { mayLaunchAt, seatOf, type TreePlace } from "./agent-seat.js";
 import { checkAllowedTools } from "./allowed-tools.js";
 import { ToolCallRedaction } from "./call-redaction.js";
-import type { ChildSessionOptions } from "./child-sessions.js";
+import { type ChildLink, type ChildSessionOptions, childSessionParts } from "./child-sessions.js";
 import { closeOpenCompaction, freshState, resumedState } from "./conversation-state.js";
 import { type CustomToolRegistration, customTools } from "./custom-tools.js";
 import { checkHookTools } from "./hook-tools.js";
@@ -45,6 +46,7 @@ import { builtinToolNames, knownTools } from "./known-tools.js";
 import { type ModelConnectionSettings, type ResolvedModel, resolveModel } from "./model-choice.js";
 import { grantedRules, lastToolList, latestSessionMeta } from "./recorded-session.js";
 import { Session } from "./session.js";
+import type { SessionAssembly } from "./session-assembly.js";
 import { sessionEnvironment } from "./session-environment.js";
 import { newSessionMeta, recordSessionHeader } from "./session-header.js";
 import { newSessionId } from "./session-id.js";
@@ -59,33 +61,6 @@ import { createSubagentManager, subagentPointers } from "./subagents.js";
 import { prepareSurroundings, type SessionSurroundings } from "./surroundings.js";
 import { checkThinkingLevel } from "./thinking.js";
 import { existingFolder } from "./workspace-folder.js";
-
-/** What a new or resumed session is put together from (see Agent.assemble). */
-interface SessionAssembly {
-  id: string;
-  resolved: ResolvedModel;
-  workspaceDir: string;
-  systemPrompt: string;
-  trace: TraceWriter;
-  state: ConversationState;
-  rules: SessionRules;
-  options: CreateSessionOptions | ResumeSessionOptions;
-  isNew: boolean;
-  recordedTools?: ToolSpec[];
-  /** A resumed session's latest recorded session_meta. */
-  recordedMeta?: OmniMessage<SessionMetaPayload>;
-  /** Set for a subagent session: its parent. */
-  parentSessionId?: string;
-  /** Set for a subagent session: its end of the parent session's inboxes. */
-  mailbox?: Mailbox;
-  /** A resumed parent's subagent pointers. */
-  pointers?: ReturnType<typeof subagentPointers>;
-  /** A resumed parent's first free message and question numbers. */
-  firstNumbers?: IdNumbers;
-  surroundings: SessionSurroundings;
-  /** Records a resume added to the trace (a dangling compaction closed), streamed first. */
-  resumeNotes?: OmniMessage[];
-}
 
 /** An agent: its configuration and tools, from which sessions are made. */
 export class Agent {
@@ -130,8 +105,7 @@ export class Agent {
     resolved: ResolvedModel,
     workspaceDir: string,
     options: CreateSessionOptions,
-    parentSessionId?: string,
-    mailbox?: Mailbox,
+    child?: ChildLink,
   ): Promise<Session> {
     const surroundings = await this.surroundings(workspaceDir);
     const systemPrompt = await sessionSystemPrompt({
@@ -143,6 +117,7 @@ export class Agent {
       workspaceDir,
       resolved,
       surroundings,
+      child: child && { instructions: child.instructions, mayLaunch: mayLaunchAt(this.config, child.tree) },
     });
     const trace = TraceWriter.create(this.location, id);
     return this.assemble({
@@ -155,8 +130,7 @@ export class Agent {
       rules: new SessionRules(),
       options,
       isNew: true,
-      parentSessionId,
-      mailbox,
+      ...child,
       surroundings,
     });
   }
@@ -197,18 +171,19 @@ export class Agent {
     model: ResolvedModel | string,
     options: ChildSessionOptions,
   ): Promise<Session> {
-    const { mailbox, ...sessionOptions } = options;
+    const { session: sessionOptions, mailbox, tree, instructions, allowedTools } = childSessionParts(options);
     const workspaceDir = await existingFolder(sessionOptions.workspaceDir);
     const id = newSessionId();
     const resolved =
       typeof model === "string" ? resolveModel(model, this.project, this.modelSettings) : model;
-    return this.startSession(
+    // A launched child offered fewer tools runs as this agent with a narrower `allowed_tools`.
+    const maker = allowedTools ? this.narrowed(allowedTools) : this;
+    return maker.startSession(
       id,
       resolved,
       workspaceDir,
       { ...sessionOptions, prices: resolved.prices },
-      parentSessionId,
-      mailbox,
+      { parentSessionId, mailbox, tree, instructions },
     );
   }
 
@@ -229,11 +204,19 @@ export class Agent {
       meta?.type === "session_meta" &&
       meta.payload.provider === info.provider &&
       meta.payload.model_id === info.modelId;
-    const { workspaceDir: _recorded, mailbox, ...rest } = options;
+    // The instructions are in the recorded system prompt.
+    const { session, mailbox, tree } = childSessionParts(options);
+    const { workspaceDir: _recorded, ...rest } = session;
     const resumeOptions: ResumeSessionOptions = same
       ? { ...rest, model: parentModel.adapter, prices: parentModel.prices }
       : rest;
-    return this.resume(sessionId, resumeOptions, parentSessionId, mailbox);
+    return this.resume(sessionId, resumeOptions, { parentSessionId, mailbox, tree });
+  }
+
+  /** This agent offering only `allowedTools` (a launched child's narrower list). */
+  private narrowed(allowedTools: string[]): Agent {
+    const config = { ...this.config, allowed_tools: allowedTools };
+    return new Agent(this.id, this.dataRoot, config, this.project, this.extraTools, this.logger);
   }
 
   /** Another agent of the same data root, with this agent's custom tools and logger. @internal */
@@ -244,9 +227,9 @@ export class Agent {
   private async resume(
     sessionId: string,
     options: ResumeSessionOptions,
-    parentSessionId?: string,
-    mailbox?: Mailbox,
+    child?: ChildLink,
   ): Promise<Session> {
+    const parentSessionId = child?.parentSessionId;
     checkThinkingLevel(options.thinkingLevel, "resumeSession");
     const records = this.readSessionRecords(sessionId);
     const resume = rebuildContext(records);
@@ -279,8 +262,7 @@ export class Agent {
       isNew: false,
       recordedTools: lastToolList(records),
       recordedMeta: latestSessionMeta(records),
-      parentSessionId,
-      mailbox,
+      ...child,
       surroundings,
       resumeNotes: closed,
       pointers: parentSessionId === undefined ? subagentPointers(records) : undefined,
@@ -343,6 +325,8 @@ export class Agent {
     const subagents = isSubagent ? undefined : this.subagentManager(input, () => taskThinking.level);
     // The root agent asks the user through these; a child asks its parent through its mailbox.
     const answerers = isSubagent ? undefined : new UserAnswerers(options.onAsk);
+    const mailbox = subagents ? { ...subagents.rootMailbox, user: answerers } : input.mailbox;
+    const tree = subagents ? { manager: subagents, depth: 0 } : input.tree;
     const tools = sessionTools({
       agentId: this.id,
       config: this.config,
@@ -351,8 +335,9 @@ export class Agent {
       modelHasVision: adapter.info.vision,
       isSubagent,
       subagents,
-      mailbox: subagents ? { ...subagents.rootMailbox, user: answerers } : input.mailbox,
+      mailbox,
       metrics: traceMetrics(this.location, id),
+      seat: seatOf(tree, mailbox, this.config, this.extraTools, input.surroundings.agents),
     });
     const { environment, hookRunner } = sessionEnvironment({
       sessionId: id,
@@ -468,6 +453,7 @@ export class Agent {
       thinkingLevel,
       subagentBudget: this.config.subagent_budget,
       maxSessions: this.config.child_agents.max_sessions,
+      maxRunning: this.config.child_agents.max_running,
       retry: input.options.retry,
       secrets: input.options.secrets,
       state: input.state,

@@ -2,6 +2,7 @@ import type { SessionBudget } from "../engine/limits.js";
 import type { RetryPolicy } from "../engine/retry.js";
 import type { ThinkingLevel } from "../models/types.js";
 import type { Mailbox } from "../tools/messaging/hub.js";
+import type { TreePlace } from "./agent-seat.js";
 import type { ResolvedModel } from "./model-choice.js";
 import type { Session } from "./session.js";
 
@@ -18,6 +19,20 @@ export interface ChildSessionOptions {
   secrets?: string[];
   /** The child's end of the parent session's inboxes (its send_message / wait_messages). */
   mailbox?: Mailbox;
+  /** A launched child's place in the agent tree (launch_agent / stop_agent work from it). */
+  tree?: TreePlace;
+  /** Appended to the child's system prompt (a named or inline agent's instructions). */
+  instructions?: string;
+  /** The tools the child is offered (plus the always-on ones); absent: its agent's. */
+  allowedTools?: string[];
+}
+
+/** What makes a session a child: its parent, its inboxes, its place in the tree, its instructions. */
+export interface ChildLink {
+  parentSessionId: string;
+  mailbox?: Mailbox;
+  tree?: TreePlace;
+  instructions?: string;
 }
 
 /** An agent as a maker of subagent sessions (the Agent class is one). */
@@ -39,4 +54,10 @@ export interface ChildSessionMaker {
   ): Promise<Session>;
   /** Another agent of the same data root (a child may run under another agent's config). */
   otherAgent(agentId: string): Promise<ChildSessionMaker>;
+}
+
+/** A child's options split into the session's own and what links it to its parent and tree. */
+export function childSessionParts(options: ChildSessionOptions) {
+  const { mailbox, tree, instructions, allowedTools, ...session } = options;
+  return { session, mailbox, tree, instructions, allowedTools };
 }

@@ -4,7 +4,7 @@ import type { TraceWriter } from "@penguin/trace";
 import { type HandlerCatalog, type NamedAgentLauncher, NoticeBoard } from "../notices/index.js";
 import type { ProcessManager } from "../processes/process-manager.js";
 import type { CommandSession } from "../processes/session.js";
-import type { Subagent, SubagentManager } from "../tools/subagent/index.js";
+import type { ChildFinished, SubagentManager } from "../tools/subagent/index.js";
 
 // Penguin's own notices ("from Penguin itself (`job.exited`, `agent.finished`)"): a background job
 // of run_command that exits, and a child agent whose task ends. Each is posted only when no tool
@@ -53,8 +53,10 @@ function postSessionEvents(
   processes.onExit((job) => {
     if (job.origin === "run_command" && job.activeCalls === 0) board.post(jobExited(job));
   });
-  subagents?.onChildFinished((child) => {
-    if (child.activeCalls === 0) board.post(agentFinished(child));
+  subagents?.onChildFinished((finished) => {
+    const child = subagents.get(finished.agentRunId);
+    // A call that follows the child (run_subagent, input_subagent) hands its end over itself.
+    if (child && child.activeCalls === 0) board.post(agentFinished(finished, child.sessionId));
   });
 }
 
@@ -80,17 +82,22 @@ function jobExited(job: CommandSession) {
   };
 }
 
-function agentFinished(child: Subagent) {
-  const info = child.info();
-  const status = info.lastTask?.status ?? "completed";
+function agentFinished(finished: ChildFinished, sessionId: string) {
+  const { agentRunId, parent, outcome, launched } = finished;
+  // A launched child's report waits in its launcher's inbox; run_subagent's answer, with input_subagent.
+  const read = launched
+    ? `Its report waits in the inbox of ${parent} (wait_messages).`
+    : "Read its answer with input_subagent.";
   return {
     type: AGENT_FINISHED,
-    summary: `Child agent ${info.subagentId} finished its task (${status}). Read its answer with input_subagent.`,
+    summary: `Child agent ${agentRunId}${finished.agent ? ` (${finished.agent})` : ""} finished its task (${outcome.status}). ${read}`,
     data: {
-      agent_run_id: info.subagentId,
-      session_id: info.sessionId,
-      status,
-      ...(info.lastTask?.message ? { message: info.lastTask.message } : {}),
+      agent_run_id: agentRunId,
+      parent,
+      session_id: sessionId,
+      status: outcome.status,
+      ...(finished.agent ? { agent: finished.agent } : {}),
+      ...(outcome.message ? { message: outcome.message } : {}),
     },
   };
 }

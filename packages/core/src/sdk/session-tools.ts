@@ -1,6 +1,12 @@
 import { readFileRichEnabled, resolveToolLimits, resolveToolset, type SystemConfig } from "@penguin/state";
 import type { BuiltinTool } from "../environment/types.js";
 import { ProcessManager } from "../processes/process-manager.js";
+import {
+  type AgentSeat,
+  agentTreeToolFactories,
+  LAUNCH_AGENT_TOOL_NAME,
+  mayLaunch,
+} from "../tools/agents/index.js";
 import { extendedToolFactories } from "../tools/extended/index.js";
 import { type Mailbox, messagingToolFactories } from "../tools/messaging/index.js";
 import { type MetricsSource, metricsToolFactories } from "../tools/metrics/index.js";
@@ -46,13 +52,25 @@ export interface SessionToolsInput {
   mailbox: Mailbox | undefined;
   /** The session's measurements, from its trace (read_metrics). */
   metrics: MetricsSource | undefined;
+  /** This agent's place in the session's agent tree (launch_agent / stop_agent); none: outside it. */
+  seat: AgentSeat | undefined;
+}
+
+/**
+ * The tools of the toolset a session leaves out: a child's run_subagent / input_subagent ("their
+ * contract caps their depth at 1"), and launch_agent outside a tree or at `child_agents.max_depth`.
+ */
+export function hiddenToolNames(isChild: boolean, launches: boolean): string[] {
+  const launch = launches ? [] : [LAUNCH_AGENT_TOOL_NAME];
+  return isChild ? [...SUBAGENT_TOOL_NAMES, ...launch] : launch;
 }
 
 export function sessionTools(input: SessionToolsInput): BuiltinTool[] {
   const { config, subagents } = input;
   // "Depth is capped at 1: a subagent cannot spawn another subagent": a child gets no subagent tools.
+  const hidden = hiddenToolNames(input.isSubagent, input.seat !== undefined && mayLaunch(input.seat));
   const definitions = selectToolsForModel(resolveToolset(config), input.modelHasVision).filter(
-    (definition) => !input.isSubagent || !SUBAGENT_TOOL_NAMES.includes(definition.name),
+    (definition) => !hidden.includes(definition.name),
   );
   const builtins = createBuiltinTools(definitions, {
     ...extendedToolFactories(resolveToolLimits(config), {
@@ -61,6 +79,7 @@ export function sessionTools(input: SessionToolsInput): BuiltinTool[] {
     ...(subagents ? subagentToolFactories(subagents) : {}),
     ...messagingToolFactories(input.mailbox),
     ...metricsToolFactories(input.metrics),
+    ...agentTreeToolFactories(input.seat),
   });
   for (const name of builtins.unknown) {
     input.logger.warn(

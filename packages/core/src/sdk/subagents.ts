@@ -11,7 +11,13 @@ import {
   MessageHub,
   nextIdNumbers,
 } from "../tools/messaging/index.js";
-import { type ChildSessionRequest, SubagentManager, type SubagentPointer } from "../tools/subagent/index.js";
+import {
+  type ChildPlacement,
+  type ChildSessionRequest,
+  SubagentManager,
+  type SubagentPointer,
+} from "../tools/subagent/index.js";
+import { restoreRootInbox, treePointers } from "./agent-tree-restore.js";
 import type { ChildSessionMaker, ChildSessionOptions } from "./child-sessions.js";
 import type { ResolvedModel } from "./model-choice.js";
 import type { Session } from "./session.js";
@@ -44,10 +50,12 @@ export interface SubagentParent {
   subagentBudget?: Budget;
   /** Child sessions kept (`child_agents.max_sessions`); default 8. */
   maxSessions?: number;
+  /** Launched children running at once (`child_agents.max_running`). */
+  maxRunning?: number;
   retry?: Partial<RetryPolicy>;
   secrets?: string[];
   state: ConversationState;
-  /** Pointer events of a resumed parent's trace. */
+  /** Pointer events of a resumed parent's trace (its launched children's traces add theirs). */
   pointers?: readonly SubagentPointer[];
   /** A resumed parent's first free message and question numbers (see `nextIdNumbers`). */
   firstNumbers?: IdNumbers;
@@ -73,34 +81,54 @@ export function createSubagentManager(parent: SubagentParent): SubagentManager {
       ? Promise.resolve(parent.agent)
       : parent.agent.otherAgent(agentId);
 
-  const manager = new SubagentManager({
+  const readTrace = (sessionId: string) => readSession(location, sessionId).records;
+  // The whole tree of a resumed session: its children, and what its launched children launched.
+  const pointers = treePointers(parent.pointers ?? [], readTrace);
+  // A launched child works in the tree of the top-level session (its seat is on this manager); a
+  // run_subagent child has no place in it ("their contract caps their depth at 1").
+  const placeOf = (placement: ChildPlacement) =>
+    placement.launched ? { tree: { manager, depth: placement.depth } } : {};
+  const manager: SubagentManager = new SubagentManager({
     maxSessions: parent.maxSessions,
-    messages: new MessageHub(DEFAULT_INBOX_LIMITS, firstNumbers(parent, location)),
+    maxRunning: parent.maxRunning,
+    messages: new MessageHub(DEFAULT_INBOX_LIMITS, firstNumbers(parent, pointers, readTrace)),
     launcher: {
-      async create(request: ChildSessionRequest, mailbox: Mailbox): Promise<Session> {
+      async create(
+        request: ChildSessionRequest,
+        mailbox: Mailbox,
+        placement: ChildPlacement,
+      ): Promise<Session> {
         const agent = await agentFor(request.agentId);
         const model = request.model ? `${request.model.provider}/${request.model.modelId}` : parent.resolved;
-        return agent.createSubagentSession(parent.sessionId, model, { ...childOptions(), mailbox });
+        return agent.createSubagentSession(parent.sessionId, model, {
+          ...childOptions(),
+          mailbox,
+          ...placeOf(placement),
+          ...(request.instructions !== undefined ? { instructions: request.instructions } : {}),
+          ...(request.allowedTools ? { allowedTools: request.allowedTools } : {}),
+        });
       },
-      async resume(sessionId: string, mailbox: Mailbox): Promise<Session> {
-        const meta = readSession(location, sessionId).records[0];
+      async resume(sessionId: string, mailbox: Mailbox, placement: ChildPlacement): Promise<Session> {
+        const meta = readTrace(sessionId)[0];
         const agentId = meta?.type === "session_meta" ? meta.payload.agent_id : undefined;
         const agent = await agentFor(agentId);
         return agent.resumeSubagentSession(sessionId, parent.sessionId, parent.resolved, {
           ...childOptions(),
           mailbox,
+          ...placeOf(placement),
         });
       },
-      readTrace(sessionId: string): readonly OmniMessage[] {
-        return readSession(location, sessionId).records;
-      },
+      readTrace,
     },
     onUsage(request, costUsd) {
       parent.state.sessionTokens = addTokenCounts(parent.state.sessionTokens, request);
       if (costUsd !== undefined) parent.state.sessionCostUsd = (parent.state.sessionCostUsd ?? 0) + costUsd;
     },
   });
-  if (parent.pointers && parent.pointers.length > 0) manager.restore(parent.pointers);
+  if (pointers.length > 0) {
+    manager.restore(pointers);
+    restoreRootInbox(manager, parent.sessionId, pointers, readTrace);
+  }
   return manager;
 }
 
@@ -111,12 +139,13 @@ export function createSubagentManager(parent: SubagentParent): SubagentManager {
  */
 function firstNumbers(
   parent: SubagentParent,
-  location: { tracesDir: string; scratchpadRoot: string },
+  pointers: readonly SubagentPointer[],
+  readTrace: (sessionId: string) => readonly OmniMessage[],
 ): IdNumbers {
   const first = { message: 1, question: 1, ...parent.firstNumbers };
-  for (const pointer of parent.pointers ?? []) {
+  for (const pointer of pointers) {
     try {
-      const child = nextIdNumbers(readSession(location, pointer.sessionId).records);
+      const child = nextIdNumbers(readTrace(pointer.sessionId));
       first.message = Math.max(first.message, child.message);
       first.question = Math.max(first.question, child.question);
     } catch {}
@@ -124,20 +153,4 @@ function firstNumbers(
   return first;
 }
 
-/** The `subagent` pointer events of a parent's trace, in order (the first pointer of an id wins). */
-export function subagentPointers(records: readonly OmniMessage[]): SubagentPointer[] {
-  const pointers: SubagentPointer[] = [];
-  const seen = new Set<string>();
-  for (const record of records) {
-    if (record.origin !== undefined && record.origin.length > 0) continue;
-    if (record.type !== "event_msg" || record.payload.type !== "subagent") continue;
-    const { session_id: sessionId, subagent_id: subagentId } = record.payload as {
-      session_id: string;
-      subagent_id?: string;
-    };
-    if (subagentId === undefined || seen.has(subagentId)) continue;
-    seen.add(subagentId);
-    pointers.push({ subagentId, sessionId });
-  }
-  return pointers;
-}
+export { subagentPointers } from "./agent-tree-restore.js";

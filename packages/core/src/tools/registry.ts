@@ -4,6 +4,7 @@ import {
   type ToolDefinitionConfig,
 } from "@penguin/state";
 import type { BuiltinTool, ToolFactory } from "../environment/types.js";
+import { agentTreeToolFactories } from "./agents/index.js";
 import { createExecCommandTool, createInputCommandTool } from "./command/index.js";
 import { createDescribeImageTool } from "./describe-image/describe-image.js";
 import { createEditFileTool } from "./edit-file/edit-file.js";
@@ -26,6 +27,7 @@ export const BUILTIN_TOOL_FACTORIES: Readonly<Record<string, ToolFactory>> = {
   ...extendedToolFactories(),
   // Without a mailbox they fail with a clear message; a session passes its agent's in as `extra`.
   ...messagingToolFactories(undefined),
+  ...agentTreeToolFactories(undefined),
   // Without a session's trace it fails with a clear message; a session passes its source as `extra`.
   ...metricsToolFactories(undefined),
   exec_command: createExecCommandTool,

@@ -235,6 +235,26 @@ const CASES: Case[] = [
     invalid: { question: 42 },
     names: 'argument "question"',
   },
+  {
+    name: "launch_agent",
+    args: () => ({ task: "Report back.", agent_definition: { instructions: "You are a helper." } }),
+    invalid: { agent: "helper" },
+    names: "task",
+  },
+  {
+    name: "stop_agent",
+    args: () => ({ agent_run_id: "sub_1" }),
+    invalid: { agent_run_id: 7 },
+    names: 'argument "agent_run_id"',
+    // A child to stop: it has already answered, so the call reports that nothing was running.
+    setup: async (env) => {
+      const launched = await runCall(env, "launch_agent", {
+        task: "Answer.",
+        agent_definition: { instructions: "Hi." },
+      });
+      expect(launched.complete.stop_reason).toBe("completed");
+    },
+  },
 ];
 
 const TINY_CAP = 30;

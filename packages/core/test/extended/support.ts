@@ -1,4 +1,5 @@
 import { mkdir } from "node:fs/promises";
+import { taskEnd } from "@penguin/protocol";
 import {
   applyRichRead,
   applyWriteGuard,
@@ -8,6 +9,7 @@ import {
   type ToolLimits,
 } from "@penguin/state";
 import type { EnvironmentOptions } from "../../src/environment/environment.js";
+import { type AgentSeat, agentTreeToolFactories } from "../../src/tools/agents/index.js";
 import { extendedToolFactories } from "../../src/tools/extended/index.js";
 import {
   type Mailbox,
@@ -17,6 +19,7 @@ import {
 } from "../../src/tools/messaging/index.js";
 import { type MetricsSource, metricsToolFactories } from "../../src/tools/metrics/index.js";
 import { createBuiltinTools } from "../../src/tools/registry.js";
+import { type ChildSession, SubagentManager } from "../../src/tools/subagent/index.js";
 import { makeEnvironment, runCall, type TempDirs, tempDirs } from "../environment/support.js";
 
 // The extended tools through the real Environment: the preset's definitions (as a session
@@ -42,6 +45,8 @@ export interface ToolsetOptions {
   mailbox?: Mailbox;
   /** read_metrics' rows; default two tools of a session that ran them. */
   metrics?: MetricsSource;
+  /** launch_agent's and stop_agent's place in a tree; default the root of `answeringTree()`. */
+  seat?: AgentSeat;
 }
 
 export function definitionsOf(options: ToolsetOptions = {}): ToolDefinitionConfig[] {
@@ -67,9 +72,45 @@ export function extendedEnvironment(dirs: TempDirs, options: ToolsetOptions = {}
     ...extendedToolFactories(limits, { readFileRich: options.readFileRich }),
     ...messagingToolFactories(options.mailbox ?? rootWithOneChild()),
     ...metricsToolFactories(options.metrics ?? twoToolsMeasured),
+    ...agentTreeToolFactories(options.seat ?? answeringTree()),
   });
   if (unknown.length > 0) throw new Error(`no factory for ${unknown.join(", ")}`);
   return makeEnvironment(dirs, tools, { writeGuard: options.writeGuard, ...options.environment });
+}
+
+/**
+ * The root's seat in a tree whose children answer every task at once (their session ends the task
+ * as soon as it starts): enough for launch_agent and stop_agent calls to run through the
+ * Environment without a model.
+ */
+export function answeringTree(): AgentSeat {
+  let made = 0;
+  const child = (): ChildSession => {
+    const id = `child-session-${++made}`;
+    return {
+      id,
+      async *run() {
+        yield taskEnd("completed");
+      },
+      dispose: async () => {},
+    };
+  };
+  const manager = new SubagentManager({
+    launcher: {
+      create: async () => child(),
+      resume: () => Promise.reject(new Error("an answering child is never resumed")),
+      readTrace: () => [],
+    },
+  });
+  return {
+    manager,
+    self: "root",
+    depth: 0,
+    maxDepth: 5,
+    namedAgents: { get: () => undefined, list: () => [] },
+    allowedTools: undefined,
+    checkToolNames: () => ({ ok: true }),
+  };
 }
 
 /**

@@ -166,7 +166,7 @@ describe("messages between the root agent and a running child", () => {
     expect(sent).toEqual(["msg_1", "msg_2"]);
   });
 
-  it("gives every agent the messaging tools whatever allowed_tools says", async () => {
+  it("gives every agent the messaging tools and stop_agent whatever allowed_tools says", async () => {
     const env = await start([{ text: "ok" }], {
       config: { ...EXTENDED, allowed_tools: ["read_file"] },
     });
@@ -175,6 +175,7 @@ describe("messages between the root agent and a running child", () => {
       "ask",
       "read_file",
       "send_message",
+      "stop_agent",
       "wait_messages",
     ]);
     await session.dispose();

@@ -49,8 +49,16 @@ describe("allowed_tools", () => {
     const session = await env.session();
     await collect(session.run("Look around.", { approve: allowAll }));
     await session.dispose();
-    // In toolset order, whatever the order of the list; every agent keeps the messaging tools.
-    const offered = ["exec_command", "read_file", "list_files", "send_message", "wait_messages", "ask"];
+    // In toolset order, whatever the order of the list; every agent keeps the messaging tools and stop_agent.
+    const offered = [
+      "exec_command",
+      "read_file",
+      "list_files",
+      "send_message",
+      "wait_messages",
+      "ask",
+      "stop_agent",
+    ];
     expect(toolNamesOf(env, 0)).toEqual(offered);
     expect(session.tools.map((t) => t.name)).toEqual(offered);
     const [ready] = payloadsOf(traceRecords(session.tracePath), "tool_list_ready");

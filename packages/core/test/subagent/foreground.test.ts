@@ -164,6 +164,9 @@ describe("run_subagent in the foreground (real child session against fake-llm)",
         status: "idle",
         lastTask: { status: "completed" },
         pendingApprovals: [],
+        // A run_subagent child sits one level below the root in the session's agent tree.
+        parent: "root",
+        depth: 1,
       },
     ]);
     await session.dispose();

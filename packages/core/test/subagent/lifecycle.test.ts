@@ -239,8 +239,17 @@ describe("subagent sessions: cap, interrupt, disposal, resume", { timeout: 90_00
         status: "idle",
         lastTask: { status: "completed" },
         pendingApprovals: [],
+        parent: "root",
+        depth: 1,
       },
-      { subagentId: "sub_2", sessionId: slow.sessionId, status: "interrupted", pendingApprovals: [] },
+      {
+        subagentId: "sub_2",
+        sessionId: slow.sessionId,
+        status: "interrupted",
+        pendingApprovals: [],
+        parent: "root",
+        depth: 1,
+      },
     ]);
     const yielded = await collect(resumed.run("Check on them.", { approve: allowAll }));
 

@@ -1,3 +1,4 @@
+import { STOP_AGENT_DEFINITION } from "./agents.js";
 import type { ToolDefinitionConfig } from "./definition-parts.js";
 import { DEFAULT_MAX_OUTPUT_LENGTH, objectSchema } from "./definition-parts.js";
 
@@ -97,5 +98,12 @@ export const MESSAGING_TOOL_DEFINITIONS: readonly ToolDefinitionConfig[] = [
   ASK_DEFINITION,
 ];
 
-/** "Every agent has the messaging tools (ask among them) whatever `allowed_tools` says." */
-export const MESSAGING_TOOL_NAMES: readonly string[] = MESSAGING_TOOL_DEFINITIONS.map((tool) => tool.name);
+/**
+ * The tools "every agent has … whatever `allowed_tools` says": the messaging tools (ask among
+ * them), and stop_agent (an agent can always stop what it launched). The one list of them: a
+ * session's allowed tools and a child's are widened by it (core's sdk/allowed-tools.ts).
+ */
+export const MESSAGING_TOOL_NAMES: readonly string[] = [
+  ...MESSAGING_TOOL_DEFINITIONS.map((tool) => tool.name),
+  STOP_AGENT_DEFINITION.name,
+];

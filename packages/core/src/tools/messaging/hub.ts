@@ -1,5 +1,11 @@
 import { ROOT_AGENT_RUN_ID } from "@penguin/state";
-import { type AgentMessage, DEFAULT_INBOX_LIMITS, Inbox, type InboxLimits } from "./inbox.js";
+import {
+  type AgentMessage,
+  DEFAULT_INBOX_LIMITS,
+  type FinishedAgent,
+  Inbox,
+  type InboxLimits,
+} from "./inbox.js";
 import { type Answer, OpenQuestions } from "./questions.js";
 import type { UserAnswerers } from "./user-answerers.js";
 
@@ -70,6 +76,15 @@ export class MessageHub {
     return offered.ok ? { ok: true, message } : offered;
   }
 
+  /** A launched child's report of its end to its launcher (see AgentMessage's `finished`). */
+  report(from: string, to: string, text: string, finished: FinishedAgent): SendOutcome {
+    const checked = this.checkRecipient(from, to, text);
+    if (!checked.ok) return checked;
+    const message: AgentMessage = { ...this.message(from, to, text), finished };
+    const offered = checked.inbox.offer(message);
+    return offered.ok ? { ok: true, message } : offered;
+  }
+
   /** Puts a question into `to`'s inbox; its answer comes through `send` with `reply_to`. */
   ask(from: string, to: string, text: string): AskOutcome {
     const checked = this.checkRecipient(from, to, text);
@@ -128,6 +143,16 @@ export class MessageHub {
       };
     }
     return { ok: true, inbox };
+  }
+
+  /**
+   * Puts back a message a resumed session's traces show as sent to `to` but never handed to it
+   * (it keeps its id, sender and time). Refused like a send when the inbox is full.
+   */
+  restore(message: AgentMessage): SendOutcome {
+    const inbox = this.inboxes.get(message.to) ?? this.open(message.to);
+    const offered = inbox.offer(message);
+    return offered.ok ? { ok: true, message } : offered;
   }
 
   /** Who `from` can write to now, for an error message. */

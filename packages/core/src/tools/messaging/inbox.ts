@@ -1,3 +1,4 @@
+import type { StopReason } from "@penguin/protocol";
 import { MAX_INBOX_BYTES, MAX_INBOX_MESSAGES } from "@penguin/state";
 import { ActivityWaiters } from "../../processes/activity-waiters.js";
 
@@ -14,6 +15,18 @@ export interface AgentMessage {
   questionId?: string;
   /** Set when the message answered the recipient's question `q_N` (it never waits in an inbox). */
   replyTo?: string;
+  /**
+   * Set on the message a launched child's end sends its launcher: its delivery is also recorded
+   * as `agent_finished` in the launcher's trace.
+   */
+  finished?: FinishedAgent;
+}
+
+/** A launched child whose task ended, as its last message tells its launcher. */
+export interface FinishedAgent {
+  agentRunId: string;
+  status: StopReason;
+  message?: string;
 }
 
 /** A message as its `message_sent` / `message_delivered` event records it, for one tool call. */

@@ -16,7 +16,13 @@ export {
   MessageHub,
   type SendOutcome,
 } from "./hub.js";
-export { type AgentMessage, DEFAULT_INBOX_LIMITS, Inbox, type InboxLimits } from "./inbox.js";
+export {
+  type AgentMessage,
+  DEFAULT_INBOX_LIMITS,
+  type FinishedAgent,
+  Inbox,
+  type InboxLimits,
+} from "./inbox.js";
 export type { Answer } from "./questions.js";
 export { nextIdNumbers, nextMessageNumber } from "./restored.js";
 export { createSendMessageTool, NO_MAILBOX_MESSAGE } from "./send-message.js";

@@ -1,4 +1,4 @@
-import { messageDelivered, type OmniMessage } from "@penguin/protocol";
+import { agentFinished, messageDelivered, type OmniMessage } from "@penguin/protocol";
 import {
   DEFAULT_WAIT_MESSAGES_TIMEOUT_MS,
   MAX_WAIT_MESSAGES_TIMEOUT_MS,
@@ -68,6 +68,17 @@ export function createWaitMessagesTool(
     }
     for (const message of messages) {
       yield messageDelivered(messageEventFields(message, ctx.toolCallId));
+      // A child's report of its end: the launcher's trace records that it learned it here.
+      const finished = message.finished;
+      if (finished) {
+        yield agentFinished({
+          agent_run_id: finished.agentRunId,
+          status: finished.status,
+          ...(finished.message ? { message: finished.message } : {}),
+          message_id: message.id,
+          tool_call_id: ctx.toolCallId,
+        });
+      }
     }
     yield* textDelta(ctx.toolCallId, `${formatMessages(messages)}${clampNote}`);
     return { stopReason: "completed" };

@@ -23,6 +23,7 @@ export {
 } from "./limits.js";
 export {
   type SpawnResult,
+  type StopTreeResult,
   SubagentManager,
   type SubagentManagerOptions,
   type SubagentPointer,
@@ -30,7 +31,10 @@ export {
 export { type RestoredChildState, restoredChildState } from "./restored.js";
 export { createRunSubagentTool, DEPTH_CAP_MESSAGE } from "./run-subagent.js";
 export { Subagent } from "./subagent.js";
+export { descendsFrom, finishedMessageText, reportEnd, subtreeDeepestFirst } from "./tree.js";
 export type {
+  ChildFinished,
+  ChildPlacement,
   ChildRunOptions,
   ChildSession,
   ChildSessionRequest,

@@ -6,12 +6,27 @@ import {
   type TokenCounts,
   withOrigin,
 } from "@penguin/protocol";
+import { ROOT_AGENT_RUN_ID } from "@penguin/state";
 import type { Approver } from "../../approval/approver.js";
 import { ActivityWaiters } from "../../processes/activity-waiters.js";
 import { UnreadBuffer } from "../../processes/unread-buffer.js";
 import { ApprovalWatch, type PendingApproval } from "./approval-watch.js";
 import { LiveRelay, type SubagentFeed } from "./live-relay.js";
-import type { ChildSession, SubagentInfo, SubagentStatus, TaskOutcome, UsageSink } from "./types.js";
+import type {
+  ChildPlacement,
+  ChildSession,
+  SubagentInfo,
+  SubagentStatus,
+  TaskOutcome,
+  UsageSink,
+} from "./types.js";
+
+/** A child run_subagent started: the root's, one level down. */
+export const RUN_SUBAGENT_PLACEMENT: ChildPlacement = {
+  parent: ROOT_AGENT_RUN_ID,
+  depth: 1,
+  launched: false,
+};
 
 let useCounter = 0;
 const nextUseOrder = () => ++useCounter;
@@ -19,6 +34,8 @@ const nextUseOrder = () => ++useCounter;
 export interface SubagentOptions {
   id: string;
   sessionId: string;
+  /** Where it sits in the session's agent tree; default a run_subagent child of the root. */
+  placement?: ChildPlacement;
   /** Absent for a child found in a resumed parent's trace (until a follow-up reopens it). */
   session?: ChildSession;
   unreadBufferChars?: number;
@@ -44,6 +61,7 @@ export interface SubagentOptions {
 export class Subagent {
   readonly id: string;
   readonly sessionId: string;
+  readonly placement: ChildPlacement;
   /** Tool calls currently following this subagent; one in use is never evicted. */
   activeCalls = 0;
   useOrder = nextUseOrder();
@@ -65,6 +83,7 @@ export class Subagent {
   constructor(options: SubagentOptions) {
     this.id = options.id;
     this.sessionId = options.sessionId;
+    this.placement = options.placement ?? RUN_SUBAGENT_PLACEMENT;
     this.session = options.session;
     this.unread = new UnreadBuffer(options.unreadBufferChars);
     this.onUsage = options.onUsage;
@@ -84,6 +103,11 @@ export class Subagent {
     return this.outcome;
   }
 
+  /** The last assistant text of the task that ended (or runs), without taking it. */
+  get finalAnswer(): string | undefined {
+    return this.answer;
+  }
+
   /** Whether a live child session is attached (a restored child has none until a follow-up). */
   get hasSession(): boolean {
     return this.session !== undefined;
@@ -99,7 +123,10 @@ export class Subagent {
       sessionId: this.sessionId,
       status: this.state,
       pendingApprovals: this.approvals.list(),
+      parent: this.placement.parent,
+      depth: this.placement.depth,
     };
+    if (this.placement.agent !== undefined) info.agent = this.placement.agent;
     if (this.outcome) info.lastTask = { ...this.outcome };
     return info;
   }
@@ -155,13 +182,14 @@ export class Subagent {
 
   /**
    * Stops the child without disposing it: interrupts its running task, waits for the task to end,
-   * then ends every command the child still runs. A follow-up prompt can continue it afterwards.
+   * then ends the process group of every command and job it started that still has a live
+   * process (children a shell left behind included). A follow-up prompt can continue it
+   * afterwards. Resolves with how many process groups were ended.
    */
-  async stop(reason: string): Promise<void> {
+  async stop(reason: string): Promise<number> {
     this.interrupt(reason);
     await this.done;
-    const processes = this.session?.processes;
-    if (processes) await Promise.all(processes.liveIds().map((id) => processes.kill(id)));
+    return (await this.session?.processes?.endLiveGroups()) ?? 0;
   }
 
   /** Resolves once the running task (if any) has ended, or after `ms`. */

@@ -21,13 +21,32 @@ export interface ChildSession {
    * The child's command sessions (the SDK's `Session` has them), so stopping a child can end the
    * commands it runs without disposing it.
    */
-  readonly processes?: { liveIds(): string[]; kill(id: string): Promise<boolean> };
+  readonly processes?: { endLiveGroups(): Promise<number> };
 }
 
-/** What run_subagent asks for: another agent's configuration and/or another model. */
+/**
+ * What run_subagent asks for (another agent's configuration and/or another model), and what
+ * launch_agent adds: the instructions of a named or inline agent and the tools it may use.
+ */
 export interface ChildSessionRequest {
   agentId?: string;
   model?: { provider: string; modelId: string };
+  /** Appended to the child's system prompt: the named agent's body, or the inline instructions. */
+  instructions?: string;
+  /** The tools the child is offered (the always-on ones are added); absent: its agent's. */
+  allowedTools?: string[];
+}
+
+/** Where a child sits in the session's agent tree. */
+export interface ChildPlacement {
+  /** The agent run id of the agent that started it (`root` or `sub_N`). */
+  parent: string;
+  /** Levels below the root: a child of the root is 1. */
+  depth: number;
+  /** The named agent it runs (launch_agent's `agent`); absent otherwise. */
+  agent?: string;
+  /** Started by launch_agent (its end is reported to its launcher), not by run_subagent. */
+  launched: boolean;
 }
 
 /**
@@ -37,12 +56,13 @@ export interface ChildSessionRequest {
  */
 export interface SubagentLauncher {
   /**
-   * A new child session, whose messaging tools send and wait through `mailbox`. Throws an Error
+   * A new child session at `placement` in the tree, whose messaging tools send and wait through
+   * `mailbox` (a launched child may launch children while its depth allows). Throws an Error
    * whose message the model can read (unknown agent, model...).
    */
-  create(request: ChildSessionRequest, mailbox: Mailbox): Promise<ChildSession>;
+  create(request: ChildSessionRequest, mailbox: Mailbox, placement: ChildPlacement): Promise<ChildSession>;
   /** Reopens a child session from its trace (a follow-up after the parent session was resumed). */
-  resume(sessionId: string, mailbox: Mailbox): Promise<ChildSession>;
+  resume(sessionId: string, mailbox: Mailbox, placement: ChildPlacement): Promise<ChildSession>;
   /** The records of a child's trace; throws when it cannot be read. */
   readTrace(sessionId: string): readonly OmniMessage[];
 }
@@ -70,6 +90,22 @@ export interface SubagentInfo {
   lastTask?: TaskOutcome;
   /** Calls of the child waiting for an approval decision. */
   pendingApprovals: { toolCallId: string; name: string }[];
+  /** The agent run id of the agent that started it (`root` or `sub_N`), to draw the tree. */
+  parent: string;
+  /** Levels below the root: a child of the root is 1. */
+  depth: number;
+  /** The named agent it runs (launch_agent's `agent`). */
+  agent?: string;
+}
+
+/** A child's task ended (`SubagentManager.onChildFinished`). */
+export interface ChildFinished {
+  agentRunId: string;
+  parent: string;
+  outcome: TaskOutcome;
+  /** Started by launch_agent (false: by run_subagent). */
+  launched: boolean;
+  agent?: string;
 }
 
 /** Usage of one child request, counted into the parent session's totals. */
