@@ -113,7 +113,6 @@ export {
 // Notices: `session.notify`, the event handlers that take them, and the wake turns they start.
 export {
   HandlerCatalog,
-  type NamedAgentLauncher,
   NOTICE_DATA_MAX_BYTES,
   NOTICE_SUMMARY_MAX_BYTES,
   type NoticeInput,

@@ -98,7 +98,5 @@ export const NoticeDeliveredPayloadSchema = z.looseObject({
   data: z.unknown().optional(),
   /** Older pending notices dropped before this one (the queue is bounded). */
   dropped_before: z.number().int().nonnegative().optional(),
-  /** Set when the handler's named agent got the notice as a child's task: that child's id. */
-  agent_run_id: z.string().min(1).optional(),
 });
 export type NoticeDeliveredPayload = z.infer<typeof NoticeDeliveredPayloadSchema>;

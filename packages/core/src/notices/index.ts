@@ -9,7 +9,6 @@ export {
   workspaceHandlersWarnings,
 } from "./handlers.js";
 export {
-  type NamedAgentLauncher,
   NOTICE_ID_PREFIX,
   NoticeBoard,
   type NoticeBoardOptions,

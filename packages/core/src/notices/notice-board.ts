@@ -14,15 +14,6 @@ import { WakeCap } from "./wake-cap.js";
 /** Notice ids are `ntc_<n>`, numbered per session object. */
 export const NOTICE_ID_PREFIX = "ntc_";
 
-/**
- * The seam to launch_agent: "the notice should be handled by a child of that named agent". Until
- * the session offers it, a handler's `agent` is named in the text the root agent reads.
- */
-export type NamedAgentLauncher = (
-  name: string,
-  task: string,
-) => Promise<{ ok: true; agentRunId: string } | { ok: false; error: string }>;
-
 /** How the board reaches its session: set by the session that owns it. */
 export interface NoticeDriver {
   /** No task or compaction runs: a wake may start a turn. */
@@ -47,7 +38,6 @@ export interface NoticeBoardOptions {
    * streams it first with its next run.
    */
   record(message: OmniMessage): void;
-  launchNamedAgent?: NamedAgentLauncher;
   now?: () => number;
 }
 
@@ -133,9 +123,7 @@ export class NoticeBoard {
       from,
       receivedAt: new Date(this.now()).toISOString(),
     };
-    const launch = this.options.launchNamedAgent;
-    if (handler.agent && launch) void this.handToChild(launch, notice, handler);
-    else this.enqueue({ notice, handler, demoted: false });
+    this.enqueue({ notice, handler, demoted: false });
     return { status: "accepted", noticeId: notice.id, handler: handler.name, delivery: handler.delivery };
   }
 
@@ -147,20 +135,6 @@ export class NoticeBoard {
       this.droppedUndelivered += 1;
     }
     if (entry.handler.delivery === "wake") this.maybeWake();
-  }
-
-  /** A handler that names an agent: a child of it gets the notice as its task; failing that, the root. */
-  private async handToChild(launch: NamedAgentLauncher, notice: Notice, handler: EventHandler) {
-    const { agent, ...forChild } = handler;
-    const started = await launch(agent ?? "", noticeText(notice, forChild, handler.delivery));
-    if (started.ok) {
-      this.options.record(this.deliveredEvent(notice, handler, handler.delivery, started.agentRunId));
-      return;
-    }
-    this.options.record(
-      warningEvent("notices", `notice ${notice.id} goes to the root agent: ${started.error}`),
-    );
-    this.enqueue({ notice, handler, demoted: false });
   }
 
   /** Every pending notice, for the turn boundary now: each with its `notice_delivered` event. */
@@ -177,12 +151,7 @@ export class NoticeBoard {
     });
   }
 
-  private deliveredEvent(
-    notice: Notice,
-    handler: EventHandler,
-    delivery: NoticeDelivery,
-    agentRunId?: string,
-  ) {
+  private deliveredEvent(notice: Notice, handler: EventHandler, delivery: NoticeDelivery) {
     const dropped = this.droppedUndelivered;
     this.droppedUndelivered = 0;
     return noticeDelivered({
@@ -193,7 +162,6 @@ export class NoticeBoard {
       summary: notice.summary,
       ...(notice.data !== undefined ? { data: notice.data } : {}),
       ...(dropped > 0 ? { dropped_before: dropped } : {}),
-      ...(agentRunId ? { agent_run_id: agentRunId } : {}),
     });
   }
 

@@ -33,8 +33,8 @@ function quotedContent(notice: Notice): string {
 }
 
 /**
- * The user-role text a notice reaches the model as. `agent`: the named agent the handler names,
- * while notices cannot yet be handed to a child of it (the lead wires launch_agent here).
+ * The user-role text a notice reaches the model as. A handler's `agent` is named in it: the root
+ * agent launches that agent itself, in a task, so the child's calls are approved as its own are.
  */
 export function noticeText(notice: Notice, handler: EventHandler, delivery: "queue" | "wake"): string {
   const source =
@@ -47,7 +47,7 @@ export function noticeText(notice: Notice, handler: EventHandler, delivery: "que
   ];
   if (handler.agent) {
     lines.push(
-      `The handler says the named agent "${handler.agent}" should handle it; no child was started for it, so handle it yourself or start that agent.`,
+      `The handler says the named agent "${handler.agent}" should handle it: start it with launch_agent with agent "${handler.agent}" and this notice as its task (or handle it yourself if that agent cannot be launched).`,
     );
   }
   if (handler.guidance !== "")

@@ -1,7 +1,7 @@
 import type { OmniMessage } from "@penguin/protocol";
 import type { NoticesSettings } from "@penguin/state";
 import type { TraceWriter } from "@penguin/trace";
-import { type HandlerCatalog, type NamedAgentLauncher, NoticeBoard } from "../notices/index.js";
+import { type HandlerCatalog, NoticeBoard } from "../notices/index.js";
 import type { ProcessManager } from "../processes/process-manager.js";
 import type { CommandSession } from "../processes/session.js";
 import type { ChildFinished, SubagentManager } from "../tools/subagent/index.js";
@@ -22,11 +22,6 @@ export interface SessionNoticesInput {
   header: OmniMessage[];
   processes: ProcessManager;
   subagents: SubagentManager | undefined;
-  /**
-   * The seam to launch_agent (a handler's `agent`: "handled by a child of that named agent").
-   * Not given yet: the root agent gets those notices with the agent named in the text.
-   */
-  launchNamedAgent?: NamedAgentLauncher;
 }
 
 /** A session's notice board, taking Penguin's own notices from its jobs and children. */
@@ -34,7 +29,6 @@ export function sessionNotices(input: SessionNoticesInput): NoticeBoard {
   const board = new NoticeBoard({
     handlers: input.handlers,
     settings: input.settings,
-    ...(input.launchNamedAgent ? { launchNamedAgent: input.launchNamedAgent } : {}),
     record: (message) => {
       if (input.trace.closed) return;
       input.trace.append(message);
