@@ -2,10 +2,17 @@ import {
   agentNamedAgentsDir,
   discoverNamedAgents,
   type NamedAgent,
-  type NamedAgentProblem,
   workspaceNamedAgentsDir,
 } from "@penguin/state";
-import { type FirstNameAdded, FirstNameCatalog } from "../skills/first-name-catalog.js";
+import type { FirstNameAdded } from "../skills/first-name-catalog.js";
+import {
+  type CatalogWarning,
+  problemWarning,
+  WorkspaceCatalog,
+  type WorkspaceEntryKind,
+  type WorkspaceLoad,
+  workspaceLoadWarnings,
+} from "../skills/workspace-catalog.js";
 
 // The named agents a session knows: the agent's own (`<dataRoot>/agents/<agentId>/agents/`),
 // then, only when the user opted in to workspace-provided configuration
@@ -16,57 +23,30 @@ import { type FirstNameAdded, FirstNameCatalog } from "../skills/first-name-cata
 // replace an earlier one (the prompt already listed it).
 
 export type NamedAgentsAdded = FirstNameAdded<NamedAgent>;
-
 /** What reading a directory's `.agents/agents/` did. */
-export type WorkspaceAgentsLoad =
-  | { status: "none" }
-  /** There are agent files, but the user has not opted in to workspace-provided configuration. */
-  | { status: "ignored"; dir: string }
-  | ({ status: "loaded"; dir: string; problems: NamedAgentProblem[] } & NamedAgentsAdded);
-
-export class AgentCatalog extends FirstNameCatalog<NamedAgent> {
-  constructor(readonly allowWorkspaceAgents: boolean) {
-    super();
-  }
-
-  /** Reads `<dir>/.agents/agents/` and adds its agents when the user opted in. */
-  async loadWorkspace(dir: string): Promise<WorkspaceAgentsLoad> {
-    const folder = workspaceNamedAgentsDir(dir);
-    const found = await discoverNamedAgents(folder, "workspace");
-    if (found.agents.length === 0 && found.problems.length === 0) return { status: "none" };
-    if (!this.allowWorkspaceAgents) return { status: "ignored", dir: folder };
-    return { status: "loaded", dir: folder, problems: found.problems, ...this.add(found.agents) };
-  }
-}
-
+export type WorkspaceAgentsLoad = WorkspaceLoad<NamedAgent>;
 /** A line for a `warning` event, with the file it is about. */
-export interface NamedAgentWarning {
-  message: string;
-  file: string;
+export type NamedAgentWarning = CatalogWarning;
+
+const NAMED_AGENTS: WorkspaceEntryKind<NamedAgent> = {
+  noun: "named agent",
+  plural: "workspace named agents",
+  folderOf: workspaceNamedAgentsDir,
+  async discover(folder) {
+    const found = await discoverNamedAgents(folder, "workspace");
+    return { entries: found.agents, problems: found.problems };
+  },
+};
+
+export class AgentCatalog extends WorkspaceCatalog<NamedAgent> {
+  constructor(allowWorkspaceAgents: boolean) {
+    super(allowWorkspaceAgents, NAMED_AGENTS);
+  }
 }
 
 /** The warnings a workspace load gives: skipped files, taken names, and an ignored folder. */
 export function workspaceAgentsWarnings(load: WorkspaceAgentsLoad): NamedAgentWarning[] {
-  if (load.status === "none") return [];
-  if (load.status === "ignored") {
-    return [
-      {
-        file: load.dir,
-        message: `${load.dir} is ignored: workspace named agents load only with hooks.allow_workspace_hooks: true in the agent's system_config.yaml`,
-      },
-    ];
-  }
-  return [
-    ...load.problems.map(problemWarning),
-    ...load.shadowed.map(({ entry: agent, by }) => ({
-      file: agent.file,
-      message: `named agent skipped: ${agent.file}: the name "${agent.name}" is taken by ${by.file}`,
-    })),
-  ];
-}
-
-function problemWarning(problem: NamedAgentProblem): NamedAgentWarning {
-  return { file: problem.file, message: `named agent skipped: ${problem.file}: ${problem.message}` };
+  return workspaceLoadWarnings(load, NAMED_AGENTS);
 }
 
 export interface SessionAgents {
@@ -84,7 +64,7 @@ export async function loadSessionAgents(
   const catalog = new AgentCatalog(allowWorkspaceAgents);
   const own = await discoverNamedAgents(agentNamedAgentsDir(dataRoot, agentId), "agent");
   catalog.add(own.agents);
-  const warnings = own.problems.map(problemWarning);
+  const warnings = own.problems.map((problem) => problemWarning(problem, NAMED_AGENTS.noun));
   warnings.push(...workspaceAgentsWarnings(await catalog.loadWorkspace(workspaceDir)));
   return { catalog, warnings };
 }

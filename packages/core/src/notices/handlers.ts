@@ -2,12 +2,18 @@ import {
   agentEventHandlersDir,
   discoverEventHandlers,
   type EventHandler,
-  type EventHandlerProblem,
   NOTICE_TYPE_WILDCARD,
   noticeTypeMatches,
   workspaceEventHandlersDir,
 } from "@penguin/state";
-import { type FirstNameAdded, FirstNameCatalog } from "../skills/first-name-catalog.js";
+import {
+  type CatalogWarning,
+  problemWarning,
+  WorkspaceCatalog,
+  type WorkspaceEntryKind,
+  type WorkspaceLoad,
+  workspaceLoadWarnings,
+} from "../skills/workspace-catalog.js";
 
 // The event handlers a session knows: the agent's own (`<dataRoot>/agents/<agentId>/events/`),
 // then, only when the user opted in to workspace-provided configuration
@@ -15,24 +21,24 @@ import { type FirstNameAdded, FirstNameCatalog } from "../skills/first-name-cata
 // rule as workspace hooks"), the workspace's (`<workspace>/.agents/events/`) and those of the
 // directories change_directory enters. The first handler of a name wins, as for named agents.
 
-export type WorkspaceHandlersLoad =
-  | { status: "none" }
-  /** There are handler files, but the user has not opted in to workspace-provided configuration. */
-  | { status: "ignored"; dir: string }
-  | ({ status: "loaded"; dir: string; problems: EventHandlerProblem[] } & FirstNameAdded<EventHandler>);
+/** What reading a directory's `.agents/events/` did. */
+export type WorkspaceHandlersLoad = WorkspaceLoad<EventHandler>;
+/** A line for a `warning` event, with the file it is about. */
+export type HandlerWarning = CatalogWarning;
 
-export class HandlerCatalog extends FirstNameCatalog<EventHandler> {
-  constructor(readonly allowWorkspaceHandlers: boolean) {
-    super();
-  }
-
-  /** Reads `<dir>/.agents/events/` and adds its handlers when the user opted in. */
-  async loadWorkspace(dir: string): Promise<WorkspaceHandlersLoad> {
-    const folder = workspaceEventHandlersDir(dir);
+const HANDLERS: WorkspaceEntryKind<EventHandler> = {
+  noun: "event handler",
+  plural: "workspace event handlers",
+  folderOf: workspaceEventHandlersDir,
+  async discover(folder) {
     const found = await discoverEventHandlers(folder, "workspace");
-    if (found.handlers.length === 0 && found.problems.length === 0) return { status: "none" };
-    if (!this.allowWorkspaceHandlers) return { status: "ignored", dir: folder };
-    return { status: "loaded", dir: folder, problems: found.problems, ...this.add(found.handlers) };
+    return { entries: found.handlers, problems: found.problems };
+  },
+};
+
+export class HandlerCatalog extends WorkspaceCatalog<EventHandler> {
+  constructor(allowWorkspaceHandlers: boolean) {
+    super(allowWorkspaceHandlers, HANDLERS);
   }
 
   /**
@@ -54,34 +60,9 @@ function specificity(handler: EventHandler): number {
   return handler.type.endsWith(NOTICE_TYPE_WILDCARD) ? handler.type.length : Number.MAX_SAFE_INTEGER;
 }
 
-/** A line for a `warning` event, with the file it is about. */
-export interface HandlerWarning {
-  message: string;
-  file: string;
-}
-
 /** The warnings a workspace load gives: skipped files, taken names, and an ignored folder. */
 export function workspaceHandlersWarnings(load: WorkspaceHandlersLoad): HandlerWarning[] {
-  if (load.status === "none") return [];
-  if (load.status === "ignored") {
-    return [
-      {
-        file: load.dir,
-        message: `${load.dir} is ignored: workspace event handlers load only with hooks.allow_workspace_hooks: true in the agent's system_config.yaml`,
-      },
-    ];
-  }
-  return [
-    ...load.problems.map(problemWarning),
-    ...load.shadowed.map(({ entry: handler, by }) => ({
-      file: handler.file,
-      message: `event handler skipped: ${handler.file}: the name "${handler.name}" is taken by ${by.file}`,
-    })),
-  ];
-}
-
-function problemWarning(problem: EventHandlerProblem): HandlerWarning {
-  return { file: problem.file, message: `event handler skipped: ${problem.file}: ${problem.message}` };
+  return workspaceLoadWarnings(load, HANDLERS);
 }
 
 /** The handlers a new session starts with: the agent's own, then (opted in) the workspace's. */
@@ -94,7 +75,7 @@ export async function loadSessionHandlers(
   const catalog = new HandlerCatalog(allowWorkspaceHandlers);
   const own = await discoverEventHandlers(agentEventHandlersDir(dataRoot, agentId), "agent");
   catalog.add(own.handlers);
-  const warnings = own.problems.map(problemWarning);
+  const warnings = own.problems.map((problem) => problemWarning(problem, HANDLERS.noun));
   warnings.push(...workspaceHandlersWarnings(await catalog.loadWorkspace(workspaceDir)));
   return { catalog, warnings };
 }
