@@ -179,7 +179,13 @@ describe("launch_agent definitions", () => {
     });
     const { session, yielded } = await runRoot(env);
     const [childRequest] = env.requestsOf(ALPHA);
-    expect(toolsOf(childRequest?.body)).toEqual(["read_file", "send_message", "stop_agent", "wait_messages"]);
+    expect(toolsOf(childRequest?.body)).toEqual([
+      "ask",
+      "read_file",
+      "send_message",
+      "stop_agent",
+      "wait_messages",
+    ]);
     // Its instructions follow the agent's system prompt.
     expect(systemOf(childRequest?.body)).toMatch(
       /# Your instructions as a child agent\n\nYou are ALPHA-MARKER\.\n$/,
@@ -219,6 +225,7 @@ describe("launch_agent definitions", () => {
     );
     const [childRequest] = env.requestsOf(ALPHA);
     expect(toolsOf(childRequest?.body)).toEqual([
+      "ask",
       "exec_command",
       "read_file",
       "send_message",

@@ -273,14 +273,19 @@ export class SubagentManager {
     const subtree = subtreeDeepestFirst(this.subagents, target);
     const stopped: string[] = [];
     let processesEnded = 0;
-    // Level by level, deepest first: a launcher is stopped after what it launched.
+    // Every task of the subtree is interrupted at once, before any is awaited: a launcher must
+    // not go on working on the end reports of the children stopped under it.
+    const wasRunning = new Set(
+      subtree.filter((child) => child.status === "running").map((child) => child.id),
+    );
+    for (const child of subtree) child.interrupt(reason);
+    // Then level by level, deepest first: a launcher's processes end after what it launched.
     for (const depth of [...new Set(subtree.map((child) => child.placement.depth))]) {
       const level = subtree.filter((child) => child.placement.depth === depth);
       const ended = await Promise.all(
         level.map(async (child) => {
-          const wasRunning = child.status === "running";
           const groups = await child.stop(reason);
-          if (wasRunning || groups > 0) stopped.push(child.id);
+          if (wasRunning.has(child.id) || groups > 0) stopped.push(child.id);
           return groups;
         }),
       );
