@@ -24,9 +24,11 @@ describe.skipIf(!HAS_CHROMIUM)("the Agents panel in Chromium, against a real ser
   let browser: Browser;
 
   beforeAll(async () => {
-    // Parent and child share the model. The parent's run_subagent window elapses while the
-    // child's command waits for the flag; the parent then waits for a message. Once the flag is
-    // there the child sends it, and both end with a text (in either order: the same text).
+    // Parent and child share the model's script, so its turns go out in request order: the
+    // child's first request (its command waits for the flag) comes well inside the parent's
+    // run_subagent window; the parent then waits for a message; the flag is written only once
+    // that third request was made. Then the child sends its message, and both end with a text
+    // (in either order: the same text).
     stack = await startStack([
       {
         tool_calls: [
@@ -36,7 +38,7 @@ describe.skipIf(!HAS_CHROMIUM)("the Agents panel in Chromium, against a real ser
             arguments: {
               description: "delegate",
               prompt: "Run the tests, then report to the root.",
-              yield_time_ms: 1_000,
+              yield_time_ms: 8_000,
             },
           },
         ],
@@ -82,6 +84,8 @@ describe.skipIf(!HAS_CHROMIUM)("the Agents panel in Chromium, against a real ser
     expect(await row("sub_1").textContent()).toContain("Run the tests, then report to the root.");
     await screenshot(page, "agents-panel-running");
 
+    // The parent's wait_messages request has taken its turn: the child's next one is the message.
+    await stack.llm.waitForRequests(3, { timeoutMs: 30_000 });
     await writeFile(join(stack.workspace, FLAG), "");
     const message = panel.getByTestId("agent-message");
     await expect.poll(() => message.textContent(), { timeout: 20_000 }).toContain("✉ sub_1 → root");
