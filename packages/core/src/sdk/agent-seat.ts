@@ -16,7 +16,7 @@ export interface TreePlace {
   depth: number;
 }
 
-export interface AgentSeatInput extends TreePlace {
+interface AgentSeatInput extends TreePlace {
   /** The agent's run id (`root` or `sub_N`). */
   self: string;
   config: SystemConfig;
@@ -42,7 +42,7 @@ export function mayLaunchAt(config: SystemConfig, tree: TreePlace | undefined): 
   return tree !== undefined && tree.depth < config.child_agents.max_depth;
 }
 
-export function agentSeat(input: AgentSeatInput): AgentSeat {
+function agentSeat(input: AgentSeatInput): AgentSeat {
   const { config } = input;
   const tools = knownTools(config, input.customToolNames);
   return {
