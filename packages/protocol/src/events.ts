@@ -8,6 +8,11 @@ import {
   QuestionAskedPayloadSchema,
 } from "./agent-events.js";
 import { PermissionSchema, StopReasonSchema, TokenCountsSchema } from "./common.js";
+import {
+  ActivityResolvedPayloadSchema,
+  ToolDispatchedPayloadSchema,
+  ToolEffectPayloadSchema,
+} from "./journal-events.js";
 
 // Events: everything that happens in a session besides model messages.
 
@@ -283,6 +288,9 @@ export const EventPayloadSchema = z.discriminatedUnion("type", [
   QuestionAskedPayloadSchema,
   QuestionAnsweredPayloadSchema,
   NoticeDeliveredPayloadSchema,
+  ToolDispatchedPayloadSchema,
+  ToolEffectPayloadSchema,
+  ActivityResolvedPayloadSchema,
 ]);
 export type EventPayload = z.infer<typeof EventPayloadSchema>;
 export type EventType = EventPayload["type"];

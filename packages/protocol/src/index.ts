@@ -125,6 +125,17 @@ export {
   type WarningPayload,
   WarningPayloadSchema,
 } from "./events.js";
+export { activityResolved, toolDispatched, toolEffect } from "./journal-event-builders.js";
+export {
+  type ActivityResolvedPayload,
+  ActivityResolvedPayloadSchema,
+  type FileEffect,
+  FileEffectSchema,
+  type ToolDispatchedPayload,
+  ToolDispatchedPayloadSchema,
+  type ToolEffectPayload,
+  ToolEffectPayloadSchema,
+} from "./journal-events.js";
 export { METRICS_SUMMARIES, type MetricsRow, type MetricsSummary } from "./metrics.js";
 export {
   COMPLETE_MODEL_TYPES,

@@ -12,6 +12,12 @@ export {
 } from "./agent-tree.js";
 export { type AuditEntry, approvalAudit } from "./audit.js";
 export { TraceError, type TraceErrorCode } from "./errors.js";
+export {
+  type JournalEntry,
+  type JournalState,
+  toolJournal,
+  uncertainCalls,
+} from "./journal.js";
 export { findSessionFiles, type TraceLocation } from "./location.js";
 export {
   MAX_SUMMARIZED_SESSIONS,

@@ -9,7 +9,15 @@ export class MergeQueue<T> {
   private producers = 0;
   private closed = false;
 
+  /**
+   * @param onPush sees every item the moment it is pushed, before any consumer does: the turn
+   *   records to the trace here, so a record is durable before the producer's next step (the
+   *   journal's rule) and not only once a slow consumer gets to it.
+   */
+  constructor(private readonly onPush?: (item: T) => void) {}
+
   push(item: T): void {
+    this.onPush?.(item);
     this.items.push(item);
     this.wake();
   }

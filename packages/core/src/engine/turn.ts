@@ -33,7 +33,7 @@ export interface TurnOptions {
   planRetry(outcome: ModelOutcome): number | undefined;
   /** Adds the request's usage to the session and returns the `token_usage` event. */
   usageEvent(outcome: ModelOutcome): OmniMessage;
-  /** Writes a complete message or event to the trace; called as it is yielded. */
+  /** Writes a complete message or event to the trace; called as it arrives (before it is yielded). */
   record(message: OmniMessage): void;
 }
 
@@ -64,12 +64,24 @@ export const INTERRUPTED_BEFORE_DECISION = "interrupted before a decision was ma
  * One model request and its tool calls. Each complete tool_call is approved as soon as it arrives
  * (one decision at a time); an approved call starts at once and runs concurrently with the
  * stream and with other calls. The model stream and every tool push into one queue; this
- * generator yields in arrival order and records each complete message as it yields it. It ends
+ * generator yields in arrival order; each complete message is recorded as it arrives. It ends
  * when the stream has ended and every call has its one output.
  */
 export async function* runTurn(options: TurnOptions): AsyncGenerator<OmniMessage, TurnResult, undefined> {
   const { signal } = options;
-  const queue = new MergeQueue<OmniMessage>();
+  // Records as messages arrive: the journal's intent (`tool_call`), `tool_dispatched` and
+  // `tool_effect` are in the trace before the tool acts, whatever the consumer is doing.
+  // A trace that cannot be written (disk full) must fail the turn where the consumer sees it, as
+  // before, not inside whichever producer happened to push.
+  let recordFailure: { error: unknown } | undefined;
+  const queue = new MergeQueue<OmniMessage>((message) => {
+    if (recordFailure || isPartialMessage(message)) return;
+    try {
+      options.record(message);
+    } catch (error) {
+      recordFailure = { error };
+    }
+  });
   const result: TurnResult = {
     outcome: { status: "failed", errorMessage: "the request did not run", usage: zeroUsage() },
     modelMessages: [],
@@ -142,6 +154,7 @@ export async function* runTurn(options: TurnOptions): AsyncGenerator<OmniMessage
           signal,
           approve: options.approve,
           round,
+          journal: (message) => queue.push(message),
         })) {
           framed.push(message);
         }
@@ -189,9 +202,10 @@ export async function* runTurn(options: TurnOptions): AsyncGenerator<OmniMessage
   );
 
   for await (const message of queue.drain()) {
-    if (!isPartialMessage(message)) options.record(message);
+    if (recordFailure) throw recordFailure.error;
     yield message;
   }
+  if (recordFailure) throw recordFailure.error;
   return result;
 }
 

@@ -16,7 +16,13 @@ export type ToolOutputMessage = OmniMessage<ToolCallOutputPayload>;
 export interface ToolHost {
   executeTool(
     call: ToolCallMessage,
-    options: { signal?: AbortSignal; approve?: Approver; round?: () => Promise<readonly RoundCall[]> },
+    options: {
+      signal?: AbortSignal;
+      approve?: Approver;
+      round?: () => Promise<readonly RoundCall[]>;
+      /** Records a journal event (`tool_dispatched`, `tool_effect`) durably before the tool goes on. */
+      journal?: (message: OmniMessage) => void;
+    },
   ): AsyncGenerator<OmniMessage, unknown, undefined>;
   deniedOutput(call: ToolCallMessage, reason?: "user" | "policy"): ToolOutputMessage;
   /**

@@ -7,6 +7,8 @@ import {
   type ToolCallPayload,
   type ToolSpec,
   toolCallOutput,
+  toolDispatched,
+  toolEffect,
 } from "@penguin/protocol";
 import { modelVisiblePath, TRUNCATED_OUTPUT_DIR } from "@penguin/state";
 import type { Approver } from "../approval/approver.js";
@@ -77,6 +79,11 @@ export interface ExecuteToolOptions {
   approve?: Approver;
   /** The calls of the model round this call belongs to, once the reply has ended. */
   round?: () => Promise<readonly RoundCall[]>;
+  /**
+   * Records a journal event durably (the engine writes it to the trace at once): the call's
+   * `tool_dispatched` before the tool starts, and the tool's own `tool_effect`.
+   */
+  journal?: (message: OmniMessage) => void;
 }
 
 interface ToolEntry {
@@ -360,6 +367,14 @@ export class Environment {
           fileReads: this.fileReads,
           offersTool: (name) => this.tools.has(name),
         };
+        const journal = opts.journal;
+        if (journal) {
+          // The journal's "dispatched" step: in the trace before the tool can act.
+          journal(
+            toolDispatched({ tool_call_id: id, name: tool.name, read_only: definition.permission === "r" }),
+          );
+          ctx.recordEffect = (effect) => journal(toolEffect({ tool_call_id: id, ...effect }));
+        }
         iterator = tool.execute(args, ctx);
         for (;;) {
           const step = await nextStep(iterator);

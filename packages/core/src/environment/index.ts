@@ -24,6 +24,7 @@ export {
 export type {
   BuiltinTool,
   DescribeImageFn,
+  ToolEffect,
   ToolExecutionContext,
   ToolFactory,
   ToolResult,

@@ -1,4 +1,4 @@
-import type { OmniMessage, StopReason } from "@penguin/protocol";
+import type { FileEffect, OmniMessage, StopReason } from "@penguin/protocol";
 import type { ToolDefinitionConfig } from "@penguin/state";
 import type { Approver } from "../approval/approver.js";
 import type { ProcessManager } from "../processes/process-manager.js";
@@ -55,6 +55,18 @@ export interface ToolExecutionContext {
    * advice names only tools the model can call. Absent outside an Environment.
    */
   offersTool?: (name: string) => boolean;
+  /**
+   * Journals what this call is about to do, before it does it ("Work that survives a crash"): the
+   * files it changes with their hashes before and after, or the command session / job it started.
+   * Absent outside an engine turn (nothing is journaled then).
+   */
+  recordEffect?: (effect: ToolEffect) => void;
+}
+
+/** What a call is about to change: recorded as a `tool_effect` event before the change. */
+export interface ToolEffect {
+  files?: FileEffect[];
+  process_id?: string;
 }
 
 /** A tool's own report of how it ended. */
