@@ -1,5 +1,5 @@
 import { createBuiltinTools, Environment, ProcessManager } from "@penguin/core";
-import { type ToolCallOutputPayload, toolCall } from "@penguin/protocol";
+import { type OmniMessage, type ToolCallOutputPayload, toolCall } from "@penguin/protocol";
 import { DEFAULT_TOOL_DEFINITIONS } from "@penguin/state";
 import { type BenchDirs, shellEnv } from "./workdir.js";
 
@@ -29,10 +29,12 @@ export async function callTool(
   environment: Environment,
   name: string,
   args: Record<string, unknown>,
+  journal?: (message: OmniMessage) => void,
 ): Promise<ToolCallOutputPayload> {
   callCounter += 1;
   let output: ToolCallOutputPayload | undefined;
-  for await (const message of environment.executeTool(toolCall(name, args, `call_bench_${callCounter}`))) {
+  const call = toolCall(name, args, `call_bench_${callCounter}`);
+  for await (const message of environment.executeTool(call, journal ? { journal } : {})) {
     if (message.type === "model_msg" && message.payload.type === "tool_call_output") {
       output = message.payload as ToolCallOutputPayload;
     }

@@ -5,6 +5,7 @@ import { cliStart } from "./benchmarks/cli-start.js";
 import { compaction } from "./benchmarks/compaction.js";
 import { execOverhead } from "./benchmarks/exec-overhead.js";
 import { execStream } from "./benchmarks/exec-stream.js";
+import { journal } from "./benchmarks/journal.js";
 import { mcpRequestSize } from "./benchmarks/mcp-request-size.js";
 import { readFileTail } from "./benchmarks/read-file-tail.js";
 import { requestSize } from "./benchmarks/request-size.js";
@@ -16,6 +17,7 @@ export const BENCHMARKS: readonly Benchmark[] = [
   execOverhead,
   readFileTail,
   trace,
+  journal,
   agentRounds,
   agents,
   compaction,
