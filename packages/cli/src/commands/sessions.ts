@@ -20,6 +20,7 @@ import { formatBytes, formatLocalTime, formatTable, tildePath } from "../render/
 import { colourEnabled, createStyle } from "../render/style.js";
 import { checkSessionId, requireSession, toCliError } from "../session-lookup.js";
 import { countTraceLines, sessionStats } from "../session-stats.js";
+import { recoveryLines, recoveryOf } from "./sessions-recovery.js";
 
 /** Diagnostics shown per command before "and N more". */
 const DIAGNOSTICS_SHOWN = 5;
@@ -103,6 +104,7 @@ export async function sessionsShow(id: string, opts: SessionsShowOptions): Promi
   }));
   const scratchpad = join(loc.scratchpadRoot, id);
   const hasScratchpad = existsSync(scratchpad);
+  const recovery = recoveryOf(records);
   if (opts.json) {
     out(
       JSON.stringify(
@@ -113,6 +115,8 @@ export async function sessionsShow(id: string, opts: SessionsShowOptions): Promi
           files: fileInfo,
           scratchpad: hasScratchpad ? scratchpad : null,
           stats: { ...stats, firstMeta: undefined, latestMeta: undefined },
+          uncertain: recovery.uncertain,
+          resolved: recovery.resolved,
           diagnostics,
         },
         null,
@@ -171,6 +175,7 @@ export async function sessionsShow(id: string, opts: SessionsShowOptions): Promi
   out(style.bold("files"));
   for (const f of fileInfo)
     out(`  ${f.file} ${style.dim(`(${f.records} records, ${formatBytes(f.bytes)})`)}`);
+  for (const line of recoveryLines(recovery, style)) out(line);
   return EXIT_COMPLETED;
 }
 
