@@ -14,6 +14,7 @@ export { type AuditEntry, approvalAudit } from "./audit.js";
 export { TraceError, type TraceErrorCode } from "./errors.js";
 export {
   type JournalEntry,
+  type JournalResolution,
   type JournalState,
   toolJournal,
   uncertainCalls,

@@ -39,12 +39,22 @@ export interface JournalEntry {
   finishedAt?: string;
   stopReason?: StopReason;
   /** The decision taken on it after it was found uncertain (the last one wins). */
-  resolution?: Omit<ActivityResolvedPayload, "type" | "tool_call_id"> & { at: string };
+  resolution?: JournalResolution;
   /**
    * Dispatched, not read-only, with no result and no resolution: it may or may not have had its
    * effect. Only meaningful for a session that is not running (after a crash or a kill).
    */
   uncertain: boolean;
+}
+
+/** An `activity_resolved` as the journal keeps it. */
+export interface JournalResolution {
+  decision: ActivityResolvedPayload["decision"];
+  evidence: string;
+  by: ActivityResolvedPayload["by"];
+  verified?: string;
+  /** When it was recorded (ISO 8601). */
+  at: string;
 }
 
 /**
@@ -113,7 +123,13 @@ function applyStep(entry: JournalEntry, record: OmniMessage): void {
     entry.finishedAt = record.timestamp;
     entry.stopReason = record.payload.stop_reason;
   } else if (isPayload(record, "activity_resolved")) {
-    const { type: _type, tool_call_id: _id, ...decision } = record.payload;
-    entry.resolution = { ...decision, at: record.timestamp };
+    const { decision, evidence, by, verified } = record.payload;
+    entry.resolution = {
+      decision,
+      evidence,
+      by,
+      ...(verified !== undefined ? { verified } : {}),
+      at: record.timestamp,
+    };
   }
 }

@@ -7,13 +7,14 @@ import { sessionLifecycleRoutes } from "./lifecycle.js";
 import { sessionNoticeRoutes } from "./notices.js";
 import { sessionProcessRoutes } from "./processes.js";
 import { sessionQuestionRoutes } from "./questions.js";
+import { sessionRecoveryRoutes } from "./recovery.js";
 import type { SessionRoutesOptions } from "./session-route.js";
 import { sessionStreamRoutes } from "./streams.js";
 import { sessionTaskRoutes } from "./tasks.js";
 
 export type { SessionRoutesOptions } from "./session-route.js";
 
-/** Sessions, tasks, notices, compaction, steering, abort, approvals, questions, history, trace, processes, agents and the live streams. */
+/** Sessions, tasks, notices, compaction, steering, abort, approvals, questions, history, trace, processes, agents, recovery and the live streams. */
 export function sessionRoutes(options: SessionRoutesOptions): AnyRouteSpec[] {
   return [
     ...sessionLifecycleRoutes(options),
@@ -25,6 +26,7 @@ export function sessionRoutes(options: SessionRoutesOptions): AnyRouteSpec[] {
     ...sessionHistoryRoutes(options),
     ...sessionProcessRoutes(options),
     ...sessionAgentRoutes(options),
+    ...sessionRecoveryRoutes(options),
     ...sessionStreamRoutes(options),
   ];
 }
