@@ -1,4 +1,5 @@
 import type { AgentRow } from "./agent-types.js";
+import type { RecoveryView, ResolvedStep } from "./recovery-types.js";
 import type {
   AgentConfig,
   AgentSummary,
@@ -125,6 +126,13 @@ export const api = {
 
   sessionAgents: (id: string) =>
     request<{ agents: AgentRow[] }>("GET", `${sessionPath(id)}/agents`).then((r) => r.agents),
+
+  recovery: (id: string) => request<RecoveryView>("GET", `${sessionPath(id)}/recovery`),
+  resolveStep: (id: string, toolCallId: string, decision: "retry" | "accept", evidence: string) =>
+    request<ResolvedStep>("POST", `${sessionPath(id)}/recovery/${enc(toolCallId)}/resolve`, {
+      decision,
+      evidence,
+    }),
 
   listAgents: () => request<{ agents: AgentSummary[] }>("GET", "/api/agents").then((r) => r.agents),
   readAgentConfig: (id: string) => request<AgentConfig>("GET", `/api/agents/${enc(id)}/config`),

@@ -8,6 +8,7 @@ import { Composer } from "../components/composer.js";
 import { ErrorText } from "../components/error-text.js";
 import { ModeSwitch } from "../components/mode-switch.js";
 import { QuestionCard } from "../components/question-card.js";
+import { RecoveryPanel } from "../components/recovery-panel.js";
 import { TimelineView } from "../components/timeline-view.js";
 import { hrefOf } from "../router.js";
 import { followSession, type StreamStatus } from "../stream/session-stream.js";
@@ -76,6 +77,7 @@ export function ChatPage({ sessionId }: { sessionId: string }) {
       )}
       <TimelineView items={timeline?.items ?? []} />
       {timeline && <AgentsPanel sessionId={sessionId} activity={timeline.agents} taskState={taskState} />}
+      <RecoveryPanel sessionId={sessionId} taskState={taskState} />
       {timeline && timeline.approvals.length > 0 && (
         <section className="approvals" aria-label="Waiting for approval">
           <h2>Waiting for your approval</h2>
