@@ -10,7 +10,7 @@ const API_KEY = "sk-test-penguin-show-resume-0123456789";
 const QUESTION = "allow? [y/N/p/a]";
 
 describe("penguin sessions show --json", () => {
-  test("prints one JSON object: id, created, meta, files, scratchpad, stats and diagnostics", async () => {
+  test("prints one JSON object: id, created, meta, files, scratchpad, stats, diagnostics and the journal's uncertain and resolved steps", async () => {
     const dataRoot = tempDir("show-json");
     writeParentSession(dataRoot, "parent-1", { childId: "child-1", scratchpad: true });
     writeChildSession(dataRoot, "child-1", "parent-1");
@@ -18,8 +18,20 @@ describe("penguin sessions show --json", () => {
     expect(r.exitCode).toBe(0);
     const shown = JSON.parse(r.stdout) as Record<string, unknown>;
     expect(Object.keys(shown).sort()).toEqual(
-      ["created", "diagnostics", "files", "id", "meta", "scratchpad", "stats"].sort(),
+      [
+        "created",
+        "diagnostics",
+        "files",
+        "id",
+        "meta",
+        "resolved",
+        "scratchpad",
+        "stats",
+        "uncertain",
+      ].sort(),
     );
+    // A session that ended cleanly leaves nothing uncertain and nothing decided.
+    expect(shown).toMatchObject({ uncertain: [], resolved: [] });
     const [file] = traceFiles(dataRoot).filter((f) => f.includes("parent-1"));
     expect(shown).toMatchObject({
       id: "parent-1",
