@@ -30,10 +30,10 @@ export const SEARCH_EXECUTIONS_DEFINITION: ToolDefinitionConfig = {
       text: { type: "string", description: "Words in its prompt, messages, tool calls or outputs." },
       agent: { type: "string", description: "A named agent." },
       agent_run_id: { type: "string", description: "root, or a child's id (sub_N)." },
-      execution_id: { type: "string", description: "An execution id, e.g. sub_1/2." },
+      execution_id: { type: "string", description: "An execution id (<agent_run_id>/<task>)." },
       state: { type: "string", enum: STATES },
-      since: { type: "string", description: "ISO 8601: active at or after this time." },
-      until: { type: "string", description: "ISO 8601: started at or before this time." },
+      since: { type: "string", description: "A date and time (ISO format): active at or after it." },
+      until: { type: "string", description: "A date and time (ISO format): started at or before it." },
       limit: {
         type: "integer",
         minimum: 1,
@@ -59,7 +59,7 @@ export const READ_EXECUTION_DEFINITION: ToolDefinitionConfig = {
       execution_id: {
         type: "string",
         minLength: 1,
-        description: "The id search_executions gave, e.g. root/2.",
+        description: "The id search_executions gave (<agent_run_id>/<task>).",
       },
       part: { type: "string", enum: PARTS, default: "metadata", description: "What to read." },
       page,
@@ -77,7 +77,11 @@ export const RESUME_EXECUTION_DEFINITION: ToolDefinitionConfig = {
     "Continue paused or interrupted work: a child agent's last task is relaunched on its own session (it works in the background and reports back as a launched agent does); your own interrupted task continues in this task. Use it only when the user asks you to, after reading the execution's saved history (read_execution) and checking the workspace for what was already done.",
   parameters: objectSchema(
     {
-      execution_id: { type: "string", minLength: 1, description: "The execution to continue, e.g. sub_1/1." },
+      execution_id: {
+        type: "string",
+        minLength: 1,
+        description: "The execution to continue (<agent_run_id>/<task>).",
+      },
     },
     ["execution_id"],
   ),
