@@ -101,7 +101,7 @@ function activityItems(agent: AgentRecords, records: readonly OmniMessage[]): Ex
   for (const record of records) {
     if (isPayload(record, "request_begin")) {
       request++;
-      const attempt = record.payload.attempt ? ` attempt ${record.payload.attempt}` : "";
+      const attempt = (record.payload.attempt ?? 1) > 1 ? ` attempt ${record.payload.attempt}` : "";
       open = item(
         record.timestamp,
         "model_request",
