@@ -1,5 +1,6 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
+import type { ScriptTurnInput } from "@penguin/fake-llm";
 import { afterEach, describe, expect, it } from "vitest";
 import { allowAll } from "../../src/approval/policies.js";
 import type { Session } from "../../src/sdk/session.js";
@@ -63,7 +64,7 @@ function listed(session: Session): Execution[] {
 
 describe("executions after a SIGKILL with three agents running", () => {
   it("lists all three as interrupted, reads them, and resumes them", async () => {
-    const routes: Record<string, { text?: string; tool_calls?: unknown[] }[]> = {
+    const routes: Record<string, ScriptTurnInput[]> = {
       [ALPHA]: [{ tool_calls: [longCall("a_long", "alpha")] }, { text: "alpha resumed and done" }],
       [BRAVO]: [{ tool_calls: [longCall("b_long", "bravo")] }, { text: "bravo resumed and done" }],
     };
