@@ -40,7 +40,13 @@ export function sessionExecutionSource(input: ExecutionSourceInput): ExecutionSo
   return source;
 }
 
-export type { Execution, ExecutionFilter, ExecutionPart } from "@penguin/trace";
+export type {
+  Execution,
+  ExecutionFilter,
+  ExecutionItem,
+  ExecutionPart,
+  ExecutionState,
+} from "@penguin/trace";
 export type { ExecutionRead, ExecutionSource } from "../tools/executions/index.js";
 
 /** `session.executions(filter)`: the executions that pass it, or why the traces could not be read. */
