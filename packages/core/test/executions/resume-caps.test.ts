@@ -134,3 +134,28 @@ describe("resume_execution under the caps of the subagent runtime", () => {
     await env.dispose();
   });
 });
+
+describe("the execution tools when the traces cannot be read", () => {
+  it("answer with a failed output that says why, and never throw", async () => {
+    const broken: ExecutionSource = {
+      self: "root",
+      read: () => {
+        throw new Error("session s-root has no trace");
+      },
+    };
+    const env = extendedEnvironment(dirs, { executions: broken });
+    const calls = [
+      ["search_executions", {}],
+      ["read_execution", { execution_id: "root/1" }],
+      ["resume_execution", { execution_id: "root/1" }],
+    ] as const;
+    for (const [i, [name, args]] of calls.entries()) {
+      const call = await runCall(env, name, args, `call_${i}`);
+      expect(call.complete.stop_reason).toBe("failed");
+      expect(call.complete.output).toBe(
+        "the session's traces could not be read: session s-root has no trace",
+      );
+    }
+    await env.dispose();
+  });
+});

@@ -10,7 +10,7 @@ import {
 import type { BuiltinTool, ToolExecutionContext, ToolResult } from "../../environment/types.js";
 import { answer, fail } from "../call-text.js";
 import { executeWithArguments, stringArg } from "../files/file-tool-support.js";
-import { type ExecutionSource, isWithin, unknownExecution } from "./source.js";
+import { type ExecutionSource, isWithin, readTree, unknownExecution } from "./source.js";
 
 /** Characters of the interrupted task's prompt and last answer quoted back. */
 const QUOTE_CHARS = 2_000;
@@ -66,7 +66,9 @@ export function createResumeExecutionTool(
     async function* ({ id }, ctx): AsyncGenerator<OmniMessage, ToolResult> {
       if (!source)
         return yield* fail(ctx, "this session keeps no trace, so it has no retained work to resume.");
-      const { agents, options } = source.read();
+      const tree = readTree(source);
+      if (!tree.ok) return yield* fail(ctx, tree.error);
+      const { agents, options } = tree;
       const all = listExecutions(agents, options);
       const execution = all.find((e) => e.id === id);
       if (!execution) return yield* fail(ctx, unknownExecution(id, agents));

@@ -35,6 +35,17 @@ export interface ExecutionSource {
 
 export type ExecutionRead = ({ ok: true } & ExecutionPage) | { ok: false; error: string };
 
+/** The session's agents and reading rules, or why the traces could not be read (never a throw). */
+export function readTree(
+  source: ExecutionSource,
+): ({ ok: true } & ReturnType<ExecutionSource["read"]>) | { ok: false; error: string } {
+  try {
+    return { ok: true, ...source.read() };
+  } catch (error) {
+    return { ok: false, error: `the session's traces could not be read: ${errorMessage(error)}` };
+  }
+}
+
 /** Every execution that passes `filter`; an unreadable session is no execution (the error is given). */
 export function findExecutions(
   source: ExecutionSource,
