@@ -1,5 +1,6 @@
 import {
   assistantText,
+  eventMsg,
   messageSent,
   type OmniMessage,
   requestBegin,
@@ -100,5 +101,25 @@ describe("executions read from traces", () => {
     expect(inbox).toEqual([expect.objectContaining({ kind: "pending", text: "[msg_1] from root: hello" })]);
     const many = Array.from({ length: 30 }, (_, i) => i);
     expect(pageItems(many, 2, 25)).toEqual({ items: [25, 26, 27, 28, 29], page: 2, pages: 2 });
+  });
+
+  it("keeps a task whole across a compaction, whose new trace file repeats the task's prompt", () => {
+    const records = [
+      meta("s1"),
+      userText("long task"),
+      requestBegin(),
+      requestEnd("completed"),
+      eventMsg({ type: "compaction_begin", reason: "context", mode: "summarize" }),
+      meta("s1"),
+      userText("[context_summary]\nso far\n[/context_summary]", { sender: "harness" }),
+      userText("long task"),
+      eventMsg({ type: "compaction_end", reason: "context", mode: "summarize", status: "completed" }),
+      requestBegin(),
+      requestEnd("completed"),
+      taskEnd("completed"),
+    ];
+    expect(taskSpans(records).map((span) => [span.number, span.from, span.to, span.status])).toEqual([
+      [1, 1, records.length, "completed"],
+    ]);
   });
 });
