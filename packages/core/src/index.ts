@@ -132,6 +132,16 @@ export type {
 export type { CustomToolRegistration } from "./sdk/custom-tools.js";
 export type { RunInput } from "./sdk/input.js";
 export { type CompactOptions, type RunOptions, Session } from "./sdk/session.js";
+// Retained work: `session.executions(filter)` and `session.execution(id, part, page)`.
+export type {
+  Execution,
+  ExecutionFilter,
+  ExecutionItem,
+  ExecutionList,
+  ExecutionPart,
+  ExecutionRead,
+  ExecutionState,
+} from "./sdk/session-executions.js";
 export { newSessionId } from "./sdk/session-id.js";
 export { AGENT_FINISHED, JOB_EXITED } from "./sdk/session-notices.js";
 export type { WakeListener, WakeRunOptions, WakeTurn } from "./sdk/session-wake.js";

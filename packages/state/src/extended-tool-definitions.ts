@@ -3,6 +3,7 @@ import { JOB_TOOL_DEFINITIONS, JobToolLimitsShape } from "./job-tool-definitions
 import { DEFAULT_MAX_OUTPUT_LENGTH, type ToolDefinitionConfig } from "./tool-definitions.js";
 import { AGENT_TREE_TOOL_DEFINITIONS } from "./tools/agents.js";
 import { deepFreeze, type JsonSchema, objectSchema } from "./tools/definition-parts.js";
+import { EXECUTION_TOOL_DEFINITIONS } from "./tools/executions.js";
 import { MESSAGING_TOOL_DEFINITIONS } from "./tools/messaging.js";
 import { METRICS_TOOL_DEFINITIONS } from "./tools/metrics.js";
 
@@ -251,6 +252,7 @@ export const EXTENDED_TOOL_DEFINITIONS: readonly ToolDefinitionConfig[] = deepFr
   ...MESSAGING_TOOL_DEFINITIONS,
   ...AGENT_TREE_TOOL_DEFINITIONS,
   ...METRICS_TOOL_DEFINITIONS,
+  ...EXECUTION_TOOL_DEFINITIONS,
 ]);
 
 export const EXTENDED_TOOL_NAMES: readonly string[] = EXTENDED_TOOL_DEFINITIONS.map((tool) => tool.name);

@@ -60,6 +60,9 @@ const EXTENDED = [
   "launch_agent",
   "stop_agent",
   "read_metrics",
+  "search_executions",
+  "read_execution",
+  "resume_execution",
 ];
 
 describe("extended tool definitions", () => {
@@ -83,6 +86,10 @@ describe("extended tool definitions", () => {
       launch_agent: "rw",
       stop_agent: "r",
       read_metrics: "r",
+      // Reading retained work changes nothing; resuming relaunches an agent that may write.
+      search_executions: "r",
+      read_execution: "r",
+      resume_execution: "rw",
     });
   });
 

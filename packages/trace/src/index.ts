@@ -13,6 +13,30 @@ export {
 export { type AuditEntry, approvalAudit } from "./audit.js";
 export { TraceError, type TraceErrorCode } from "./errors.js";
 export {
+  EXECUTION_PAGE_ITEMS,
+  EXECUTION_PARTS,
+  type ExecutionItem,
+  type ExecutionPage,
+  type ExecutionPart,
+  executionItems,
+  executionRecords,
+  MAX_ITEM_CHARS,
+  pageItems,
+} from "./execution-parts.js";
+export {
+  type AgentRecords,
+  agentExecutions,
+  EXECUTION_STATES,
+  type Execution,
+  type ExecutionFilter,
+  type ExecutionReadOptions,
+  type ExecutionState,
+  listExecutions,
+  sessionAgents,
+  type TaskSpan,
+  taskSpans,
+} from "./executions.js";
+export {
   type JournalEntry,
   type JournalResolution,
   type JournalState,

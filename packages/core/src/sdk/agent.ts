@@ -48,6 +48,7 @@ import { grantedRules, lastToolList, latestSessionMeta } from "./recorded-sessio
 import { Session } from "./session.js";
 import type { SessionAssembly } from "./session-assembly.js";
 import { sessionEnvironment } from "./session-environment.js";
+import { sessionExecutionSource } from "./session-executions.js";
 import { newSessionMeta, recordSessionHeader } from "./session-header.js";
 import { newSessionId } from "./session-id.js";
 import { refuseUnpricedCostBudget, sessionLimits } from "./session-limits.js";
@@ -327,6 +328,8 @@ export class Agent {
     const answerers = isSubagent ? undefined : new UserAnswerers(options.onAsk);
     const mailbox = subagents ? { ...subagents.rootMailbox, user: answerers } : input.mailbox;
     const tree = subagents ? { manager: subagents, depth: 0 } : input.tree;
+    const where = { location: this.location, config: this.config, sessionId: id, tree, mailbox };
+    const executions = sessionExecutionSource({ ...where, parentSessionId: input.parentSessionId });
     const tools = sessionTools({
       agentId: this.id,
       config: this.config,
@@ -338,6 +341,7 @@ export class Agent {
       mailbox,
       metrics: traceMetrics(this.location, id),
       seat: seatOf(tree, mailbox, this.config, this.extraTools, input.surroundings.agents),
+      executions,
     });
     const { environment, hookRunner } = sessionEnvironment({
       sessionId: id,
@@ -430,6 +434,7 @@ export class Agent {
       header: startHeader,
       meta,
       subagents,
+      executions,
       answerers,
       agents: input.surroundings.agents,
       notices,

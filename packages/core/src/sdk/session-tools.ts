@@ -7,6 +7,7 @@ import {
   LAUNCH_AGENT_TOOL_NAME,
   mayLaunch,
 } from "../tools/agents/index.js";
+import { type ExecutionSource, executionToolFactories } from "../tools/executions/index.js";
 import { extendedToolFactories } from "../tools/extended/index.js";
 import { type Mailbox, messagingToolFactories } from "../tools/messaging/index.js";
 import { type MetricsSource, metricsToolFactories } from "../tools/metrics/index.js";
@@ -54,6 +55,8 @@ export interface SessionToolsInput {
   metrics: MetricsSource | undefined;
   /** This agent's place in the session's agent tree (launch_agent / stop_agent); none: outside it. */
   seat: AgentSeat | undefined;
+  /** The session's retained work (search_executions, read_execution, resume_execution). */
+  executions: ExecutionSource | undefined;
 }
 
 /**
@@ -80,6 +83,7 @@ export function sessionTools(input: SessionToolsInput): BuiltinTool[] {
     ...messagingToolFactories(input.mailbox),
     ...metricsToolFactories(input.metrics),
     ...agentTreeToolFactories(input.seat),
+    ...executionToolFactories(input.executions),
   });
   for (const name of builtins.unknown) {
     input.logger.warn(

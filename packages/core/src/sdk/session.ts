@@ -23,6 +23,7 @@ import type { ToolCallRedaction } from "./call-redaction.js";
 import { inputMessages, type RunInput } from "./input.js";
 import { openWorkOf } from "./open-work.js";
 import type { RunOptions } from "./run-options.js";
+import * as retained from "./session-executions.js";
 import { connectMcp } from "./session-mcp-connect.js";
 import { type WakeListener, type WakeRunOptions, WakeTurns } from "./session-wake.js";
 import { checkThinkingLevel } from "./thinking.js";
@@ -62,6 +63,8 @@ export interface SessionParts {
   answerers?: UserAnswerers;
   /** The subagent sessions of a top-level session (a subagent has none: depth is capped at 1). */
   subagents?: SubagentManager;
+  /** The retained work of the session's agents (see sdk/session-executions.ts). */
+  executions: retained.ExecutionSource;
   /** The named agents the session can start (`.agents/agents/<name>.md`). */
   agents: AgentCatalog;
   /** The notices waiting for the model, and the handlers that take them (`.agents/events/`). */
@@ -162,6 +165,16 @@ export class Session {
   /** The subagents run_subagent started (kept ones, oldest first), with their status. */
   get subagents(): SubagentInfo[] {
     return this.parts.subagents?.list() ?? [];
+  }
+
+  /** The executions (one task of one agent each) of this session's tree that pass `filter`. */
+  executions(filter?: retained.ExecutionFilter): retained.ExecutionList {
+    return retained.executionsOf(this.parts.executions, filter);
+  }
+
+  /** One page of one part of execution `id` (`root/2`, `sub_1/1`); reading resumes nothing. */
+  execution(id: string, part?: retained.ExecutionPart, page?: number): retained.ExecutionRead {
+    return retained.readExecution(this.parts.executions, id, part, page);
   }
 
   /**

@@ -8,6 +8,7 @@ import { agentTreeToolFactories } from "./agents/index.js";
 import { createExecCommandTool, createInputCommandTool } from "./command/index.js";
 import { createDescribeImageTool } from "./describe-image/describe-image.js";
 import { createEditFileTool } from "./edit-file/edit-file.js";
+import { executionToolFactories } from "./executions/index.js";
 import { extendedToolFactories } from "./extended/index.js";
 import { messagingToolFactories } from "./messaging/index.js";
 import { metricsToolFactories } from "./metrics/index.js";
@@ -30,6 +31,8 @@ export const BUILTIN_TOOL_FACTORIES: Readonly<Record<string, ToolFactory>> = {
   ...agentTreeToolFactories(undefined),
   // Without a session's trace it fails with a clear message; a session passes its source as `extra`.
   ...metricsToolFactories(undefined),
+  // Without a session's traces they fail with a clear message; a session passes its source in.
+  ...executionToolFactories(undefined),
   exec_command: createExecCommandTool,
   input_command: createInputCommandTool,
   read_file: createReadFileTool,

@@ -242,6 +242,25 @@ const CASES: Case[] = [
     names: "task",
   },
   {
+    name: "search_executions",
+    args: () => ({ state: "interrupted" }),
+    invalid: { limit: "many" },
+    names: "limit",
+  },
+  {
+    name: "read_execution",
+    args: () => ({ execution_id: "root/1", part: "activities" }),
+    invalid: { execution_id: 7 },
+    names: "execution_id",
+  },
+  {
+    // retainedWork's child sub_1 was stopped: resuming relaunches it.
+    name: "resume_execution",
+    args: () => ({ execution_id: "sub_1/1" }),
+    invalid: { execution_id: 7 },
+    names: "execution_id",
+  },
+  {
     name: "stop_agent",
     args: () => ({ agent_run_id: "sub_1" }),
     invalid: { agent_run_id: 7 },

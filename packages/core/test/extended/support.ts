@@ -1,5 +1,5 @@
 import { mkdir } from "node:fs/promises";
-import { taskEnd } from "@penguin/protocol";
+import { requestBegin, sessionMeta, taskEnd, toolCall, toolDispatched, userText } from "@penguin/protocol";
 import {
   applyRichRead,
   applyWriteGuard,
@@ -10,6 +10,7 @@ import {
 } from "@penguin/state";
 import type { EnvironmentOptions } from "../../src/environment/environment.js";
 import { type AgentSeat, agentTreeToolFactories } from "../../src/tools/agents/index.js";
+import { type ExecutionSource, executionToolFactories } from "../../src/tools/executions/index.js";
 import { extendedToolFactories } from "../../src/tools/extended/index.js";
 import {
   type Mailbox,
@@ -47,6 +48,8 @@ export interface ToolsetOptions {
   metrics?: MetricsSource;
   /** launch_agent's and stop_agent's place in a tree; default the root of `answeringTree()`. */
   seat?: AgentSeat;
+  /** The execution tools' retained work; default `retainedWork()`. */
+  executions?: ExecutionSource;
 }
 
 export function definitionsOf(options: ToolsetOptions = {}): ToolDefinitionConfig[] {
@@ -73,6 +76,7 @@ export function extendedEnvironment(dirs: TempDirs, options: ToolsetOptions = {}
     ...messagingToolFactories(options.mailbox ?? rootWithOneChild()),
     ...metricsToolFactories(options.metrics ?? twoToolsMeasured),
     ...agentTreeToolFactories(options.seat ?? answeringTree()),
+    ...executionToolFactories(options.executions ?? retainedWork()),
   });
   if (unknown.length > 0) throw new Error(`no factory for ${unknown.join(", ")}`);
   return makeEnvironment(dirs, tools, { writeGuard: options.writeGuard, ...options.environment });
@@ -130,3 +134,42 @@ export const twoToolsMeasured: MetricsSource = () => [
   { name: "exec_command", count: 3, total_ms: 900, p50_ms: 300, p95_ms: 400, max_ms: 400, errors: 1 },
   { name: "read_file", count: 5, total_ms: 50, p50_ms: 10, p95_ms: 12, max_ms: 12, errors: 0 },
 ];
+
+/**
+ * Retained work of a session read by its root: the root's task cut off mid write_file (`root/1`,
+ * interrupted) and child sub_1's task stopped (`sub_1/1`, paused). Relaunching a child succeeds.
+ */
+export function retainedWork(): ExecutionSource {
+  const meta = (sessionId: string) =>
+    sessionMeta({
+      session_id: sessionId,
+      provider: "fake",
+      model_id: "fake-model",
+      system_prompt: "You are a test.",
+      workspace: "/w",
+      agent_id: "default",
+    });
+  const root = [
+    meta("s-root"),
+    userText("Fix the build and report what changed."),
+    requestBegin(),
+    toolCall("write_file", { file_path: "a.txt", content: "fixed" }, "c1"),
+    toolDispatched({ tool_call_id: "c1", name: "write_file", read_only: false }),
+  ];
+  const child = [
+    meta("s-child"),
+    userText("Run the tests.", { sender: "parent_agent" }),
+    taskEnd("aborted", "stopped"),
+  ];
+  return {
+    self: "root",
+    read: () => ({
+      agents: [
+        { agentRunId: "root", sessionId: "s-root", depth: 0, records: root },
+        { agentRunId: "sub_1", sessionId: "s-child", depth: 1, parent: "root", records: child },
+      ],
+      options: { liveSince: "2999-01-01T00:00:00.000Z" },
+    }),
+    relaunch: async () => ({ ok: true }),
+  };
+}

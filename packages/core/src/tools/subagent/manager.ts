@@ -67,6 +67,11 @@ export class SubagentManager {
   private readonly starting = new Map<string, boolean>();
   private readonly finishListeners = new Set<(info: ChildFinished) => void>();
   readonly maxRunning: number;
+  /**
+   * When this process took the session's tree over: a child's task with no end that started
+   * before it was run by a process that is gone (see the trace's `ExecutionReadOptions`).
+   */
+  readonly startedAt = new Date().toISOString();
   private nextId = 1;
   private disposed = false;
 

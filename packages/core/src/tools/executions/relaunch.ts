@@ -1,0 +1,31 @@
+import type { SubagentManager } from "../subagent/index.js";
+import type { ChildRelauncher } from "./source.js";
+
+// resume_execution on a child: its kept session is reopened from its trace (when the process that
+// ran it is gone) and given a continuation task, under the same caps as a launch: the tree's depth
+// (`child_agents.max_depth`) and the launched children running at once (`child_agents.max_running`).
+
+export function childRelauncher(manager: SubagentManager, maxDepth: number): ChildRelauncher {
+  return async (agentRunId, prompt, approve) => {
+    const child = manager.get(agentRunId);
+    if (!child) return { ok: false, error: manager.unknownMessage(agentRunId) };
+    if (child.status === "running")
+      return { ok: false, error: `${agentRunId} is running: nothing to resume.` };
+    if (child.status === "disposed") return { ok: false, error: `${agentRunId} was ended with its session.` };
+    if (child.placement.depth > maxDepth) {
+      return {
+        ok: false,
+        error: `cannot resume ${agentRunId}: it sits at depth ${child.placement.depth}, past the cap child_agents.max_depth (${maxDepth}). Nothing was resumed.`,
+      };
+    }
+    if (child.placement.launched && manager.runningLaunched() >= manager.maxRunning) {
+      return {
+        ok: false,
+        error: `cannot resume ${agentRunId}: ${manager.maxRunning} launched agents are running at once, the cap child_agents.max_running. Wait for one to finish or stop one with stop_agent, then retry. Nothing was resumed.`,
+      };
+    }
+    const reopened = await manager.reopen(child);
+    if (!reopened.ok) return reopened;
+    return child.startTask(prompt, approve);
+  };
+}
