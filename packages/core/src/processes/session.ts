@@ -12,9 +12,11 @@ import {
   terminatePlan,
 } from "./platform.js";
 import { deliver, groupAlive } from "./process-group.js";
+import type { CommandSessionSpec, RetainedSessionSpec, SessionOrigin } from "./session-spec.js";
 import { SpoolTail } from "./spool-tail.js";
 
 export { type CommandExit, exitNote, type UnknownExitReason } from "./command-exit.js";
+export type { CommandSessionSpec, RetainedSessionSpec, SessionOrigin } from "./session-spec.js";
 
 /**
  * How long a session waits after the shell exited for its pipes to close before it counts as
@@ -32,31 +34,6 @@ const GROUP_POLL_MS = 50;
 
 export type SessionStatus = "running" | "exited";
 
-/** The tool that started a session: exec_command sessions and run_command jobs are one kind of thing. */
-export type SessionOrigin = "exec_command" | "run_command";
-
-export interface CommandSessionSpec {
-  id: string;
-  cmd: string;
-  cwd: string;
-  shell: string;
-  /** The shell's flags before the command; default a login shell (`-lc`). */
-  shellFlags?: readonly string[];
-  env: Record<string, string>;
-  unreadBufferChars: number;
-  platform?: Platform;
-  /** Why it runs: run_command's `purpose`, exec_command's call description. */
-  purpose?: string;
-  origin?: SessionOrigin;
-  /** Called once when the command has exited and its output is collected (see `finished`). */
-  onFinished?: (session: CommandSession) => void;
-  /**
-   * Where the command writes its stdout and stderr itself (created 0600), instead of a pipe to
-   * Penguin: the output is kept, and the command runs on, if Penguin dies. Penguin follows it.
-   */
-  spoolFile?: string;
-}
-
 /** A snapshot for process lists (the UI, the model's "live ids" hint). */
 export interface CommandSessionInfo {
   id: string;
@@ -71,31 +48,6 @@ export interface CommandSessionInfo {
   endedAt?: number;
   purpose?: string;
   origin: SessionOrigin;
-}
-
-/**
- * A command a crashed Penguin started, found again by a resumed session (see the process
- * registry): still running (`alive`, re-attached: its pid was checked to be the same process), or
- * ended with a recorded or unknown exit. Its stdin is not connected any more.
- */
-export interface RetainedSessionSpec {
-  id: string;
-  cmd: string;
-  cwd: string;
-  purpose?: string;
-  origin: SessionOrigin;
-  startedAt: number;
-  pid: number | undefined;
-  unreadBufferChars: number;
-  platform?: Platform;
-  /** The output spool to read from (none: the output went through a pipe and is lost). */
-  spoolFile?: string;
-  /** Re-attached: tells whether the process still runs (polled, since it is not Penguin's child). */
-  alive?: () => boolean;
-  /** How it ended (ignored when `alive`). */
-  exit?: CommandExit;
-  endedAt?: number;
-  onFinished?: (session: CommandSession) => void;
 }
 
 /** How often a re-attached process is checked for having ended. */
@@ -159,7 +111,7 @@ export class CommandSession {
   private terminating: Promise<void> | undefined;
   private readonly onFinished: ((session: CommandSession) => void) | undefined;
 
-  constructor(spec: CommandSessionSpec | RetainedSessionSpec) {
+  constructor(spec: CommandSessionSpec<CommandSession> | RetainedSessionSpec<CommandSession>) {
     this.onFinished = spec.onFinished;
     this.id = spec.id;
     this.cmd = spec.cmd;
@@ -209,7 +161,7 @@ export class CommandSession {
   }
 
   /** Starts the command; its output goes to the spool file when there is one, else to pipes. */
-  private spawnChild(spec: CommandSessionSpec): ChildProcess {
+  private spawnChild(spec: CommandSessionSpec<CommandSession>): ChildProcess {
     const args = spec.shellFlags ? [...spec.shellFlags, spec.cmd] : shellArgs(spec.cmd);
     const out = spec.spoolFile !== undefined ? openSync(spec.spoolFile, "a", 0o600) : undefined;
     try {
@@ -226,7 +178,7 @@ export class CommandSession {
   }
 
   /** A command found again after a restart: re-attached while it runs, else ended as recorded. */
-  private retain(spec: RetainedSessionSpec): void {
+  private retain(spec: RetainedSessionSpec<CommandSession>): void {
     this.stdinOpen = false;
     this.openStreams = 0;
     if (spec.spoolFile !== undefined) {
@@ -260,6 +212,14 @@ export class CommandSession {
 
   get pid(): number | undefined {
     return this.knownPid;
+  }
+
+  /**
+   * Whether Penguin holds the process group: false for a command found ended after a restart,
+   * whose recorded pid may now name another program (it must never be signalled).
+   */
+  get canSignal(): boolean {
+    return this.signalPid !== undefined;
   }
 
   get status(): SessionStatus {
