@@ -11,7 +11,7 @@ const CHILD = join(dirname(fileURLToPath(import.meta.url)), "child-session.mjs")
 
 /** Runs child-session.mjs in its own Node process and lets the test wait for its messages. */
 export function spawnSession(
-  env: { dataRoot: string; workspaceDir: string },
+  env: { root: string; dataRoot: string; workspaceDir: string },
   prompt: string,
   cleanups: (() => void)[],
   config?: Record<string, unknown>,
@@ -19,9 +19,8 @@ export function spawnSession(
   const child: ChildProcess = spawn(
     process.execPath,
     [CHILD, env.dataRoot, env.workspaceDir, MODEL, prompt, ...(config ? [JSON.stringify(config)] : [])],
-    {
-      stdio: ["ignore", "pipe", "pipe"],
-    },
+    // The test's temp folder as HOME: no dotfiles of the machine reach the session's shells.
+    { stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, HOME: env.root } },
   );
   let stderr = "";
   child.stderr?.on("data", (chunk) => {
