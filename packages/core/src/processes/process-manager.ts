@@ -246,6 +246,9 @@ export class ProcessManager {
       ...all.map((session) => session.terminate(this.terminateGraceMs)),
       ...this.terminations,
     ]);
+    // Their exits arrive just after their groups are gone: waited for briefly, so that the
+    // registry records how they ended rather than leaving them to look interrupted.
+    if (this.journal) await waitForFinished(all, FINISH_RECORD_WAIT_MS);
   }
 
   /** Exited sessions first, then idle running ones; least recently used first within each. */
@@ -264,6 +267,16 @@ export class ProcessManager {
     const termination = session.terminate(this.terminateGraceMs);
     this.terminations.add(termination);
     void termination.finally(() => this.terminations.delete(termination));
+  }
+}
+
+/** How long disposal waits for the exits of the commands it ended, to record them. */
+const FINISH_RECORD_WAIT_MS = 500;
+
+async function waitForFinished(sessions: readonly CommandSession[], ms: number): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (sessions.some((session) => !session.finished) && Date.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, 10));
   }
 }
 

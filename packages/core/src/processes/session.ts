@@ -387,7 +387,16 @@ export class CommandSession {
     this.closeStreams();
   }
 
+  /** Stops following the spool, keeping what it holds. Idempotent. */
+  private finishSpool(): void {
+    if (!this.spool) return;
+    this.spool.stop();
+    this.spool = undefined;
+    this.append(this.spoolDecoder?.end() ?? "");
+  }
+
   private closeStreams(): void {
+    this.finishSpool();
     this.child?.stdin?.destroy();
     this.child?.stdout?.destroy();
     this.child?.stderr?.destroy();
@@ -431,11 +440,11 @@ export class CommandSession {
   private onExit(exit: CommandExit): void {
     if (this.exitInfo) return;
     clearInterval(this.adoptedTimer);
-    if (this.spool) {
-      // Everything the command wrote before it exited is in the file now.
-      this.spool.stop();
-      this.append(this.spoolDecoder?.end() ?? "");
-    }
+    // Everything the command wrote before it exited is in the file now. Children it left running
+    // in its group (`server &`) may write more: the spool is followed until the group is ended.
+    this.spool?.drain();
+    const leftovers = this.child !== undefined && this.signalPid !== undefined && groupAlive(this.signalPid);
+    if (!leftovers) this.finishSpool();
     this.exitInfo = exit;
     this.endedAt = Date.now();
     this.stdinOpen = false;

@@ -90,6 +90,17 @@ describe.skipIf(process.platform !== "linux")("process registry", () => {
     expect(readdirSync(dir).sort()).toEqual(["cmd_1.json", "cmd_1.out"]);
   });
 
+  it("keeps following a job's spool after its shell exits while a child it left in its group still prints", async () => {
+    const { dir, cwd, home } = registry();
+    const processes = manager(dir, home);
+    const job = started(
+      processes.start({ cmd: "(sleep 0.3; echo late) & echo early", cwd, origin: "run_command" }),
+    );
+    await waitUntil(() => job.finished, "the shell to exit");
+    await waitUntil(() => job.lineWindow({ limit: 5 }).lines.includes("late"), "the child's later output");
+    expect(job.lineWindow({ limit: 5 }).lines).toEqual(["early", "late"]);
+  });
+
   it("records an exec_command session without a spool: its output goes through a pipe", async () => {
     const { dir, cwd, home } = registry();
     const processes = manager(dir, home);
