@@ -10,7 +10,7 @@ import {
   spoolFileName,
   writeProcessRecord,
 } from "./registry.js";
-import { type CommandExit, CommandSession } from "./session.js";
+import { type CommandExit, CommandSession, type SessionOrigin } from "./session.js";
 
 /** The identity a record holds, when it holds one. */
 export function recordedIdentity(record: ProcessRecord): ProcessIdentity | undefined {
@@ -40,6 +40,31 @@ export class ProcessJournal {
 
   spoolPath(id: string): string {
     return join(this.dir, spoolFileName(id));
+  }
+
+  /**
+   * Records a command about to start, before its process exists: a crash between this and
+   * `started` leaves a record without a pid, which a resume reports as interrupted (it may have
+   * run) and never signals.
+   */
+  starting(command: {
+    id: string;
+    cmd: string;
+    cwd: string;
+    purpose?: string;
+    origin: SessionOrigin;
+    spoolFile?: string;
+  }): void {
+    this.put({
+      id: command.id,
+      origin: command.origin,
+      command: command.cmd,
+      cwd: command.cwd,
+      ...(command.purpose !== undefined ? { purpose: command.purpose } : {}),
+      started_at: Date.now(),
+      ...(command.spoolFile !== undefined ? { output_file: spoolFileName(command.id) } : {}),
+      state: "running",
+    });
   }
 
   /** Records a command that has just started: its pid and start time, read while it surely lives. */
@@ -117,6 +142,10 @@ export class ProcessJournal {
       ...recordedEnd(exit),
       ...(session.endedAt !== undefined ? { ended_at: session.endedAt } : {}),
     };
+    this.put(record);
+  }
+
+  private put(record: ProcessRecord): void {
     try {
       writeProcessRecord(this.dir, record);
     } catch {

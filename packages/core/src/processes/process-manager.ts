@@ -151,6 +151,14 @@ export class ProcessManager {
       }
     }
     request.beforeStart?.(id);
+    this.journal?.starting({
+      id,
+      cmd: request.cmd,
+      cwd: request.cwd,
+      origin: request.origin ?? "exec_command",
+      ...(request.purpose !== undefined ? { purpose: request.purpose } : {}),
+      ...(spoolFile !== undefined ? { spoolFile } : {}),
+    });
     let session: CommandSession;
     try {
       session = new CommandSession({
@@ -169,6 +177,7 @@ export class ProcessManager {
       });
     } catch (error) {
       // spawn() throws synchronously on arguments it cannot pass to exec (a NUL byte in cmd).
+      this.journal?.forget(id);
       return { ok: false, error: `the command could not be started: ${(error as Error).message}` };
     }
     this.sessions.set(session.id, session);

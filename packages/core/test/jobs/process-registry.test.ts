@@ -145,6 +145,26 @@ describe.skipIf(process.platform !== "linux")("process registry", () => {
     expect(record(dir, "cmd_2")).toMatchObject({ state: "exited" });
   });
 
+  it("a command recorded as starting but never with a pid (a crash in between) is interrupted, and never signalled", () => {
+    const { dir, home } = registry();
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(
+      join(dir, "cmd_1.json"),
+      JSON.stringify({
+        id: "cmd_1",
+        origin: "run_command",
+        command: "make",
+        cwd: home,
+        started_at: 1,
+        state: "running",
+      }),
+    );
+    const job = manager(dir, home).get("cmd_1");
+    expect(job?.exit).toEqual({ kind: "unknown", reason: "interrupted" });
+    expect(job?.canSignal).toBe(false);
+    expect(record(dir, "cmd_1")).toMatchObject({ state: "interrupted" });
+  });
+
   it("skips files that are not valid records instead of failing the session", () => {
     const { dir, cwd, home } = registry();
     mkdirSync(dir, { recursive: true });

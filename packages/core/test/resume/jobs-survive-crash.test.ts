@@ -67,6 +67,13 @@ async function crashDuringJob(env: Env, pidFile: string): Promise<{ sessionId: s
     session_id: string;
   };
   await waitUntil(() => existsSync(pidFile) && statSync(pidFile).size > 0, "the job to write its pid");
+  // The registry has its pid (the record is written as soon as the process exists, and may lag
+  // behind the job by a moment on a busy machine).
+  const recordFile = join(scratchpadDir(env.dataRoot, sessionId), "processes", "cmd_1.json");
+  await waitUntil(
+    () => existsSync(recordFile) && JSON.parse(readFileSync(recordFile, "utf8")).pid !== undefined,
+    "the job's pid to be recorded",
+  );
   await run.kill();
   return { sessionId, jobPid: readPid(pidFile) };
 }
