@@ -121,6 +121,14 @@ export {
   type PendingNoticeInfo,
   RESERVED_NOTICE_PREFIXES,
 } from "./notices/index.js";
+// Skills a session knows.
+// The process registry of a session's scratchpad: what a crash left running, for the front ends.
+export {
+  describeRetainedProcess,
+  type RetainedProcess,
+  type RetainedProcessState,
+  retainedProcesses,
+} from "./processes/retained-processes.js";
 // SDK.
 export { Agent, createAgent } from "./sdk/agent.js";
 export type {
@@ -146,7 +154,6 @@ export { newSessionId } from "./sdk/session-id.js";
 export { AGENT_FINISHED, JOB_EXITED } from "./sdk/session-notices.js";
 export type { WakeListener, WakeRunOptions, WakeTurn } from "./sdk/session-wake.js";
 export { SetupError } from "./sdk/setup-error.js";
-// Skills a session knows.
 export { loadSessionSkills, SkillCatalog } from "./skills/index.js";
 export {
   type CommandSessionInfo,

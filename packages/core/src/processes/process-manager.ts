@@ -4,6 +4,7 @@ import { MAX_COMMAND_SESSIONS } from "@penguin/state";
 import { LoginEnvironment } from "./login-environment.js";
 import { NON_INTERACTIVE_ENV, nonInteractiveEnv } from "./non-interactive-env.js";
 import { type Platform, resolveShell } from "./platform.js";
+import { ProcessJournal } from "./process-journal.js";
 import {
   CommandSession,
   type CommandSessionInfo,
@@ -39,6 +40,12 @@ export interface ProcessManagerOptions {
    * session's scratchpad). Absent: every command is a login shell (`bash -lc`).
    */
   loginEnvironment?: { mode: LoginEnvironmentMode; cwd: string; dir: string };
+  /**
+   * The process registry's folder (`<scratchpad>/processes`): each command is recorded there, a
+   * run_command job writes its output to a spool file there, and the commands an earlier run of
+   * this agent session left are found again from it. Absent: nothing survives the manager.
+   */
+  registryDir?: string;
 }
 
 export type StartResult = { ok: true; session: CommandSession } | { ok: false; error: string };
@@ -61,6 +68,7 @@ export class ProcessManager {
   private disposed = false;
   private readonly login: LoginEnvironment | undefined;
   private readonly exitListeners = new Set<(session: CommandSession) => void>();
+  private readonly journal: ProcessJournal | undefined;
 
   constructor(options: ProcessManagerOptions = {}) {
     this.maxSessions = options.maxSessions ?? MAX_COMMAND_SESSIONS;
@@ -76,6 +84,8 @@ export class ProcessManager {
     this.terminateGraceMs = options.terminateGraceMs ?? TERMINATE_GRACE_MS;
     this.platform = options.platform ?? process.platform;
     this.login = this.loginEnvironmentOf(options.loginEnvironment);
+    this.journal = options.registryDir !== undefined ? new ProcessJournal(options.registryDir) : undefined;
+    if (this.journal) this.restore(this.journal);
   }
 
   /** The session's captured login environment; it starts capturing now, beside the first model request. */
@@ -106,7 +116,14 @@ export class ProcessManager {
    * manager is full, one session is evicted first; when every session is in use by a running
    * tool call, nothing can be evicted and the start is refused.
    */
-  start(request: { cmd: string; cwd: string; purpose?: string; origin?: SessionOrigin }): StartResult {
+  start(request: {
+    cmd: string;
+    cwd: string;
+    purpose?: string;
+    origin?: SessionOrigin;
+    /** Called with the new session's id right before its command starts (the call journals it). */
+    beforeStart?: (id: string) => void;
+  }): StartResult {
     if (this.disposed)
       return { ok: false, error: "the command sessions of this agent session have been shut down" };
     const env = nonInteractiveEnv(this.baseEnv, this.extraEnv);
@@ -123,10 +140,30 @@ export class ProcessManager {
       }
       this.evict(victim);
     }
+    const id = `${COMMAND_ID_PREFIX}${this.nextId++}`;
+    let spoolFile: string | undefined;
+    if (this.journal && request.origin === "run_command") {
+      try {
+        this.journal.prepare();
+        spoolFile = this.journal.spoolPath(id);
+      } catch {
+        spoolFile = undefined; // no registry folder: the job's output goes through a pipe
+      }
+    }
+    request.beforeStart?.(id);
+    this.journal?.starting({
+      id,
+      cmd: request.cmd,
+      cwd: request.cwd,
+      origin: request.origin ?? "exec_command",
+      ...(request.purpose !== undefined ? { purpose: request.purpose } : {}),
+      ...(spoolFile !== undefined ? { spoolFile } : {}),
+    });
     let session: CommandSession;
     try {
       session = new CommandSession({
-        id: `${COMMAND_ID_PREFIX}${this.nextId++}`,
+        id,
+        ...(spoolFile !== undefined ? { spoolFile } : {}),
         cmd: request.cmd,
         cwd: request.cwd,
         shell: shell.shell,
@@ -136,16 +173,32 @@ export class ProcessManager {
         platform: this.platform,
         purpose: request.purpose,
         origin: request.origin,
-        onFinished: (finished) => {
-          for (const listener of this.exitListeners) listener(finished);
-        },
+        onFinished: (finished) => this.finished(finished),
       });
     } catch (error) {
       // spawn() throws synchronously on arguments it cannot pass to exec (a NUL byte in cmd).
+      this.journal?.forget(id);
       return { ok: false, error: `the command could not be started: ${(error as Error).message}` };
     }
     this.sessions.set(session.id, session);
+    this.journal?.started(session);
     return { ok: true, session };
+  }
+
+  private finished(session: CommandSession): void {
+    this.journal?.ended(session);
+    for (const listener of this.exitListeners) listener(session);
+  }
+
+  /** The commands an earlier run of this agent session left, found again in the registry. */
+  private restore(journal: ProcessJournal): void {
+    const restored = journal.restore({
+      unreadBufferChars: this.unreadBufferChars,
+      platform: this.platform,
+      onFinished: (session) => this.finished(session),
+    });
+    for (const session of restored.sessions) this.sessions.set(session.id, session);
+    this.nextId = Math.max(this.nextId, restored.nextNumber);
   }
 
   /**
@@ -202,6 +255,9 @@ export class ProcessManager {
       ...all.map((session) => session.terminate(this.terminateGraceMs)),
       ...this.terminations,
     ]);
+    // Their exits arrive just after their groups are gone: waited for briefly, so that the
+    // registry records how they ended rather than leaving them to look interrupted.
+    if (this.journal) await waitForFinished(all, FINISH_RECORD_WAIT_MS);
   }
 
   /** Exited sessions first, then idle running ones; least recently used first within each. */
@@ -215,10 +271,21 @@ export class ProcessManager {
 
   private evict(session: CommandSession): void {
     this.sessions.delete(session.id);
+    this.journal?.forget(session.id);
     // An exited shell can leave children in its group (`server &`): end those too.
     const termination = session.terminate(this.terminateGraceMs);
     this.terminations.add(termination);
     void termination.finally(() => this.terminations.delete(termination));
+  }
+}
+
+/** How long disposal waits for the exits of the commands it ended, to record them. */
+const FINISH_RECORD_WAIT_MS = 500;
+
+async function waitForFinished(sessions: readonly CommandSession[], ms: number): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (sessions.some((session) => !session.finished) && Date.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, 10));
   }
 }
 

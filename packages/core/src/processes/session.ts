@@ -1,16 +1,22 @@
-import { type ChildProcessWithoutNullStreams, spawn } from "node:child_process";
-import { readdirSync, readFileSync } from "node:fs";
+import { type ChildProcess, spawn } from "node:child_process";
+import { closeSync, openSync } from "node:fs";
 import { ActivityWaiters } from "./activity-waiters.js";
+import type { CommandExit } from "./command-exit.js";
 import { OutputDecoder } from "./output-decoder.js";
 import { type LineWindow, OutputLog } from "./output-log.js";
 import {
   interruptPlan,
   type Platform,
   processGroupSpawnOptions,
-  type SignalPlan,
   shellArgs,
   terminatePlan,
 } from "./platform.js";
+import { deliver, groupAlive } from "./process-group.js";
+import type { CommandSessionSpec, RetainedSessionSpec, SessionOrigin } from "./session-spec.js";
+import { SpoolTail } from "./spool-tail.js";
+
+export { type CommandExit, exitNote, type UnknownExitReason } from "./command-exit.js";
+export type { CommandSessionSpec, RetainedSessionSpec, SessionOrigin } from "./session-spec.js";
 
 /**
  * How long a session waits after the shell exited for its pipes to close before it counts as
@@ -28,32 +34,6 @@ const GROUP_POLL_MS = 50;
 
 export type SessionStatus = "running" | "exited";
 
-/** How a command ended: an exit code, or the signal that terminated it, or a failure to start. */
-export type CommandExit =
-  | { kind: "code"; code: number }
-  | { kind: "signal"; signal: NodeJS.Signals }
-  | { kind: "spawn-error"; message: string };
-
-/** The tool that started a session: exec_command sessions and run_command jobs are one kind of thing. */
-export type SessionOrigin = "exec_command" | "run_command";
-
-export interface CommandSessionSpec {
-  id: string;
-  cmd: string;
-  cwd: string;
-  shell: string;
-  /** The shell's flags before the command; default a login shell (`-lc`). */
-  shellFlags?: readonly string[];
-  env: Record<string, string>;
-  unreadBufferChars: number;
-  platform?: Platform;
-  /** Why it runs: run_command's `purpose`, exec_command's call description. */
-  purpose?: string;
-  origin?: SessionOrigin;
-  /** Called once when the command has exited and its output is collected (see `finished`). */
-  onFinished?: (session: CommandSession) => void;
-}
-
 /** A snapshot for process lists (the UI, the model's "live ids" hint). */
 export interface CommandSessionInfo {
   id: string;
@@ -70,17 +50,8 @@ export interface CommandSessionInfo {
   origin: SessionOrigin;
 }
 
-/** The note that ends a call on a finished command: `[exit code: N]` / `[terminated by signal S]`. */
-export function exitNote(exit: CommandExit): string {
-  switch (exit.kind) {
-    case "code":
-      return `[exit code: ${exit.code}]`;
-    case "signal":
-      return `[terminated by signal ${exit.signal}]`;
-    case "spawn-error":
-      return `[failed to start: ${exit.message}]`;
-  }
-}
+/** How often a re-attached process is checked for having ended. */
+const ADOPTED_POLL_MS = 100;
 
 /**
  * One command running as its own process group (`bash -lc <cmd>`, detached), with stdin kept open
@@ -96,18 +67,32 @@ export class CommandSession {
   readonly cwd: string;
   readonly purpose: string | undefined;
   readonly origin: SessionOrigin;
-  readonly startedAt = Date.now();
+  readonly startedAt: number;
+  /** The output spool the command writes to (run_command jobs of a session with a scratchpad). */
+  readonly spoolFile: string | undefined;
   /** When the command exited. */
   endedAt: number | undefined;
   /** Last time a tool call started, polled or wrote to this session. */
-  lastUsedAt = this.startedAt;
+  lastUsedAt: number;
   /** Rises with every use across all sessions: orders LRU eviction even within one millisecond. */
   useOrder = nextUseOrder();
   /** Tool calls currently reading this session; a session in use is never evicted. */
   activeCalls = 0;
 
   private readonly platform: Platform;
-  private readonly child: ChildProcessWithoutNullStreams;
+  /** The command as Penguin's child; absent for one re-attached after a restart. */
+  private readonly child: ChildProcess | undefined;
+  /** The pid as started or recorded (shown to people). */
+  private readonly knownPid: number | undefined;
+  /**
+   * The process group Penguin may signal: its own child's, or a re-attached one's checked to be
+   * the same process. Never a recorded pid that could not be checked, or that now names another
+   * program.
+   */
+  private signalPid: number | undefined;
+  private spool: SpoolTail | undefined;
+  private spoolDecoder: OutputDecoder | undefined;
+  private adoptedTimer: NodeJS.Timeout | undefined;
   /** Everything the command printed, up to the cap (see OutputLog). */
   private readonly log: OutputLog;
   /**
@@ -126,7 +111,7 @@ export class CommandSession {
   private terminating: Promise<void> | undefined;
   private readonly onFinished: ((session: CommandSession) => void) | undefined;
 
-  constructor(spec: CommandSessionSpec) {
+  constructor(spec: CommandSessionSpec<CommandSession> | RetainedSessionSpec<CommandSession>) {
     this.onFinished = spec.onFinished;
     this.id = spec.id;
     this.cmd = spec.cmd;
@@ -134,35 +119,107 @@ export class CommandSession {
     this.platform = spec.platform ?? process.platform;
     this.purpose = spec.purpose;
     this.origin = spec.origin ?? "exec_command";
+    this.spoolFile = spec.spoolFile;
     this.log = new OutputLog(spec.unreadBufferChars);
-    this.child = spawn(spec.shell, spec.shellFlags ? [...spec.shellFlags, spec.cmd] : shellArgs(spec.cmd), {
-      cwd: spec.cwd,
-      env: spec.env,
-      stdio: ["pipe", "pipe", "pipe"],
-      ...processGroupSpawnOptions(this.platform),
-    });
-    this.child.on("error", (error) => {
+    if (!("shell" in spec)) {
+      this.startedAt = spec.startedAt;
+      this.lastUsedAt = spec.startedAt;
+      this.knownPid = spec.pid;
+      this.retain(spec);
+      return;
+    }
+    this.startedAt = Date.now();
+    this.lastUsedAt = this.startedAt;
+    const child = this.spawnChild(spec);
+    this.child = child;
+    this.knownPid = child.pid;
+    this.signalPid = child.pid;
+    child.on("error", (error) => {
       // Only a failure to start reaches here in practice (ENOENT shell, EACCES cwd); a failed
       // kill is handled where it is sent.
-      if (this.child.pid === undefined && !this.exitInfo)
+      if (child.pid === undefined && !this.exitInfo)
         this.onExit({ kind: "spawn-error", message: error.message });
     });
-    this.child.on("exit", (code, signal) => {
+    child.on("exit", (code, signal) => {
       this.onExit(signal ? { kind: "signal", signal } : { kind: "code", code: code ?? 0 });
     });
-    this.pipeOutput(this.child.stdout);
-    this.pipeOutput(this.child.stderr);
+    if (spec.spoolFile !== undefined) {
+      this.openStreams = 0;
+      this.followSpool(spec.spoolFile, 0);
+      this.spool?.start();
+    } else {
+      if (child.stdout) this.pipeOutput(child.stdout);
+      if (child.stderr) this.pipeOutput(child.stderr);
+    }
     // EPIPE when the command closed its stdin: the write is reported by write(); never crash.
-    this.child.stdin.on("error", () => {
+    child.stdin?.on("error", () => {
       this.stdinOpen = false;
     });
-    this.child.stdin.on("close", () => {
+    child.stdin?.on("close", () => {
       this.stdinOpen = false;
     });
   }
 
+  /** Starts the command; its output goes to the spool file when there is one, else to pipes. */
+  private spawnChild(spec: CommandSessionSpec<CommandSession>): ChildProcess {
+    const args = spec.shellFlags ? [...spec.shellFlags, spec.cmd] : shellArgs(spec.cmd);
+    const out = spec.spoolFile !== undefined ? openSync(spec.spoolFile, "a", 0o600) : undefined;
+    try {
+      return spawn(spec.shell, args, {
+        cwd: spec.cwd,
+        env: spec.env,
+        stdio: out === undefined ? ["pipe", "pipe", "pipe"] : ["pipe", out, out],
+        ...processGroupSpawnOptions(this.platform),
+      });
+    } finally {
+      // The child holds its own copy of the descriptor.
+      if (out !== undefined) closeSync(out);
+    }
+  }
+
+  /** A command found again after a restart: re-attached while it runs, else ended as recorded. */
+  private retain(spec: RetainedSessionSpec<CommandSession>): void {
+    this.stdinOpen = false;
+    this.openStreams = 0;
+    if (spec.spoolFile !== undefined) {
+      // Only the end of a long spool can be held (at most 4 bytes per character).
+      const size = SpoolTail.sizeOf(spec.spoolFile);
+      this.followSpool(spec.spoolFile, Math.max(0, size - spec.unreadBufferChars * 4));
+    }
+    const alive = spec.alive;
+    if (alive === undefined) {
+      this.onExit(spec.exit ?? { kind: "unknown", reason: "interrupted" });
+      if (spec.endedAt !== undefined) this.endedAt = spec.endedAt;
+      return;
+    }
+    // Not Penguin's child: no exit event will come, so whether it still runs is polled.
+    this.signalPid = spec.pid;
+    this.spool?.drain();
+    this.spool?.start();
+    this.adoptedTimer = setInterval(() => {
+      if (!alive()) this.onExit({ kind: "unknown", reason: "adopted" });
+    }, ADOPTED_POLL_MS);
+    this.adoptedTimer.unref();
+  }
+
+  private followSpool(file: string, fromByte: number): void {
+    const decoder = new OutputDecoder();
+    this.spoolDecoder = decoder;
+    this.spool = new SpoolTail(file, (bytes) => this.append(decoder.write(bytes), decoder.lastWriteAscii), {
+      fromByte,
+    });
+  }
+
   get pid(): number | undefined {
-    return this.child.pid;
+    return this.knownPid;
+  }
+
+  /**
+   * Whether Penguin holds the process group: false for a command found ended after a restart,
+   * whose recorded pid may now name another program (it must never be signalled).
+   */
+  get canSignal(): boolean {
+    return this.signalPid !== undefined;
   }
 
   get status(): SessionStatus {
@@ -242,11 +299,17 @@ export class CommandSession {
   /** Writes to stdin. Fails (with a reason) when the command has exited or closed its stdin. */
   async write(chars: string): Promise<{ ok: true } | { ok: false; error: string }> {
     if (this.exitInfo) return { ok: false, error: "the command has exited" };
-    if (!this.stdinOpen || this.child.stdin.destroyed) {
+    const stdin = this.child?.stdin;
+    if (!stdin)
+      return {
+        ok: false,
+        error: "the command's stdin is not connected: it was started before Penguin restarted",
+      };
+    if (!this.stdinOpen || stdin.destroyed) {
       return { ok: false, error: "the command has closed its stdin" };
     }
     return new Promise((resolve) => {
-      this.child.stdin.write(chars, (error) => {
+      stdin.write(chars, (error) => {
         resolve(error ? { ok: false, error: `writing to stdin failed: ${error.message}` } : { ok: true });
       });
     });
@@ -255,6 +318,11 @@ export class CommandSession {
   /** Closes stdin: the command reads end-of-file (what Ctrl-D does at a terminal). */
   closeStdin(): { ok: true } | { ok: false; error: string } {
     if (this.exitInfo) return { ok: false, error: "the command has exited" };
+    if (!this.child?.stdin)
+      return {
+        ok: false,
+        error: "the command's stdin is not connected: it was started before Penguin restarted",
+      };
     if (!this.stdinOpen) return { ok: false, error: "stdin is already closed" };
     this.stdinOpen = false;
     this.child.stdin.end();
@@ -266,14 +334,14 @@ export class CommandSession {
    * behind after it exited (`sleep 1000 &`).
    */
   hasLiveGroup(): boolean {
-    if (this.pid === undefined) return false;
-    return this.platform === "win32" ? this.exitInfo === undefined : groupAlive(this.pid);
+    if (this.signalPid === undefined) return false;
+    return this.platform === "win32" ? this.exitInfo === undefined : groupAlive(this.signalPid);
   }
 
   /** Ctrl-C: SIGINT to the whole process group (a tree kill on Windows). */
   interrupt(): void {
-    if (this.pid === undefined || this.exitInfo) return;
-    deliver(interruptPlan(this.platform, this.pid));
+    if (this.signalPid === undefined || this.exitInfo) return;
+    deliver(interruptPlan(this.platform, this.signalPid));
   }
 
   /**
@@ -292,7 +360,7 @@ export class CommandSession {
   }
 
   private async runTermination(graceMs: number): Promise<void> {
-    const pid = this.pid;
+    const pid = this.signalPid;
     if (pid !== undefined) {
       const plan = terminatePlan(this.platform, pid);
       deliver(plan.polite);
@@ -302,10 +370,8 @@ export class CommandSession {
         await this.waitForGroupGone(pid, graceMs);
       }
     }
-    this.child.stdin.destroy();
     // Pipes held open by an escaped (setsid) descendant must not keep this session alive.
-    this.child.stdout.destroy();
-    this.child.stderr.destroy();
+    this.closeStreams();
   }
 
   /**
@@ -313,14 +379,27 @@ export class CommandSession {
    * once, with no polite stage first. Resolves once the group is gone or after `waitMs`.
    */
   async forceKill(waitMs: number = TERMINATE_GRACE_MS): Promise<void> {
-    const pid = this.pid;
+    const pid = this.signalPid;
     if (pid !== undefined) {
       deliver(terminatePlan(this.platform, pid).forced);
       await this.waitForGroupGone(pid, waitMs);
     }
-    this.child.stdin.destroy();
-    this.child.stdout.destroy();
-    this.child.stderr.destroy();
+    this.closeStreams();
+  }
+
+  /** Stops following the spool, keeping what it holds. Idempotent. */
+  private finishSpool(): void {
+    if (!this.spool) return;
+    this.spool.stop();
+    this.spool = undefined;
+    this.append(this.spoolDecoder?.end() ?? "");
+  }
+
+  private closeStreams(): void {
+    this.finishSpool();
+    this.child?.stdin?.destroy();
+    this.child?.stdout?.destroy();
+    this.child?.stderr?.destroy();
   }
 
   private async waitForGroupGone(pid: number, ms: number): Promise<boolean> {
@@ -360,6 +439,12 @@ export class CommandSession {
 
   private onExit(exit: CommandExit): void {
     if (this.exitInfo) return;
+    clearInterval(this.adoptedTimer);
+    // Everything the command wrote before it exited is in the file now. Children it left running
+    // in its group (`server &`) may write more: the spool is followed until the group is ended.
+    this.spool?.drain();
+    const leftovers = this.child !== undefined && this.signalPid !== undefined && groupAlive(this.signalPid);
+    if (!leftovers) this.finishSpool();
     this.exitInfo = exit;
     this.endedAt = Date.now();
     this.stdinOpen = false;
@@ -385,56 +470,4 @@ let useCounter = 0;
 function nextUseOrder(): number {
   useCounter += 1;
   return useCounter;
-}
-
-/**
- * Whether a live process is left in process group `pgid`. `kill(-pgid, 0)` also counts zombies:
- * children orphaned by the shell are reparented to init, and an init that does not reap (common
- * in containers) would leave them as zombies forever, so on Linux a group that still answers is
- * checked in /proc for a member that is not a zombie.
- */
-function groupAlive(pgid: number): boolean {
-  try {
-    process.kill(-pgid, 0);
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === "EPERM";
-  }
-  return process.platform === "linux" ? procHasLiveMember(pgid) : true;
-}
-
-function procHasLiveMember(pgid: number): boolean {
-  let entries: string[];
-  try {
-    entries = readdirSync("/proc");
-  } catch {
-    return true;
-  }
-  for (const entry of entries) {
-    if (entry.charCodeAt(0) < 48 || entry.charCodeAt(0) > 57) continue;
-    let stat: string;
-    try {
-      stat = readFileSync(`/proc/${entry}/stat`, "utf8");
-    } catch {
-      continue; // exited meanwhile
-    }
-    // "pid (comm) state ppid pgrp …"; comm may contain spaces and parentheses.
-    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-    if (Number(fields[2]) === pgid && fields[0] !== "Z") return true;
-  }
-  return false;
-}
-
-function deliver(plan: SignalPlan): void {
-  if (plan.kind === "group-signal") {
-    try {
-      process.kill(-plan.pgid, plan.signal);
-    } catch {
-      // ESRCH: the group is already gone.
-    }
-    return;
-  }
-  const helper = spawn(plan.file, plan.args, { stdio: "ignore", windowsHide: true });
-  helper.on("error", () => {
-    // The tree may already be gone, or the helper missing; nothing more can be done.
-  });
 }

@@ -61,7 +61,9 @@ function jobExited(job: CommandSession) {
       ? `with exit code ${exit.code}`
       : exit?.kind === "signal"
         ? `on signal ${exit.signal}`
-        : `without starting (${exit?.message ?? "no exit status"})`;
+        : exit?.kind === "spawn-error"
+          ? `without starting (${exit.message})`
+          : `with an unknown exit code (${exit?.reason === "adopted" ? "it was started before Penguin restarted" : "no exit status"})`;
   return {
     type: JOB_EXITED,
     summary: `Background job ${job.id}${job.purpose ? ` (${job.purpose})` : ""} exited ${how}. Its output is read with the job tools (wait_job, read_job_output).`,

@@ -1,6 +1,7 @@
 import { readFileRichEnabled, resolveToolLimits, resolveToolset, type SystemConfig } from "@penguin/state";
 import type { BuiltinTool } from "../environment/types.js";
 import { ProcessManager } from "../processes/process-manager.js";
+import { processRegistryDir } from "../processes/registry.js";
 import {
   type AgentSeat,
   agentTreeToolFactories,
@@ -37,6 +38,8 @@ export function sessionProcesses(
       cwd: where.workspaceDir,
       dir: where.scratchpadDir,
     },
+    // Commands and jobs are recorded in the scratchpad, so a resumed session finds them again.
+    registryDir: processRegistryDir(where.scratchpadDir),
   });
 }
 

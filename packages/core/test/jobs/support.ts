@@ -1,4 +1,5 @@
 import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import type { Environment } from "../../src/environment/environment.js";
 import { ProcessManager, type ProcessManagerOptions } from "../../src/processes/process-manager.js";
 import {
@@ -30,7 +31,11 @@ export function jobsEnvironment(
   dirs: TempDirs,
   options: ToolsetOptions & { processes?: ProcessManagerOptions } = {},
 ): JobsEnvironment {
-  const processes = new ProcessManager(options.processes);
+  // Jobs run as in a session: recorded in the scratchpad's registry, their output spooled there.
+  const processes = new ProcessManager({
+    registryDir: join(dirs.scratchpadDir, "processes"),
+    ...options.processes,
+  });
   const env = extendedEnvironment(dirs, { ...options, environment: { ...options.environment, processes } });
   return {
     env,

@@ -3,8 +3,13 @@
 // it with SIGKILL at chosen points. It imports the built package, as a user's program would.
 import { allowAll, createAgent } from "../../dist/index.js";
 
-const [dataRoot, workspaceDir, model, prompt] = process.argv.slice(2);
-const agent = await createAgent({ dataRoot, logger: { warn: () => {} } });
+// An optional fifth argument is the agent's configuration in code, as JSON (e.g. the extended preset).
+const [dataRoot, workspaceDir, model, prompt, config] = process.argv.slice(2);
+const agent = await createAgent({
+  dataRoot,
+  logger: { warn: () => {} },
+  ...(config ? { config: JSON.parse(config) } : {}),
+});
 const session = await agent.createSession({ workspaceDir, model, retry: { baseDelayMs: 1, maxDelayMs: 4 } });
 process.stdout.write(`${JSON.stringify({ session_id: session.id })}\n`);
 for await (const message of session.run(prompt, { approve: allowAll })) {

@@ -1,14 +1,12 @@
-import { type ChildProcess, spawn } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
-import { dirname, join } from "node:path";
-import { createInterface } from "node:readline";
-import { fileURLToPath } from "node:url";
+import { join } from "node:path";
 import type { OmniMessage } from "@penguin/protocol";
 import { scratchpadRoot, tracesDir } from "@penguin/state";
 import { readSession, rebuildContext } from "@penguin/trace";
 import { afterEach, describe, expect, it } from "vitest";
 import { allowAll } from "../../src/approval/policies.js";
 import { chatMessages, collect, kind, MODEL, RETRY_FAST, setup } from "../sdk/fixtures.js";
+import { spawnSession as spawnSessionProcess } from "./session-process.js";
 
 type Env = Awaited<ReturnType<typeof setup>>;
 const envs: Env[] = [];
@@ -109,56 +107,7 @@ describe("resume after retries", () => {
   });
 });
 
-const CHILD = join(dirname(fileURLToPath(import.meta.url)), "child-session.mjs");
-
-/** Runs child-session.mjs in its own Node process and lets the test wait for its messages. */
-function spawnSession(env: Env, prompt: string) {
-  const child: ChildProcess = spawn(
-    process.execPath,
-    [CHILD, env.dataRoot, env.workspaceDir, MODEL, prompt],
-    {
-      stdio: ["ignore", "pipe", "pipe"],
-    },
-  );
-  let stderr = "";
-  child.stderr?.on("data", (chunk) => {
-    stderr += String(chunk);
-  });
-  cleanups.push(() => {
-    if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
-  });
-  const lines = createInterface({ input: child.stdout! });
-  const seen: Record<string, unknown>[] = [];
-  const waiters: {
-    test: (line: Record<string, unknown>) => boolean;
-    resolve: (line: Record<string, unknown>) => void;
-  }[] = [];
-  lines.on("line", (text) => {
-    const line = JSON.parse(text) as Record<string, unknown>;
-    seen.push(line);
-    for (const waiter of waiters.splice(0)) {
-      if (waiter.test(line)) waiter.resolve(line);
-      else waiters.push(waiter);
-    }
-  });
-  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
-  return {
-    /** Resolves with the first printed line that passes `test`; fails if the process ends first. */
-    waitFor(test: (line: Record<string, unknown>) => boolean): Promise<Record<string, unknown>> {
-      const already = seen.find(test);
-      if (already) return Promise.resolve(already);
-      return new Promise((resolve, reject) => {
-        waiters.push({ test, resolve });
-        void exited.then(() => reject(new Error(`the session process ended first; stderr:\n${stderr}`)));
-      });
-    },
-    async kill(): Promise<void> {
-      child.kill("SIGKILL");
-      await exited;
-      expect(child.signalCode).toBe("SIGKILL");
-    },
-  };
-}
+const spawnSession = (env: Env, prompt: string) => spawnSessionProcess(env, prompt, cleanups);
 
 const payloadOf = (line: Record<string, unknown>) => (line.payload ?? {}) as Record<string, unknown>;
 

@@ -69,7 +69,13 @@ export function createExecCommandTool(definition: ToolDefinitionConfig): Builtin
     if (!cwd.ok) return yield* failed(ctx, cwd.error);
     if (ctx.signal?.aborted) return { stopReason: "aborted", note: "[not started: the call was aborted]" };
 
-    const started = ctx.processes.start({ cmd: cmd.value, cwd: cwd.cwd, purpose: description });
+    const started = ctx.processes.start({
+      cmd: cmd.value,
+      cwd: cwd.cwd,
+      purpose: description,
+      // Journaled before the command starts, so a crash can never hide a process it started.
+      beforeStart: (id) => ctx.recordEffect?.({ process_id: id }),
+    });
     if (!started.ok) return yield* failed(ctx, started.error);
     // A failed capture of the login environment is said once, in the trace, where it happened.
     for (const line of ctx.processes.takeWarnings()) yield warningEvent("exec", line);

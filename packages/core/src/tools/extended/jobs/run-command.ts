@@ -55,6 +55,8 @@ export function createRunCommandTool(
       cwd: cwd.cwd,
       purpose: purpose.value.trim(),
       origin: "run_command",
+      // Journaled before the job starts, so a crash can never hide a process it started.
+      beforeStart: (id) => ctx.recordEffect?.({ process_id: id }),
     });
     if (!started.ok) return yield* fail(ctx, started.error);
     // A failed capture of the login environment is said once, in the trace, where it happened.

@@ -43,6 +43,13 @@ export function createSignalJobTool(
 
     const job = found.job;
     const exitedBefore = job.exit;
+    if (exitedBefore && !job.canSignal) {
+      return yield* answer(
+        ctx,
+        `Job ${job.id} had already ended before Penguin restarted; nothing was signalled, since its pid may now belong to another program.`,
+        { stopReason: "completed", note: exitNote(exitedBefore) },
+      );
+    }
     job.activeCalls += 1;
     job.touch();
     try {

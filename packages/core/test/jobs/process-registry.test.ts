@@ -1,0 +1,179 @@
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { ProcessManager } from "../../src/processes/process-manager.js";
+import { readProcessRecords } from "../../src/processes/registry.js";
+import type { CommandSession } from "../../src/processes/session.js";
+import { alive, waitUntil } from "./support.js";
+
+// The process registry as a user's session depends on it: each command recorded with what
+// identifies its process, a job's output kept in a private file, and a second manager on the same
+// registry (a resumed session) finding the commands again.
+
+const managers: ProcessManager[] = [];
+const roots: string[] = [];
+afterEach(async () => {
+  await Promise.all(managers.splice(0).map((m) => m.disposeAll()));
+  for (const root of roots.splice(0)) rmSync(root, { recursive: true, force: true });
+});
+
+function registry(): { dir: string; cwd: string; home: string } {
+  const root = mkdtempSync(join(tmpdir(), "penguin-registry-"));
+  roots.push(root);
+  const cwd = join(root, "workspace");
+  mkdirSync(cwd);
+  return { dir: join(root, "scratchpad", "processes"), cwd, home: root };
+}
+
+/** A manager whose shells get a HOME without dotfiles (never the machine's). */
+function manager(dir: string, home: string): ProcessManager {
+  const created = new ProcessManager({ registryDir: dir, baseEnv: { PATH: process.env.PATH, HOME: home } });
+  managers.push(created);
+  return created;
+}
+
+function started(result: ReturnType<ProcessManager["start"]>): CommandSession {
+  if (!result.ok) throw new Error(result.error);
+  return result.session;
+}
+
+/** Field 22 of /proc/<pid>/stat. */
+function startTicks(pid: number): string {
+  const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+  return stat.slice(stat.lastIndexOf(")") + 2).split(" ")[19] ?? "";
+}
+
+const record = (dir: string, id: string) => JSON.parse(readFileSync(join(dir, `${id}.json`), "utf8"));
+
+describe.skipIf(process.platform !== "linux")("process registry", () => {
+  it("records a job with its pid, process group, start time and boot id, and spools its output to a private file as it arrives", async () => {
+    const { dir, cwd, home } = registry();
+    const processes = manager(dir, home);
+    const seen: string[] = [];
+    const job = started(
+      processes.start({
+        cmd: "echo hello; sleep 30",
+        cwd,
+        purpose: "greet",
+        origin: "run_command",
+        beforeStart: (id) => seen.push(id),
+      }),
+    );
+    expect(seen).toEqual(["cmd_1"]);
+    const pid = job.pid as number;
+    expect(record(dir, "cmd_1")).toMatchObject({
+      id: "cmd_1",
+      origin: "run_command",
+      command: "echo hello; sleep 30",
+      purpose: "greet",
+      pid,
+      pgid: pid,
+      start_ticks: startTicks(pid),
+      boot_id: readFileSync("/proc/sys/kernel/random/boot_id", "utf8").trim(),
+      output_file: "cmd_1.out",
+      state: "running",
+    });
+    await waitUntil(
+      () => readFileSync(join(dir, "cmd_1.out"), "utf8") === "hello\n",
+      "the spool to hold the output",
+    );
+    await waitUntil(() => job.lineWindow({ limit: 5 }).lines.includes("hello"), "the job to show its output");
+    expect(statSync(join(dir, "cmd_1.json")).mode & 0o777).toBe(0o600);
+    expect(statSync(join(dir, "cmd_1.out")).mode & 0o777).toBe(0o600);
+    expect(statSync(dir).mode & 0o777).toBe(0o700);
+
+    await processes.kill(job.id);
+    await waitUntil(() => record(dir, "cmd_1").state === "exited", "the end to be recorded");
+    expect(record(dir, "cmd_1").exit).toEqual({ kind: "signal", signal: "SIGTERM" });
+    // Written by rename: no temp file is left behind.
+    expect(readdirSync(dir).sort()).toEqual(["cmd_1.json", "cmd_1.out"]);
+  });
+
+  it("keeps following a job's spool after its shell exits while a child it left in its group still prints", async () => {
+    const { dir, cwd, home } = registry();
+    const processes = manager(dir, home);
+    const job = started(
+      processes.start({ cmd: "(sleep 0.3; echo late) & echo early", cwd, origin: "run_command" }),
+    );
+    await waitUntil(() => job.finished, "the shell to exit");
+    await waitUntil(() => job.lineWindow({ limit: 5 }).lines.includes("late"), "the child's later output");
+    expect(job.lineWindow({ limit: 5 }).lines).toEqual(["early", "late"]);
+  });
+
+  it("records an exec_command session without a spool: its output goes through a pipe", async () => {
+    const { dir, cwd, home } = registry();
+    const processes = manager(dir, home);
+    const session = started(processes.start({ cmd: "echo piped", cwd }));
+    await waitUntil(() => session.finished, "the command to finish");
+    expect(session.takeUnread()).toBe("piped\n");
+    expect(record(dir, "cmd_1")).toMatchObject({
+      origin: "exec_command",
+      state: "exited",
+      exit: { kind: "code", code: 0 },
+    });
+    expect(record(dir, "cmd_1").output_file).toBeUndefined();
+  });
+
+  it("a second manager on the same registry (a resumed session) re-attaches a running job, keeps an exit code, and goes on with the next id", async () => {
+    const { dir, cwd, home } = registry();
+    const before = manager(dir, home);
+    const done = started(before.start({ cmd: "echo done; exit 4", cwd, origin: "run_command" }));
+    await waitUntil(() => done.finished, "the first job to finish");
+    const running = started(before.start({ cmd: "echo up; sleep 30", cwd, origin: "run_command" }));
+    await waitUntil(() => readFileSync(join(dir, "cmd_2.out"), "utf8") === "up\n", "the second job to print");
+
+    const after = manager(dir, home);
+    const ended = after.get("cmd_1");
+    expect(ended?.exit).toEqual({ kind: "code", code: 4 });
+    expect(ended?.canSignal).toBe(false);
+    expect(ended?.lineWindow({ limit: 5 }).lines).toEqual(["done"]);
+    const adopted = after.get("cmd_2");
+    expect(adopted?.status).toBe("running");
+    expect(adopted?.canSignal).toBe(true);
+    expect(adopted?.pid).toBe(running.pid);
+    expect(adopted?.takeUnread()).toBe("up\n");
+    const stdin = await adopted?.write("x\n");
+    expect(stdin).toMatchObject({ ok: false });
+    expect(started(after.start({ cmd: "true", cwd })).id).toBe("cmd_3");
+
+    // Stopping it through the new manager ends the process; its end is seen by polling.
+    await after.kill("cmd_2");
+    await waitUntil(() => adopted?.exit !== undefined, "the re-attached job's end to be seen");
+    expect(adopted?.exit).toEqual({ kind: "unknown", reason: "adopted" });
+    expect(alive(running.pid as number)).toBe(false);
+    expect(record(dir, "cmd_2")).toMatchObject({ state: "exited" });
+  });
+
+  it("a command recorded as starting but never with a pid (a crash in between) is interrupted, and never signalled", () => {
+    const { dir, home } = registry();
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(
+      join(dir, "cmd_1.json"),
+      JSON.stringify({
+        id: "cmd_1",
+        origin: "run_command",
+        command: "make",
+        cwd: home,
+        started_at: 1,
+        state: "running",
+      }),
+    );
+    const job = manager(dir, home).get("cmd_1");
+    expect(job?.exit).toEqual({ kind: "unknown", reason: "interrupted" });
+    expect(job?.canSignal).toBe(false);
+    expect(record(dir, "cmd_1")).toMatchObject({ state: "interrupted" });
+  });
+
+  it("skips files that are not valid records instead of failing the session", () => {
+    const { dir, cwd, home } = registry();
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, "cmd_7.json"), "{not json");
+    writeFileSync(join(dir, "cmd_8.json"), JSON.stringify({ id: "cmd_8", state: "sleeping" }));
+    writeFileSync(join(dir, "cmd_9.json"), JSON.stringify({ id: "cmd_1", origin: "run_command" }));
+    expect(readProcessRecords(dir)).toEqual([]);
+    const processes = manager(dir, home);
+    expect(processes.list()).toEqual([]);
+    expect(started(processes.start({ cmd: "true", cwd })).id).toBe("cmd_1");
+  });
+});
