@@ -45,6 +45,10 @@ interface LoopRun {
   toFirstRequestMs: number;
   /** From the first model request to the last, divided by the rounds. */
   perRoundMs: number;
+  /** From the first request to the second: work done once, on the first tool call, lands here. */
+  firstRoundMs: number;
+  /** The median of the rounds (request to next request): the steady cost of one more round. */
+  medianRoundMs: number;
   peakRssBytes: number;
   /** The loop's own process, without the shells it started. */
   peakRootRssBytes: number;
@@ -117,6 +121,8 @@ export const endToEnd: Benchmark = {
       return {
         toFirstRequestMs: ms(arrivals[0].atNs - start),
         perRoundMs: ms(arrivals[rounds].atNs - arrivals[0].atNs) / rounds,
+        firstRoundMs: ms(arrivals[1].atNs - arrivals[0].atNs),
+        medianRoundMs: median(arrivals.slice(1).map((arrival, i) => ms(arrival.atNs - arrivals[i].atNs))),
         peakRssBytes: peak.treeBytes,
         peakRootRssBytes: peak.rootBytes,
         firstRequestBytes: bytes[0],
@@ -208,6 +214,26 @@ function rows(benchmark: string, s: Samples): BenchRow[] {
     row(`bare loop: per round (${s.rounds} rounds)`, loopPerRound, "ms"),
     row(`penguin run: per round (${s.rounds} rounds)`, perRound, "ms"),
     row("penguin overhead per round over the bare loop", perRound - loopPerRound, "ms", undefined),
+    row(
+      "bare loop: first round",
+      of(s.loop, (run) => run.firstRoundMs),
+      "ms",
+    ),
+    row(
+      "penguin run: first round",
+      of(s.penguin, (run) => run.firstRoundMs),
+      "ms",
+    ),
+    row(
+      "bare loop: median round",
+      of(s.loop, (run) => run.medianRoundMs),
+      "ms",
+    ),
+    row(
+      "penguin run: median round",
+      of(s.penguin, (run) => run.medianRoundMs),
+      "ms",
+    ),
     row("penguin per round / bare loop per round", perRound / loopPerRound, "ratio"),
     row("bare loop: peak RSS of the process tree", of(s.loop, (run) => run.peakRssBytes) / MiB, "MiB"),
     row("penguin run: peak RSS of the process tree", peakRss, "MiB", ["<= 100", peakRss <= 100]),
