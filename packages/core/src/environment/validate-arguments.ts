@@ -66,14 +66,23 @@ let ajvInstance: Ajv2020 | undefined;
 
 /**
  * Schemas come from user-editable config: unknown keywords are tolerated, every error is reported.
- * ajv (CommonJS) is required on the first tool call rather than imported with the SDK.
+ * ajv (CommonJS) is required on the first tool call rather than imported with the SDK. Schemas are
+ * not checked against the JSON Schema meta-schema (`validateSchema: false`): compiling that costs
+ * ten times a tool's own schema on the first call, and the compiler itself still refuses a known
+ * keyword with a value of the wrong type (`minimum: "abc"`, `type: "strin"`, `required: "x"`).
  */
 function sharedAjv(): Ajv2020 {
   if (ajvInstance === undefined) {
     const { Ajv2020: AjvClass } = createRequire(import.meta.url)(
       "ajv/dist/2020.js",
     ) as typeof import("ajv/dist/2020.js");
-    ajvInstance = new AjvClass({ allErrors: true, verbose: true, strict: false, validateFormats: false });
+    ajvInstance = new AjvClass({
+      allErrors: true,
+      verbose: true,
+      strict: false,
+      validateFormats: false,
+      validateSchema: false,
+    });
   }
   return ajvInstance;
 }
