@@ -1,6 +1,7 @@
 import { chmodSync } from "node:fs";
+import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
-import pino, { type Level, type Logger, type LoggerOptions } from "pino";
+import type { Level, Logger, LoggerOptions } from "pino";
 import { logsDir, resolveDataRoot } from "./paths.js";
 import { ensurePrivateDirSync, PRIVATE_FILE_MODE } from "./private-files.js";
 
@@ -31,6 +32,13 @@ export const REDACTED_FIELD_NAMES = [
 ] as const;
 
 const REDACT_DEPTH = 4;
+
+type Pino = typeof import("pino").default;
+
+/** pino (CommonJS) is required when a logger is first made: most runs log nothing. */
+function loadPino(): Pino {
+  return createRequire(import.meta.url)("pino") as Pino;
+}
 
 function redactionPaths(): string[] {
   const paths: string[] = [];
@@ -90,6 +98,7 @@ export interface CreateLoggerOptions {
 export function createLogger(options: CreateLoggerOptions = {}): Logger {
   const file = options.file ?? join(logsDir(options.root ?? resolveDataRoot()), DEFAULT_LOG_FILE_NAME);
   ensurePrivateDirSync(dirname(file));
+  const pino = loadPino();
   const destination = pino.destination({ dest: file, sync: true, append: true, mode: PRIVATE_FILE_MODE });
   // The mode above applies when the file is created; an older, wider file is tightened too.
   if (process.platform !== "win32") chmodSync(file, PRIVATE_FILE_MODE);

@@ -13,6 +13,8 @@ export interface RunProcessOptions {
    * with stdin as an open pipe too.
    */
   asCommandSession?: boolean;
+  /** Called with the child's pid right after it was spawned (to sample its memory, say). */
+  onSpawn?: (pid: number) => void;
 }
 
 export interface ProcessExit {
@@ -41,6 +43,7 @@ export function runProcess(
       ],
       detached: options.asCommandSession ?? false,
     });
+    if (child.pid !== undefined) options.onSpawn?.(child.pid);
     let stderr = "";
     child.stderr?.setEncoding("utf8");
     child.stderr?.on("data", (text: string) => {

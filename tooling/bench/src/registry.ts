@@ -3,6 +3,7 @@ import { agentRounds } from "./benchmarks/agent-rounds.js";
 import { agents } from "./benchmarks/agents.js";
 import { cliStart } from "./benchmarks/cli-start.js";
 import { compaction } from "./benchmarks/compaction.js";
+import { endToEnd } from "./benchmarks/end-to-end.js";
 import { execOverhead } from "./benchmarks/exec-overhead.js";
 import { execStream } from "./benchmarks/exec-stream.js";
 import { journal } from "./benchmarks/journal.js";
@@ -24,6 +25,7 @@ export const BENCHMARKS: readonly Benchmark[] = [
   requestSize,
   mcpRequestSize,
   cliStart,
+  endToEnd,
 ];
 
 export function findBenchmark(name: string): Benchmark | undefined {

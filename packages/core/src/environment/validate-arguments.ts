@@ -1,5 +1,6 @@
+import { createRequire } from "node:module";
 import { errorMessage } from "@penguin/protocol";
-import { Ajv2020, type ErrorObject, type ValidateFunction } from "ajv/dist/2020.js";
+import type { Ajv2020, ErrorObject, ValidateFunction } from "ajv/dist/2020.js";
 import { MCP_TOOL_PREFIX } from "./tool-names.js";
 
 // "Bad input (malformed tool arguments, unknown tool …) becomes a clear message that the model
@@ -10,21 +11,30 @@ export type ArgumentsCheck = { ok: true; args: Record<string, unknown> } | { ok:
 
 type JsonSchema = Record<string, unknown>;
 
-/** One validator per tool, compiled once when the Environment is built. */
+type Compiled = { validate: ValidateFunction; error?: undefined } | { validate?: undefined; error: string };
+
+/**
+ * One validator per tool, compiled on the tool's first call: a session offers dozens of tools and
+ * a task calls a few, and compiling every schema (and loading ajv) would delay the first model
+ * request by a tenth of a second.
+ */
 export class ArgumentsValidator {
-  private readonly validate: ValidateFunction | undefined;
-  private readonly compileError: string | undefined;
+  private compiled: Compiled | undefined;
 
   constructor(
     private readonly toolName: string,
     private readonly schema: JsonSchema,
-    ajv: Ajv2020 = sharedAjv(),
-  ) {
-    try {
-      this.validate = ajv.compile(schema);
-    } catch (error) {
-      this.compileError = errorMessage(error);
+  ) {}
+
+  private compile(): Compiled {
+    if (this.compiled === undefined) {
+      try {
+        this.compiled = { validate: sharedAjv().compile(this.schema) };
+      } catch (error) {
+        this.compiled = { error: errorMessage(error) };
+      }
     }
+    return this.compiled;
   }
 
   /** Parses the model's argument text and checks it against the tool's schema. */
@@ -32,18 +42,19 @@ export class ArgumentsValidator {
     const parsed = parseArguments(argumentsText);
     if (!parsed.ok)
       return { ok: false, message: `Invalid arguments for ${this.toolName}: ${parsed.message}` };
-    if (this.compileError !== undefined) {
+    const { validate, error } = this.compile();
+    if (error !== undefined) {
       // An MCP tool's schema is the server's, not something the agent's configuration can fix.
       const origin = this.toolName.startsWith(MCP_TOOL_PREFIX)
         ? "the parameters schema its MCP server gave for it is invalid"
         : "its parameters schema in the agent's configuration is invalid";
       return {
         ok: false,
-        message: `The ${this.toolName} tool cannot run: ${origin} (${this.compileError}).`,
+        message: `The ${this.toolName} tool cannot run: ${origin} (${error}).`,
       };
     }
-    if (this.validate!(parsed.args)) return parsed;
-    const problems = describeErrors(this.validate!.errors ?? [], this.schema, parsed.args);
+    if (validate(parsed.args)) return parsed;
+    const problems = describeErrors(validate.errors ?? [], this.schema, parsed.args);
     return {
       ok: false,
       message: `Invalid arguments for ${this.toolName}:\n${problems.map((line) => `- ${line}`).join("\n")}\nFix the arguments and call ${this.toolName} again.`,
@@ -53,9 +64,26 @@ export class ArgumentsValidator {
 
 let ajvInstance: Ajv2020 | undefined;
 
-/** Schemas come from user-editable config: unknown keywords are tolerated, every error is reported. */
+/**
+ * Schemas come from user-editable config: unknown keywords are tolerated, every error is reported.
+ * ajv (CommonJS) is required on the first tool call rather than imported with the SDK. Schemas are
+ * not checked against the JSON Schema meta-schema (`validateSchema: false`): compiling that costs
+ * ten times a tool's own schema on the first call, and the compiler itself still refuses a known
+ * keyword with a value of the wrong type (`minimum: "abc"`, `type: "strin"`, `required: "x"`).
+ */
 function sharedAjv(): Ajv2020 {
-  ajvInstance ??= new Ajv2020({ allErrors: true, verbose: true, strict: false, validateFormats: false });
+  if (ajvInstance === undefined) {
+    const { Ajv2020: AjvClass } = createRequire(import.meta.url)(
+      "ajv/dist/2020.js",
+    ) as typeof import("ajv/dist/2020.js");
+    ajvInstance = new AjvClass({
+      allErrors: true,
+      verbose: true,
+      strict: false,
+      validateFormats: false,
+      validateSchema: false,
+    });
+  }
   return ajvInstance;
 }
 

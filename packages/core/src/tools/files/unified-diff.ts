@@ -1,8 +1,18 @@
-import { FILE_HEADERS_ONLY, formatPatch, type StructuredPatch, structuredPatch } from "diff";
+import { createRequire } from "node:module";
+import type { StructuredPatch } from "diff";
 import { DIFF_CONTEXT_LINES, DIFF_MAX_EDIT_LENGTH } from "../../environment/limits.js";
 
 // The git-style unified diffs that edit_file and write_file echo, so the model (and the user)
 // can verify a change without reading the file again.
+
+type DiffLibrary = typeof import("diff");
+let diffLibrary: DiffLibrary | undefined;
+
+/** `diff` (its CommonJS build, some thirty modules) is loaded by the first edit, not at start-up. */
+function diff(): DiffLibrary {
+  diffLibrary ??= createRequire(import.meta.url)("diff") as DiffLibrary;
+  return diffLibrary;
+}
 
 export type Hunk = StructuredPatch["hunks"][number];
 
@@ -11,7 +21,7 @@ export type Hunk = StructuredPatch["hunks"][number];
  * when the edit is too large to compute cheaply (the caller shows a summary instead).
  */
 export function lineDiff(path: string, before: string, after: string): StructuredPatch | undefined {
-  return structuredPatch(path, path, before, after, undefined, undefined, {
+  return diff().structuredPatch(path, path, before, after, undefined, undefined, {
     context: DIFF_CONTEXT_LINES,
     maxEditLength: DIFF_MAX_EDIT_LENGTH,
   });
@@ -19,7 +29,9 @@ export function lineDiff(path: string, before: string, after: string): Structure
 
 /** `--- path` / `+++ path` headers and the given hunks, as text without a trailing newline. */
 export function formatHunks(patch: StructuredPatch, hunks: Hunk[] = patch.hunks): string {
-  return formatPatch({ ...patch, hunks }, FILE_HEADERS_ONLY).replace(/\n$/, "");
+  return diff()
+    .formatPatch({ ...patch, hunks }, diff().FILE_HEADERS_ONLY)
+    .replace(/\n$/, "");
 }
 
 /** Added and removed line counts of a patch. */

@@ -1,0 +1,43 @@
+import { existsSync, readFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+
+// Which packages a run loaded. The CLI's dist inlines some libraries (the workspace packages, and
+// third-party ones it needs at start-up), so a loaded chunk is read through its source map: the
+// packages its sources come from were loaded with it. Anything else loads from node_modules.
+
+/** `openai` for `…/node_modules/openai/…`, `@scope/name` for a scoped package; the last match wins (pnpm's layout). */
+function nodeModulesPackage(path: string): string | undefined {
+  const matches = [...path.matchAll(/node_modules\/((?:@[^/]+\/)?[^/.][^/]*)/g)];
+  return matches.at(-1)?.[1];
+}
+
+/** `@penguin/core` for a source under `packages/core/src` (written `../../core/src/…` in the CLI's maps). */
+function workspacePackage(source: string): string | undefined {
+  const match = /(?:^|\/)\.\.\/(core|protocol|state|trace|server)\/src\//.exec(source);
+  return match ? `@penguin/${match[1]}` : undefined;
+}
+
+function chunkPackages(file: string): string[] {
+  const map = `${file}.map`;
+  if (!existsSync(map)) return [];
+  const { sources } = JSON.parse(readFileSync(map, "utf8")) as { sources: string[] };
+  const packages: string[] = [];
+  for (const source of sources) {
+    const name = nodeModulesPackage(source) ?? workspacePackage(source);
+    if (name) packages.push(name);
+  }
+  return packages;
+}
+
+/** The packages behind every module URL in a load log (one URL a line). */
+export function loadedPackages(loads: string): Set<string> {
+  const packages = new Set<string>();
+  for (const url of new Set(loads.split("\n"))) {
+    if (!url.startsWith("file://")) continue;
+    const path = fileURLToPath(url);
+    const fromNodeModules = nodeModulesPackage(path);
+    if (fromNodeModules) packages.add(fromNodeModules);
+    else for (const name of chunkPackages(path)) packages.add(name);
+  }
+  return packages;
+}

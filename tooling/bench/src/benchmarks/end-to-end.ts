@@ -1,0 +1,270 @@
+import { mkdtempSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { type RecordedRequest, startFakeLlm } from "@penguin/fake-llm";
+import type { Benchmark, BenchOptions } from "../benchmark.js";
+import { MiB, median, timeMs } from "../measure.js";
+import { sampleTreeRss, type TreeRssSampler } from "../process-tree.js";
+import { runProcess, runProcessOk } from "../processes.js";
+import type { BenchRow } from "../table.js";
+import { makeBenchDirs } from "../workdir.js";
+
+// The built CLI end to end: `penguin run` against fake-llm (no latency) for N rounds of
+// `echo round-$i` and a final answer, beside a bare loop written for the bench (Chat Completions
+// over fetch, one `bash -c` per call, nothing else) and `node -e 0`, interleaved in one run.
+
+const FULL_ROUNDS = 20;
+const QUICK_ROUNDS = 5;
+const FULL_RUNS = 5;
+const QUICK_RUNS = 1;
+const API_KEY = "sk-bench-end-to-end";
+const MODEL_ID = "fake-model";
+
+/** The built `penguin` binary (`bin.js` beside the package's `dist/index.js`). */
+function penguinBin(): string {
+  return join(dirname(fileURLToPath(import.meta.resolve("@penguin/cli"))), "bin.js");
+}
+
+/** `scripts/bare-loop.mjs` of this package (the bundle runs from `dist/`). */
+function bareLoopScript(): string {
+  return join(dirname(fileURLToPath(import.meta.url)), "..", "scripts", "bare-loop.mjs");
+}
+
+function script(rounds: number) {
+  const turns: unknown[] = [];
+  for (let i = 0; i < rounds; i++) {
+    const cmd = `echo round-${i}`;
+    turns.push({ tool_calls: [{ name: "exec_command", arguments: { description: `round ${i}`, cmd } }] });
+  }
+  turns.push({ text: "All rounds done." });
+  return turns as Parameters<Awaited<ReturnType<typeof startFakeLlm>>["setScript"]>[0];
+}
+
+/** What one run of a loop (Penguin's or the bare one) did, in the bench's own clock. */
+interface LoopRun {
+  toFirstRequestMs: number;
+  /** From the first model request to the last, divided by the rounds. */
+  perRoundMs: number;
+  /** From the first request to the second: work done once, on the first tool call, lands here. */
+  firstRoundMs: number;
+  /** The median of the rounds (request to next request): the steady cost of one more round. */
+  medianRoundMs: number;
+  peakRssBytes: number;
+  /** The loop's own process, without the shells it started. */
+  peakRootRssBytes: number;
+  firstRequestBytes: number;
+  allRequestsBytes: number;
+}
+
+interface Arrival {
+  atNs: bigint;
+  request: RecordedRequest;
+}
+
+export const endToEnd: Benchmark = {
+  name: "end_to_end",
+  summary:
+    "built penguin run (echo rounds vs zero-latency fake-llm) against a bare fetch loop and node -e 0: " +
+    "per-round overhead, start to first request, peak RSS, request bytes, --version/--help",
+  async run({ quick }: BenchOptions): Promise<BenchRow[]> {
+    const rounds = quick ? QUICK_ROUNDS : FULL_ROUNDS;
+    const runs = quick ? QUICK_RUNS : FULL_RUNS;
+    const dirs = makeBenchDirs("end-to-end");
+    let arrivals: Arrival[] = [];
+    const llm = await startFakeLlm({
+      apiKey: API_KEY,
+      onRequest: (request) => arrivals.push({ atNs: process.hrtime.bigint(), request }),
+    });
+    const bin = penguinBin();
+    /** A fresh, empty HOME for every process: no profile, no earlier data root. */
+    const freshEnv = (): NodeJS.ProcessEnv => {
+      const env: NodeJS.ProcessEnv = {
+        ...process.env,
+        HOME: mkdtempSync(join(dirs.root, "home-")),
+        NO_COLOR: "1",
+        OPENAI_API_KEY: API_KEY,
+        OPENAI_BASE_URL: `${llm.url}/v1`,
+      };
+      delete env.PENGUIN_HOME;
+      delete env.PENGUIN_LOG;
+      return env;
+    };
+
+    const runLoop = async (label: string, args: string[]): Promise<LoopRun> => {
+      llm.setScript(script(rounds));
+      arrivals = [];
+      let sampler: TreeRssSampler | undefined;
+      const start = process.hrtime.bigint();
+      const exit = await runProcess(process.execPath, args, {
+        env: freshEnv(),
+        cwd: dirs.workspace,
+        stdout: "discard",
+        onSpawn: (pid) => {
+          sampler = sampleTreeRss(pid);
+        },
+      });
+      const peak = sampler?.stop() ?? { treeBytes: 0, rootBytes: 0 };
+      if (exit.code !== 0) throw new Error(`${label} exited with ${exit.code}: ${exit.stderr.trim()}`);
+      const answered = arrivals.filter((arrival) => arrival.request.outcome === "answered");
+      if (answered.length !== rounds + 1 || arrivals.length !== rounds + 1) {
+        throw new Error(
+          `${label} made ${arrivals.length} model requests (${answered.length} answered), not ${rounds + 1}`,
+        );
+      }
+      // The last request carries the last command's output as well as its call.
+      const last = arrivals[rounds].request.rawBody;
+      if (last.split(`round-${rounds - 1}`).length < 3) {
+        throw new Error(`${label}: the last request does not carry the output of echo round-${rounds - 1}`);
+      }
+      const ms = (ns: bigint) => Number(ns) / 1e6;
+      const bytes = arrivals.map((arrival) => Buffer.byteLength(arrival.request.rawBody));
+      return {
+        toFirstRequestMs: ms(arrivals[0].atNs - start),
+        perRoundMs: ms(arrivals[rounds].atNs - arrivals[0].atNs) / rounds,
+        firstRoundMs: ms(arrivals[1].atNs - arrivals[0].atNs),
+        medianRoundMs: median(arrivals.slice(1).map((arrival, i) => ms(arrival.atNs - arrivals[i].atNs))),
+        peakRssBytes: peak.treeBytes,
+        peakRootRssBytes: peak.rootBytes,
+        firstRequestBytes: bytes[0],
+        allRequestsBytes: bytes.reduce((sum, n) => sum + n, 0),
+      };
+    };
+
+    const penguinArgs = [
+      bin,
+      "run",
+      "--model",
+      `openai/${MODEL_ID}`,
+      "-w",
+      dirs.workspace,
+      "-m",
+      "Run the rounds.",
+    ];
+    const loopArgs = [bareLoopScript(), `${llm.url}/v1`, MODEL_ID, "Run the rounds."];
+    const quiet = (args: string[]) => () =>
+      runProcessOk(process.execPath, args, { env: freshEnv(), stdout: "discard" });
+
+    try {
+      // Warm-up: the page cache holds Node, the bundle and bash before anything is timed.
+      await runLoop("penguin run", penguinArgs);
+      await runLoop("bare loop", loopArgs);
+      const node: number[] = [];
+      const version: number[] = [];
+      const help: number[] = [];
+      const penguin: LoopRun[] = [];
+      const loop: LoopRun[] = [];
+      // Interleaved, so a burst of load from another job on the shared machine hits every side alike.
+      for (let i = 0; i < runs; i++) {
+        node.push(await timeMs(quiet(["-e", "0"])));
+        version.push(await timeMs(quiet([bin, "--version"])));
+        help.push(await timeMs(quiet([bin, "--help"])));
+        loop.push(await runLoop("bare loop", loopArgs));
+        penguin.push(await runLoop("penguin run", penguinArgs));
+      }
+      return rows(this.name, { rounds, runs, node, version, help, penguin, loop });
+    } finally {
+      await llm.close();
+      dirs.cleanup();
+    }
+  },
+};
+
+interface Samples {
+  rounds: number;
+  runs: number;
+  node: number[];
+  version: number[];
+  help: number[];
+  penguin: LoopRun[];
+  loop: LoopRun[];
+}
+
+function rows(benchmark: string, s: Samples): BenchRow[] {
+  const of = (runs: LoopRun[], pick: (run: LoopRun) => number) => median(runs.map(pick));
+  const nodeMs = median(s.node);
+  const versionRatio = median(s.version) / nodeMs;
+  const helpRatio = median(s.help) / nodeMs;
+  const toRequest = of(s.penguin, (run) => run.toFirstRequestMs);
+  const perRound = of(s.penguin, (run) => run.perRoundMs);
+  const loopPerRound = of(s.loop, (run) => run.perRoundMs);
+  const peakRss = of(s.penguin, (run) => run.peakRssBytes) / MiB;
+  const row = (metric: string, value: number, unit: string, target?: [string, boolean]): BenchRow => ({
+    benchmark,
+    metric,
+    value,
+    unit,
+    ...(target ? { target: target[0], ok: target[1] } : {}),
+  });
+  return [
+    row(`node -e 0 (median of ${s.runs})`, nodeMs, "ms"),
+    row("penguin --version", median(s.version), "ms"),
+    row("penguin --version / node -e 0", versionRatio, "ratio", ["<= 1.5", versionRatio <= 1.5]),
+    row("penguin --help", median(s.help), "ms"),
+    row("penguin --help / node -e 0", helpRatio, "ratio", ["<= 1.5", helpRatio <= 1.5]),
+    row(
+      "bare loop: start to first request",
+      of(s.loop, (run) => run.toFirstRequestMs),
+      "ms",
+    ),
+    row("penguin run: start to first request", toRequest, "ms"),
+    row("penguin run to first request / node -e 0", toRequest / nodeMs, "ratio", [
+      "<= 2.5",
+      toRequest / nodeMs <= 2.5,
+    ]),
+    row(`bare loop: per round (${s.rounds} rounds)`, loopPerRound, "ms"),
+    row(`penguin run: per round (${s.rounds} rounds)`, perRound, "ms"),
+    {
+      // A difference of two medians: on a noisy machine it can come out below zero.
+      ...row("penguin overhead per round over the bare loop", perRound - loopPerRound, "ms"),
+      signed: true,
+    },
+    row(
+      "bare loop: first round",
+      of(s.loop, (run) => run.firstRoundMs),
+      "ms",
+    ),
+    row(
+      "penguin run: first round",
+      of(s.penguin, (run) => run.firstRoundMs),
+      "ms",
+    ),
+    row(
+      "bare loop: median round",
+      of(s.loop, (run) => run.medianRoundMs),
+      "ms",
+    ),
+    row(
+      "penguin run: median round",
+      of(s.penguin, (run) => run.medianRoundMs),
+      "ms",
+    ),
+    row("penguin per round / bare loop per round", perRound / loopPerRound, "ratio"),
+    row("bare loop: peak RSS of the process tree", of(s.loop, (run) => run.peakRssBytes) / MiB, "MiB"),
+    row("penguin run: peak RSS of the process tree", peakRss, "MiB", ["<= 100", peakRss <= 100]),
+    row(
+      "penguin run: peak RSS of its own process",
+      of(s.penguin, (run) => run.peakRootRssBytes) / MiB,
+      "MiB",
+    ),
+    row(
+      "bare loop: bytes of the first request",
+      of(s.loop, (run) => run.firstRequestBytes),
+      "bytes",
+    ),
+    row(
+      "penguin run: bytes of the first request",
+      of(s.penguin, (run) => run.firstRequestBytes),
+      "bytes",
+    ),
+    row(
+      "bare loop: bytes of all requests",
+      of(s.loop, (run) => run.allRequestsBytes),
+      "bytes",
+    ),
+    row(
+      "penguin run: bytes of all requests",
+      of(s.penguin, (run) => run.allRequestsBytes),
+      "bytes",
+    ),
+  ];
+}
