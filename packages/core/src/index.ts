@@ -175,6 +175,15 @@ export {
   createWriteFileTool,
 } from "./tools/index.js";
 // Questions of the root agent to the user (`ask`): what a front end's answerer receives.
+// An uncertain call after a crash: what Penguin checks itself (each file's hash now against the journal's).
+export {
+  type EvidenceOptions,
+  type EvidenceVerdict,
+  type FileCheck,
+  type FileState,
+  gatherEvidence,
+  type StepEvidence,
+} from "./tools/journal/index.js";
 export { NOBODY_ANSWERS_MESSAGE, type OnAsk, type UserQuestion } from "./tools/messaging/index.js";
 export { formatMetricsRows } from "./tools/metrics/index.js";
 export { type BuiltinToolset, createBuiltinTools, selectToolsForModel } from "./tools/registry.js";
