@@ -32,7 +32,7 @@ export async function uncertainNotice(
   lines.push(
     resolveToolOffered
       ? "Check the workspace, then record a decision on each with resolve_execution_activity (accept: it happened; retry: it did not, and you run it again)."
-      : "Check the workspace before you go on: do not assume these calls happened, or did not.",
+      : "Check the workspace before you go on: assume neither that they happened nor that they did not.",
   );
   return userText(lines.join("\n"), { sender: "harness" });
 }

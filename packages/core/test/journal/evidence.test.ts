@@ -99,7 +99,7 @@ describe("gatherEvidence", () => {
     const evidence = await gatherEvidence(entry([]));
     expect(evidence).toMatchObject({
       verdict: "unknown",
-      summary: "no change was journaled: nothing to compare",
+      summary: "unknown: no file change was journaled, so there is nothing to compare",
     });
   });
 });

@@ -94,7 +94,7 @@ describe("resolveActivity refuses what is not an uncertain call, and records not
         decision: "accept",
         evidence: "looked at it",
         by: "agent",
-        verified: "no change was journaled: nothing to compare",
+        verified: "unknown: no file change was journaled, so there is nothing to compare",
       },
     ]);
     const resolved = entry("c_open", {

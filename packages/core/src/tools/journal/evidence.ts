@@ -56,7 +56,7 @@ export async function gatherEvidence(
     return {
       ...base,
       verdict: "unknown",
-      summary: process ?? "no change was journaled: nothing to compare",
+      summary: process ?? "unknown: no file change was journaled, so there is nothing to compare",
     };
   }
   const withProcess = (text: string) => (process === undefined ? text : `${text}; ${process}`);
