@@ -1,3 +1,4 @@
+import { join } from "node:path";
 import { activityResolved, type OmniMessage } from "@penguin/protocol";
 import {
   isValidSessionId,
@@ -7,6 +8,7 @@ import {
   TraceWriter,
   toolJournal,
 } from "@penguin/trace";
+import { describeRetainedProcess } from "../processes/retained-processes.js";
 import type { JournalAccess, JournalView, ResolutionFields } from "../tools/journal/index.js";
 
 // A session's journal as resolve_execution_activity and session.resolve see it: read from the
@@ -20,28 +22,32 @@ export interface SessionJournalInput {
   trace: TraceWriter;
   /** A resumed session's records when it was opened (absent: a new session). */
   records?: readonly OmniMessage[];
-  /** The process registry's account of a command session or job (absent: "unknown"). */
-  describeProcess?: (id: string) => string | undefined;
 }
 
 export class SessionJournal implements JournalAccess {
   private readonly knownAtOpen: ReadonlySet<string>;
-  readonly describeProcess?: (id: string) => string | undefined;
 
   constructor(private readonly input: SessionJournalInput) {
     this.knownAtOpen = new Set(toolJournal(input.records ?? []).map((entry) => entry.toolCallId));
-    if (input.describeProcess) this.describeProcess = input.describeProcess;
   }
 
   journal(sessionId?: string): JournalView | string {
     const own = sessionId === undefined || sessionId === this.input.sessionId;
     if (own) {
       const { records } = readSession(this.input.location, this.input.sessionId);
-      return { entries: toolJournal(records), startedHere: (id) => !this.knownAtOpen.has(id) };
+      return {
+        entries: toolJournal(records),
+        startedHere: (id) => !this.knownAtOpen.has(id),
+        describeProcess: this.processesOf(this.input.sessionId),
+      };
     }
     const records = this.childRecords(sessionId);
     if (typeof records === "string") return records;
-    return { entries: toolJournal(records), startedHere: () => false };
+    return {
+      entries: toolJournal(records),
+      startedHere: () => false,
+      describeProcess: this.processesOf(sessionId),
+    };
   }
 
   record(resolution: ResolutionFields): void {
@@ -58,6 +64,12 @@ export class SessionJournal implements JournalAccess {
     } finally {
       writer.close();
     }
+  }
+
+  /** A session's command sessions and jobs, as its process registry in the scratchpad tells them. */
+  private processesOf(sessionId: string): (id: string) => string | undefined {
+    const scratchpad = join(this.input.location.scratchpadRoot, sessionId);
+    return (id) => describeRetainedProcess(scratchpad, id);
   }
 
   /** The records of a child agent's session of this one, or why they cannot be read. */

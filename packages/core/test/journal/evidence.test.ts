@@ -93,6 +93,11 @@ describe("gatherEvidence", () => {
       describeProcess: (id) => (id === "job_7" ? "exited 0" : undefined),
     });
     expect(described.summary).toBe("process job_7: exited 0");
+    // A line that names the process itself (the registry's) is used as it is.
+    const named = await gatherEvidence(entry([], "cmd_2"), {
+      describeProcess: (id) => `${id} (run_command) "make": exited 0`,
+    });
+    expect(named.summary).toBe('cmd_2 (run_command) "make": exited 0');
   });
 
   it("no journaled effect: unknown, nothing to compare", async () => {

@@ -47,10 +47,7 @@ export async function gatherEvidence(
   options: EvidenceOptions = {},
 ): Promise<StepEvidence> {
   const files = await Promise.all(entry.files.map(checkFile));
-  const process =
-    entry.processId === undefined
-      ? undefined
-      : `process ${entry.processId}: ${options.describeProcess?.(entry.processId) ?? "unknown"}`;
+  const process = entry.processId === undefined ? undefined : describe(entry.processId, options);
   const base = { toolCallId: entry.toolCallId, files, ...(process !== undefined ? { process } : {}) };
   if (files.length === 0) {
     return {
@@ -84,6 +81,13 @@ export async function gatherEvidence(
       ? "some files were changed and others not"
       : `${listPaths(changed)} ${hasHave(changed)} neither the hash before nor the hash after`;
   return { ...base, verdict: "changed since", summary: withProcess(`changed since: ${partly}`) };
+}
+
+/** The lookup's line for a process (it names the id itself, as the registry's does), else "unknown". */
+function describe(id: string, options: EvidenceOptions): string {
+  const line = options.describeProcess?.(id);
+  if (line === undefined) return `process ${id}: unknown`;
+  return line.startsWith(id) ? line : `process ${id}: ${line}`;
 }
 
 async function checkFile(effect: FileEffect): Promise<FileCheck> {

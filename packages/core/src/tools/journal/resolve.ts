@@ -1,6 +1,6 @@
 import type { ActivityResolvedPayload } from "@penguin/protocol";
 import type { JournalEntry } from "@penguin/trace";
-import { type EvidenceOptions, gatherEvidence, type StepEvidence } from "./evidence.js";
+import { gatherEvidence, type StepEvidence } from "./evidence.js";
 
 // A decision on an uncertain call, by the agent (resolve_execution_activity) or the user
 // (session.resolve): the same checks and the same record for both. The decision is recorded with
@@ -11,10 +11,12 @@ export interface JournalView {
   entries: JournalEntry[];
   /** Whether the call was started by this process (it is running, or just ran): never uncertain. */
   startedHere(toolCallId: string): boolean;
+  /** Describes a command session or job of this session (its process registry); absent: "unknown". */
+  describeProcess?: (id: string) => string | undefined;
 }
 
 /** Where the resolver reads journals and records decisions (the SDK reads and writes traces). */
-export interface JournalAccess extends EvidenceOptions {
+export interface JournalAccess {
   /**
    * The journal of this session (`sessionId` undefined) or of one of its child agents' sessions;
    * a string says why it cannot be read.
@@ -74,7 +76,7 @@ export async function uncertainSteps(
   return Promise.all(
     open.map(async (entry) => ({
       entry,
-      check: await gatherEvidence(entry, access),
+      check: await gatherEvidence(entry, view),
       ...(sessionId !== undefined ? { sessionId } : {}),
     })),
   );
@@ -109,7 +111,7 @@ export async function resolveActivity(
   if (why)
     return refuse(`${entry.toolCallId} (${entry.name}) is not uncertain: ${why} Nothing was recorded.`);
 
-  const check = await gatherEvidence(entry, access);
+  const check = await gatherEvidence(entry, view);
   const resolution: ResolutionFields = {
     tool_call_id: entry.toolCallId,
     ...(request.sessionId !== undefined ? { session_id: request.sessionId } : {}),
