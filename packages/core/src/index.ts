@@ -152,6 +152,8 @@ export type {
 } from "./sdk/session-executions.js";
 export { newSessionId } from "./sdk/session-id.js";
 export { AGENT_FINISHED, JOB_EXITED } from "./sdk/session-notices.js";
+// A crash's uncertain calls: what `session.uncertainSteps()` lists and `session.resolve()` takes and answers.
+export type { ResolveOutcome, ResolveStepInput, UncertainStep } from "./sdk/session-recovery.js";
 export type { WakeListener, WakeRunOptions, WakeTurn } from "./sdk/session-wake.js";
 export { SetupError } from "./sdk/setup-error.js";
 export { loadSessionSkills, SkillCatalog } from "./skills/index.js";
@@ -175,6 +177,18 @@ export {
   createWriteFileTool,
 } from "./tools/index.js";
 // Questions of the root agent to the user (`ask`): what a front end's answerer receives.
+// An uncertain call after a crash: what Penguin checks itself (each file's hash now against the journal's).
+export {
+  type EvidenceOptions,
+  type EvidenceVerdict,
+  type FileCheck,
+  type FileState,
+  gatherEvidence,
+  type JournalAccess,
+  type JournalView,
+  type ResolutionFields,
+  type StepEvidence,
+} from "./tools/journal/index.js";
 export { NOBODY_ANSWERS_MESSAGE, type OnAsk, type UserQuestion } from "./tools/messaging/index.js";
 export { formatMetricsRows } from "./tools/metrics/index.js";
 export { type BuiltinToolset, createBuiltinTools, selectToolsForModel } from "./tools/registry.js";

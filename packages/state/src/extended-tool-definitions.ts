@@ -4,6 +4,7 @@ import { DEFAULT_MAX_OUTPUT_LENGTH, type ToolDefinitionConfig } from "./tool-def
 import { AGENT_TREE_TOOL_DEFINITIONS } from "./tools/agents.js";
 import { deepFreeze, type JsonSchema, objectSchema } from "./tools/definition-parts.js";
 import { EXECUTION_TOOL_DEFINITIONS } from "./tools/executions.js";
+import { JOURNAL_TOOL_DEFINITIONS } from "./tools/journal.js";
 import { MESSAGING_TOOL_DEFINITIONS } from "./tools/messaging.js";
 import { METRICS_TOOL_DEFINITIONS } from "./tools/metrics.js";
 
@@ -253,6 +254,7 @@ export const EXTENDED_TOOL_DEFINITIONS: readonly ToolDefinitionConfig[] = deepFr
   ...AGENT_TREE_TOOL_DEFINITIONS,
   ...METRICS_TOOL_DEFINITIONS,
   ...EXECUTION_TOOL_DEFINITIONS,
+  ...JOURNAL_TOOL_DEFINITIONS,
 ]);
 
 export const EXTENDED_TOOL_NAMES: readonly string[] = EXTENDED_TOOL_DEFINITIONS.map((tool) => tool.name);

@@ -63,6 +63,7 @@ const EXTENDED = [
   "search_executions",
   "read_execution",
   "resume_execution",
+  "resolve_execution_activity",
 ];
 
 describe("extended tool definitions", () => {
@@ -90,6 +91,8 @@ describe("extended tool definitions", () => {
       search_executions: "r",
       read_execution: "r",
       resume_execution: "rw",
+      // It records a decision the session goes on from.
+      resolve_execution_activity: "rw",
     });
   });
 

@@ -88,7 +88,10 @@ function isCarryOverNote(payload: CompleteModelPayload): boolean {
 }
 
 /** The output a committed tool call gets when the trace has none (the tool is never re-run). */
-export function interruptedOutputText(approved: boolean | undefined): string {
+export function interruptedOutputText(approved: boolean | undefined, readOnly = false): string {
+  if (approved === true && readOnly) {
+    return "Tool call interrupted: the session stopped while this call was running, so it has no result. It only reads, so it changed nothing; call it again if you still need its result.";
+  }
   if (approved === true) {
     return "Tool call interrupted: the session stopped while this call was running, so its result is unknown and it may have had partial effects. It was not re-run.";
   }
@@ -145,6 +148,8 @@ export function rebuildContext(records: readonly OmniMessage[]): ResumeState {
   let handedBack = false;
   const tokens: ResumeTokens = { session: emptyTokenCounts() };
   const approvals = new Map<string, string>();
+  /** Calls dispatched as read-only: cut off, they changed nothing (the journal never calls them uncertain). */
+  const readOnlyCalls = new Set<string>();
   const callIds: string[] = [];
   const answered = new Set<string>();
 
@@ -196,6 +201,9 @@ export function rebuildContext(records: readonly OmniMessage[]): ResumeState {
           break;
         case "approval_decision":
           approvals.set(event.tool_call_id, event.decision);
+          break;
+        case "tool_dispatched":
+          if (event.read_only === true) readOnlyCalls.add(event.tool_call_id);
           break;
         case "abort":
           abort = event.reason !== undefined ? { reason: event.reason } : {};
@@ -293,7 +301,7 @@ export function rebuildContext(records: readonly OmniMessage[]): ResumeState {
     } else {
       const id = call.payload.tool_call_id;
       synthesized.push(id);
-      messages.push(syntheticOutput(call, approvals.get(id) === "allow"));
+      messages.push(syntheticOutput(call, approvals.get(id) === "allow", readOnlyCalls.has(id)));
     }
   }
 
@@ -310,14 +318,14 @@ export function rebuildContext(records: readonly OmniMessage[]): ResumeState {
   };
 }
 
-function syntheticOutput(call: ToolCallMessage, approved: boolean): ToolOutputMessage {
+function syntheticOutput(call: ToolCallMessage, approved: boolean, readOnly: boolean): ToolOutputMessage {
   return {
     timestamp: call.timestamp,
     type: "model_msg",
     payload: {
       type: "tool_call_output",
       role: "user",
-      output: interruptedOutputText(approved),
+      output: interruptedOutputText(approved, readOnly),
       tool_call_id: call.payload.tool_call_id,
       stop_reason: "aborted",
     },

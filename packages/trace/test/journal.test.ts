@@ -2,13 +2,16 @@ import {
   activityResolved,
   approvalDecision,
   type OmniMessage,
+  requestBegin,
+  requestEnd,
   toolCall,
   toolCallOutput,
   toolDispatched,
   toolEffect,
+  userText,
 } from "@penguin/protocol";
 import { describe, expect, it } from "vitest";
-import { toolJournal, uncertainCalls } from "../src/index.js";
+import { rebuildContext, toolJournal, uncertainCalls } from "../src/index.js";
 import { meta } from "./helpers.js";
 
 const BEFORE = "a".repeat(64);
@@ -107,5 +110,27 @@ describe("toolJournal", () => {
     const journal = toolJournal(records);
     expect(journal).toHaveLength(1);
     expect(journal[0]?.stopReason).toBe("completed");
+  });
+});
+
+describe("a resume of calls cut off while running", () => {
+  it("answers a read-only call as one that changed nothing, and a changing call as one that may have", () => {
+    const records = [
+      meta("s1"),
+      userText("Look and change."),
+      requestBegin(),
+      ...dispatchedCall("c_read", "read_file", true),
+      ...dispatchedCall("c_write", "write_file", false),
+      requestEnd("completed"),
+    ];
+    const outputs = rebuildContext(records)
+      .messages.map((m) => m.payload)
+      .filter((p) => p.type === "tool_call_output");
+    expect(outputs.map((p) => [p.tool_call_id, p.output])).toEqual([
+      ["c_read", expect.stringContaining("It only reads, so it changed nothing; call it again")],
+      ["c_write", expect.stringContaining("it may have had partial effects")],
+    ]);
+    // Only the changing call is uncertain.
+    expect(uncertainCalls(records).map((e) => e.toolCallId)).toEqual(["c_write"]);
   });
 });

@@ -1,6 +1,7 @@
 import type { OmniMessage, TokenCounts } from "@penguin/protocol";
 import { formatModelRef } from "@penguin/state";
 import { formatLocalTime, truncateLine } from "./format.js";
+import { journalLines } from "./journal-lines.js";
 import type { Style } from "./style.js";
 import { terminalSafe } from "./terminal-text.js";
 import { collapseOutput, summarizeToolCall } from "./tool-call-summary.js";
@@ -117,6 +118,10 @@ export class TraceView {
         const text = `${p.decision === "allow" ? "✓" : "✗"} ${p.decision} ${name}${by}${reason}`;
         return [`  ${p.decision === "allow" ? style.green(text) : style.red(text)}`];
       }
+      case "tool_dispatched":
+      case "tool_effect":
+      case "activity_resolved":
+        return journalLines(p, this.#callNames.get(p.tool_call_id) ?? "tool", style, this.#opts.full);
       case "token_usage": {
         const cost = p.session_cost_usd !== undefined ? ` · $${p.session_cost_usd.toFixed(4)}` : "";
         return [style.dim(`  tokens: request ${tokensText(p.request)} · session ${p.session.total}${cost}`)];

@@ -51,6 +51,7 @@ import { sessionEnvironment } from "./session-environment.js";
 import { sessionExecutionSource } from "./session-executions.js";
 import { newSessionMeta, recordSessionHeader } from "./session-header.js";
 import { newSessionId } from "./session-id.js";
+import { SessionJournal } from "./session-journal.js";
 import { refuseUnpricedCostBudget, sessionLimits } from "./session-limits.js";
 import { sessionMcpToolset } from "./session-mcp.js";
 import { traceMetrics } from "./session-metrics.js";
@@ -61,6 +62,7 @@ import { SetupError } from "./setup-error.js";
 import { createSubagentManager, subagentPointers } from "./subagents.js";
 import { prepareSurroundings, type SessionSurroundings } from "./surroundings.js";
 import { checkThinkingLevel } from "./thinking.js";
+import { queueUncertainNotice } from "./uncertain-notice.js";
 import { existingFolder } from "./workspace-folder.js";
 
 /** An agent: its configuration and tools, from which sessions are made. */
@@ -251,7 +253,8 @@ export class Agent {
     const surroundings = await this.surroundings(workspaceDir, records);
     const trace = TraceWriter.open(this.location, sessionId);
     const closed = closeOpenCompaction(trace, resume);
-    return this.assemble({
+    const journal = new SessionJournal({ location: this.location, sessionId, trace, records });
+    const session = this.assemble({
       id: sessionId,
       resolved,
       workspaceDir,
@@ -268,7 +271,11 @@ export class Agent {
       resumeNotes: closed,
       pointers: parentSessionId === undefined ? subagentPointers(records) : undefined,
       firstNumbers: parentSessionId === undefined ? nextIdNumbers(records) : undefined,
+      journal,
     });
+    // Calls a crash left uncertain: one notice for the model's next request.
+    await queueUncertainNotice(state, journal, session.tools);
+    return session;
   }
 
   /** The session's current directory, skills and hooks (a resumed one's from its records). */
@@ -330,6 +337,7 @@ export class Agent {
     const tree = subagents ? { manager: subagents, depth: 0 } : input.tree;
     const where = { location: this.location, config: this.config, sessionId: id, tree, mailbox };
     const executions = sessionExecutionSource({ ...where, parentSessionId: input.parentSessionId });
+    const journal = input.journal ?? new SessionJournal({ location: this.location, sessionId: id, trace });
     const tools = sessionTools({
       agentId: this.id,
       config: this.config,
@@ -340,6 +348,7 @@ export class Agent {
       subagents,
       mailbox,
       metrics: traceMetrics(this.location, id),
+      journal,
       seat: seatOf(tree, mailbox, this.config, this.extraTools, input.surroundings.agents),
       executions,
     });
@@ -441,6 +450,7 @@ export class Agent {
       mcp,
       hooks: hookRunner,
       callRedaction: new ToolCallRedaction(secrets),
+      journal,
       compaction: {
         ...this.config.compaction,
         prompt: this.config.compaction.prompt ?? DEFAULT_COMPACTION_PROMPT,

@@ -7,6 +7,7 @@ import type { SubagentPointer } from "../tools/subagent/index.js";
 import type { CreateSessionOptions, ResumeSessionOptions } from "./agent-options.js";
 import type { TreePlace } from "./agent-seat.js";
 import type { ResolvedModel } from "./model-choice.js";
+import type { SessionJournal } from "./session-journal.js";
 import type { SessionSurroundings } from "./surroundings.js";
 
 /** What a new or resumed session is put together from (see Agent.assemble). */
@@ -34,6 +35,8 @@ export interface SessionAssembly {
   /** A resumed parent's first free message and question numbers. */
   firstNumbers?: IdNumbers;
   surroundings: SessionSurroundings;
+  /** A resumed session's journal, opened on its records (a new session gets a fresh one). */
+  journal?: SessionJournal;
   /** Records a resume added to the trace (a dangling compaction closed), streamed first. */
   resumeNotes?: OmniMessage[];
 }

@@ -10,6 +10,7 @@ import {
 } from "../tools/agents/index.js";
 import { type ExecutionSource, executionToolFactories } from "../tools/executions/index.js";
 import { extendedToolFactories } from "../tools/extended/index.js";
+import { type JournalAccess, journalToolFactories } from "../tools/journal/index.js";
 import { type Mailbox, messagingToolFactories } from "../tools/messaging/index.js";
 import { type MetricsSource, metricsToolFactories } from "../tools/metrics/index.js";
 import { createBuiltinTools, selectToolsForModel } from "../tools/registry.js";
@@ -56,6 +57,8 @@ export interface SessionToolsInput {
   mailbox: Mailbox | undefined;
   /** The session's measurements, from its trace (read_metrics). */
   metrics: MetricsSource | undefined;
+  /** The session's journal (resolve_execution_activity reads and records through it). */
+  journal: JournalAccess | undefined;
   /** This agent's place in the session's agent tree (launch_agent / stop_agent); none: outside it. */
   seat: AgentSeat | undefined;
   /** The session's retained work (search_executions, read_execution, resume_execution). */
@@ -85,6 +88,7 @@ export function sessionTools(input: SessionToolsInput): BuiltinTool[] {
     ...(subagents ? subagentToolFactories(subagents) : {}),
     ...messagingToolFactories(input.mailbox),
     ...metricsToolFactories(input.metrics),
+    ...journalToolFactories(input.journal),
     ...agentTreeToolFactories(input.seat),
     ...executionToolFactories(input.executions),
   });

@@ -25,6 +25,7 @@ import { openWorkOf } from "./open-work.js";
 import type { RunOptions } from "./run-options.js";
 import * as retained from "./session-executions.js";
 import { connectMcp } from "./session-mcp-connect.js";
+import * as recovery from "./session-recovery.js";
 import { type WakeListener, type WakeRunOptions, WakeTurns } from "./session-wake.js";
 import { checkThinkingLevel } from "./thinking.js";
 
@@ -75,6 +76,7 @@ export interface SessionParts {
   hooks?: HookRunner;
   /** Secrets out of the model's tool-call arguments before they are traced or streamed. */
   callRedaction?: ToolCallRedaction;
+  journal: recovery.JournalAccess;
   /** `compaction` of the agent's config, its prompt filled in; absent: the context is never compacted. */
   compaction?: CompactionHooks["settings"];
 }
@@ -204,6 +206,9 @@ export class Session {
   notify(notice: NoticeInput): NotifyOutcome {
     return this.parts.notices.notify(notice);
   }
+  /** Calls a crash left uncertain with Penguin's check, and the user's decision on one (sdk/session-recovery.ts). */
+  uncertainSteps = (sessionId?: string) => recovery.listUncertainSteps(this.parts.journal, sessionId);
+  resolve = (input: recovery.ResolveStepInput) => recovery.resolveStep(this.parts.journal, input);
 
   /** Notices waiting for the model's next turn boundary. */
   get pendingNotices(): number {

@@ -10,6 +10,7 @@ import { createDescribeImageTool } from "./describe-image/describe-image.js";
 import { createEditFileTool } from "./edit-file/edit-file.js";
 import { executionToolFactories } from "./executions/index.js";
 import { extendedToolFactories } from "./extended/index.js";
+import { journalToolFactories } from "./journal/index.js";
 import { messagingToolFactories } from "./messaging/index.js";
 import { metricsToolFactories } from "./metrics/index.js";
 import { createReadFileTool } from "./read-file/read-file.js";
@@ -33,6 +34,8 @@ export const BUILTIN_TOOL_FACTORIES: Readonly<Record<string, ToolFactory>> = {
   ...metricsToolFactories(undefined),
   // Without a session's traces they fail with a clear message; a session passes its source in.
   ...executionToolFactories(undefined),
+  // Without a session's journal it fails with a clear message; a session passes its own as `extra`.
+  ...journalToolFactories(undefined),
   exec_command: createExecCommandTool,
   input_command: createInputCommandTool,
   read_file: createReadFileTool,

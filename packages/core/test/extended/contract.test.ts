@@ -229,6 +229,17 @@ const CASES: Case[] = [
     names: "summary",
   },
   {
+    // The journal of `extendedEnvironment` holds one uncertain call (see oneUncertainWrite).
+    name: "resolve_execution_activity",
+    args: () => ({
+      tool_call_id: "call_crashed",
+      decision: "retry",
+      evidence: "uncertain.txt does not exist, so the write never happened.",
+    }),
+    invalid: { tool_call_id: "call_crashed", decision: "maybe", evidence: "looked" },
+    names: "decision",
+  },
+  {
     // The root's mailbox of `extendedEnvironment` has a user answerer (see rootWithOneChild).
     name: "ask",
     args: () => ({ question: "Which of the two files should I keep?" }),

@@ -1,4 +1,5 @@
 import { mkdir } from "node:fs/promises";
+import { join } from "node:path";
 import { requestBegin, sessionMeta, taskEnd, toolCall, toolDispatched, userText } from "@penguin/protocol";
 import {
   applyRichRead,
@@ -12,6 +13,11 @@ import type { EnvironmentOptions } from "../../src/environment/environment.js";
 import { type AgentSeat, agentTreeToolFactories } from "../../src/tools/agents/index.js";
 import { type ExecutionSource, executionToolFactories } from "../../src/tools/executions/index.js";
 import { extendedToolFactories } from "../../src/tools/extended/index.js";
+import {
+  type JournalAccess,
+  journalToolFactories,
+  type ResolutionFields,
+} from "../../src/tools/journal/index.js";
 import {
   type Mailbox,
   MessageHub,
@@ -46,6 +52,8 @@ export interface ToolsetOptions {
   mailbox?: Mailbox;
   /** read_metrics' rows; default two tools of a session that ran them. */
   metrics?: MetricsSource;
+  /** resolve_execution_activity's journal; default one uncertain write_file (`oneUncertainWrite`). */
+  journal?: JournalAccess;
   /** launch_agent's and stop_agent's place in a tree; default the root of `answeringTree()`. */
   seat?: AgentSeat;
   /** The execution tools' retained work; default `retainedWork()`. */
@@ -75,6 +83,7 @@ export function extendedEnvironment(dirs: TempDirs, options: ToolsetOptions = {}
     ...extendedToolFactories(limits, { readFileRich: options.readFileRich }),
     ...messagingToolFactories(options.mailbox ?? rootWithOneChild()),
     ...metricsToolFactories(options.metrics ?? twoToolsMeasured),
+    ...journalToolFactories(options.journal ?? oneUncertainWrite(dirs.workspaceDir).access),
     ...agentTreeToolFactories(options.seat ?? answeringTree()),
     ...executionToolFactories(options.executions ?? retainedWork()),
   });
@@ -127,6 +136,37 @@ export function rootWithOneChild(): Mailbox {
   hub.open("sub_1");
   const user = new UserAnswerers(async (question) => `The user's answer to ${question.id}: keep both files.`);
   return { hub, self: "root", user };
+}
+
+/**
+ * A journal with one uncertain call, `call_crashed`: a write_file of `uncertain.txt` (absent before
+ * it) that a crash cut off; `recorded` collects the decisions taken on it.
+ */
+export function oneUncertainWrite(workspaceDir: string) {
+  const recorded: ResolutionFields[] = [];
+  const access: JournalAccess = {
+    journal: () => ({
+      entries: [
+        {
+          toolCallId: "call_crashed",
+          name: "write_file",
+          arguments: JSON.stringify({ file_path: "uncertain.txt", content: "x" }),
+          requestedAt: new Date(0).toISOString(),
+          state: "dispatched",
+          readOnly: false,
+          files: [
+            { path: join(workspaceDir, "uncertain.txt"), before_sha256: null, after_sha256: "a".repeat(64) },
+          ],
+          uncertain: true,
+        },
+      ],
+      startedHere: () => false,
+    }),
+    record: (resolution) => {
+      recorded.push(resolution);
+    },
+  };
+  return { access, recorded };
 }
 
 /** read_metrics' rows in a session that ran two tools (the same rows whatever the summary). */

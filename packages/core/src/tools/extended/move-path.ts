@@ -4,6 +4,7 @@ import { dirname } from "node:path";
 import type { ToolDefinitionConfig } from "@penguin/state";
 import type { BuiltinTool } from "../../environment/types.js";
 import { answer, fail } from "../call-text.js";
+import { recordFileEffects, sha256IfPresent } from "../files/effects.js";
 import {
   describeFsError,
   executeWithArguments,
@@ -56,6 +57,19 @@ export function createMovePathTool(definition: ToolDefinitionConfig): BuiltinToo
       if (verdict === "aborted") return { stopReason: "aborted" };
       if (!verdict.ok) return yield* fail(ctx, verdict.message);
 
+      // A regular file's move is journaled with its hash at both ends; a directory or a link has none.
+      if (info.isFile() && ctx.recordEffect) {
+        let hash: string | null;
+        try {
+          hash = await sha256IfPresent(from);
+        } catch (error) {
+          return yield* fail(ctx, describeFsError("read", from, error));
+        }
+        recordFileEffects(ctx, [
+          { path: from, before_sha256: hash, after_sha256: null },
+          { path: to, before_sha256: null, after_sha256: hash },
+        ]);
+      }
       let outcome: MoveOutcome;
       try {
         await mkdir(dirname(to), { recursive: true });

@@ -3,6 +3,7 @@ import { parse, sep } from "node:path";
 import type { ToolDefinitionConfig } from "@penguin/state";
 import type { BuiltinTool } from "../../environment/types.js";
 import { answer, fail } from "../call-text.js";
+import { recordFileEffects, sha256IfPresent } from "../files/effects.js";
 import {
   booleanArg,
   describeFsError,
@@ -71,6 +72,16 @@ export function createRemovePathTool(definition: ToolDefinitionConfig): BuiltinT
       if (verdict === "aborted") return { stopReason: "aborted" };
       if (!verdict.ok) return yield* fail(ctx, verdict.message);
 
+      // A regular file's removal is journaled with its hash; a directory or a link has none.
+      if (info.isFile() && ctx.recordEffect) {
+        let before: string | null;
+        try {
+          before = await sha256IfPresent(target);
+        } catch (error) {
+          return yield* fail(ctx, describeFsError("read", target, error));
+        }
+        recordFileEffects(ctx, [{ path: target, before_sha256: before, after_sha256: null }]);
+      }
       try {
         if (info.isDirectory()) {
           if (recursive) await rm(target, { recursive: true });

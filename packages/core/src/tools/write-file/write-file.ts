@@ -4,6 +4,7 @@ import type { ToolDefinitionConfig } from "@penguin/state";
 import { DIFF_MAX_FILE_BYTES, WRITE_DIFF_MAX_LINES } from "../../environment/limits.js";
 import type { BuiltinTool } from "../../environment/types.js";
 import { answer, fail } from "../call-text.js";
+import { recordFileEffects } from "../files/effects.js";
 import {
   describeFsError,
   executeWithArguments,
@@ -93,6 +94,14 @@ export function createWriteFileTool(definition: ToolDefinitionConfig): BuiltinTo
         if (code !== "ENOENT") return yield* fail(ctx, describeFsError("read", path, error));
       }
 
+      // The hash of the previous version: for the write guard and for the journal.
+      let previousSha256: string | undefined;
+      const hashPrevious = async () => {
+        if (previous === undefined) return undefined;
+        previousSha256 ??= previous.bytes ? sha256Of(previous.bytes) : await sha256File(path, ctx.signal);
+        return previousSha256;
+      };
+
       // "replacing … a file needs a read … and write_file … also need[s] that read's hash as expected_sha256".
       if (ctx.fileReads) {
         let verdict: ReturnType<typeof checkMissingFile>;
@@ -101,7 +110,7 @@ export function createWriteFileTool(definition: ToolDefinitionConfig): BuiltinTo
         } else {
           let currentSha256: string | undefined;
           try {
-            currentSha256 = previous.bytes ? sha256Of(previous.bytes) : await sha256File(path, ctx.signal);
+            currentSha256 = await hashPrevious();
           } catch (error) {
             return yield* fail(ctx, describeFsError("read", path, error));
           }
@@ -117,6 +126,16 @@ export function createWriteFileTool(definition: ToolDefinitionConfig): BuiltinTo
         if (!verdict.ok) return yield* fail(ctx, verdict.message);
       }
 
+      if (ctx.recordEffect) {
+        let before: string | undefined;
+        try {
+          before = await hashPrevious();
+        } catch (error) {
+          return yield* fail(ctx, describeFsError("read", path, error));
+        }
+        if (previous !== undefined && before === undefined) return { stopReason: "aborted" };
+        recordFileEffects(ctx, [{ path, before_sha256: before ?? null, after_sha256: sha256Of(content) }]);
+      }
       try {
         await mkdir(dirname(path), { recursive: true });
         await writeRegularFile(path, content);

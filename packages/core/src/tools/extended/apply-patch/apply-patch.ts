@@ -1,6 +1,7 @@
 import { defaultToolLimits, type ToolDefinitionConfig } from "@penguin/state";
 import type { BuiltinTool } from "../../../environment/types.js";
 import { answer, fail } from "../../call-text.js";
+import { recordFileEffects } from "../../files/effects.js";
 import {
   executeWithArguments,
   resolveToolPath,
@@ -16,7 +17,7 @@ import {
 } from "./patch-messages.js";
 import { parsePatch } from "./patch-parser.js";
 import { type PatchLimits, planPatch } from "./patch-plan.js";
-import { writePlan } from "./patch-write.js";
+import { planEffects, writePlan } from "./patch-write.js";
 
 // "apply_patch: one exact-match patch across several files in the *** Begin Patch envelope with
 // add, update, delete and move actions, applied all-or-nothing (validate everything, then write;
@@ -33,6 +34,7 @@ export function createApplyPatchTool(
     const planned = await planPatch(ctx, limits, parsed.operations);
     if (!planned.ok) return yield* fail(ctx, planFailureMessage(planned.failure));
     if (ctx.signal?.aborted) return { stopReason: "aborted" };
+    recordFileEffects(ctx, planEffects(planned.plan.steps));
     const written = await writePlan(planned.plan.steps);
     if (!written.ok) return yield* fail(ctx, writeFailureMessage(written.failure));
     let note: string | undefined;

@@ -1,6 +1,8 @@
 import { chmod, mkdir, rmdir, unlink, writeFile } from "node:fs/promises";
 import { dirname } from "node:path";
+import type { FileEffect } from "@penguin/protocol";
 import { shownPath } from "../../files/file-tool-support.js";
+import { sha256Of } from "../../files/hashes.js";
 import { writeRegularFile } from "../../files/regular-file.js";
 import type { WriteFailure } from "./patch-outcomes.js";
 import type { Step } from "./patch-plan.js";
@@ -9,6 +11,26 @@ import type { Step } from "./patch-plan.js";
 // step by step; when a step fails, every step already taken is undone, newest first.
 
 export type WriteOutcome = { ok: true } | { ok: false; failure: WriteFailure };
+
+/**
+ * Every file the plan changes, with its hash before the plan and after it (null: absent), for the
+ * journal. A path that several steps touch (a file moved onto a path another step frees) keeps
+ * the hash it had before the first step and the one the last step leaves.
+ */
+export function planEffects(steps: readonly Step[]): FileEffect[] {
+  const byPath = new Map<string, FileEffect>();
+  for (const step of steps) {
+    const before = step.kind === "create" ? null : sha256Of(step.original);
+    const after = step.kind === "remove" ? null : sha256Of(step.content);
+    const known = byPath.get(step.path);
+    byPath.set(step.path, {
+      path: step.path,
+      before_sha256: known ? known.before_sha256 : before,
+      after_sha256: after,
+    });
+  }
+  return [...byPath.values()];
+}
 
 /** Writes the plan; on a failure, undoes every step already taken, newest first. */
 export async function writePlan(steps: Step[]): Promise<WriteOutcome> {

@@ -1,0 +1,25 @@
+import type { FileEffect } from "@penguin/protocol";
+import type { ToolExecutionContext } from "../../environment/types.js";
+import { fsErrorCode } from "./file-tool-support.js";
+import { sha256File } from "./hashes.js";
+
+// The journal's "effect" step for file tools ("Work that survives a crash"): before a tool changes
+// a file it records the file's hash now and the hash it will have, so that after a crash the
+// file's current hash tells whether the change happened. Recorded before the first change, never
+// after: a crash between the record and the change leaves a record that says "maybe".
+
+/** sha256 (hex) of the regular file at `path`, or null when nothing is there; other errors throw. */
+export async function sha256IfPresent(path: string): Promise<string | null> {
+  try {
+    return (await sha256File(path)) ?? null;
+  } catch (error) {
+    if (fsErrorCode(error) === "ENOENT") return null;
+    throw error;
+  }
+}
+
+/** Journals the files a call is about to change (nothing outside an engine turn, or no file). */
+export function recordFileEffects(ctx: ToolExecutionContext, files: readonly FileEffect[]): void {
+  if (files.length === 0) return;
+  ctx.recordEffect?.({ files: [...files] });
+}
