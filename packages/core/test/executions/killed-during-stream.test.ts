@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { allowAll } from "../../src/approval/policies.js";
 import type { Session } from "../../src/sdk/session.js";
 import type { Execution, ExecutionRead } from "../../src/sdk/session-executions.js";
-import { collect, kind, MODEL, RETRY_FAST, setup } from "../sdk/fixtures.js";
+import { collect, kind, RETRY_FAST, setup } from "../sdk/fixtures.js";
 import { type Line, payloadOf, type SessionProcess, spawnSessionProcess } from "./process-fixtures.js";
 
 // A session's process is killed (SIGKILL) while the model streams its second reply. Its task reads
@@ -58,7 +58,7 @@ describe("an execution killed during a model stream (SIGKILL of a real process)"
       { config: EXTENDED },
     );
     envs.push(env);
-    const run = spawnSessionProcess(env, MODEL, "Do the thing.");
+    const run = spawnSessionProcess(env, "Do the thing.", EXTENDED);
     processes.push(run);
     const { session_id: sessionId } = (await run.waitFor((line) => "session_id" in line)) as {
       session_id: string;

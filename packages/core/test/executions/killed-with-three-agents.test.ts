@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { allowAll } from "../../src/approval/policies.js";
 import type { Session } from "../../src/sdk/session.js";
 import type { Execution } from "../../src/sdk/session-executions.js";
-import { collect, kind, MODEL, RETRY_FAST, setup } from "../sdk/fixtures.js";
+import { collect, kind, RETRY_FAST, setup } from "../sdk/fixtures.js";
 import { payloadOf, type SessionProcess, spawnSessionProcess, until } from "./process-fixtures.js";
 
 // A session's process is killed (SIGKILL) while three agents work: the root, a child it launched
@@ -104,7 +104,7 @@ describe("executions after a SIGKILL with three agents running", () => {
       },
     );
     envs.push(env);
-    const run = spawnSessionProcess(env, MODEL, "Run the three.");
+    const run = spawnSessionProcess(env, "Run the three.", EXTENDED);
     processes.push(run);
     const { session_id: rootId } = (await run.waitFor((line) => "session_id" in line)) as {
       session_id: string;

@@ -6,7 +6,7 @@ import { readSession, rebuildContext } from "@penguin/trace";
 import { afterEach, describe, expect, it } from "vitest";
 import { allowAll } from "../../src/approval/policies.js";
 import { chatMessages, collect, kind, MODEL, RETRY_FAST, setup } from "../sdk/fixtures.js";
-import { spawnSession as spawnSessionProcess } from "./session-process.js";
+import { spawnSession as spawnKilledSession } from "./session-process.js";
 
 type Env = Awaited<ReturnType<typeof setup>>;
 const envs: Env[] = [];
@@ -107,7 +107,7 @@ describe("resume after retries", () => {
   });
 });
 
-const spawnSession = (env: Env, prompt: string) => spawnSessionProcess(env, prompt, cleanups);
+const spawnSession = (env: Env, prompt: string) => spawnKilledSession(env, prompt, cleanups);
 
 const payloadOf = (line: Record<string, unknown>) => (line.payload ?? {}) as Record<string, unknown>;
 
