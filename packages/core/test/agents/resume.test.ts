@@ -73,7 +73,8 @@ describe("SIGKILL with three agents running, then resume", () => {
     child = spawn(
       process.execPath,
       [join(here, "tree-session.mjs"), env.dataRoot, env.workspaceDir, MODEL, "Run the tree."],
-      { stdio: ["ignore", "pipe", "inherit"] },
+      // The test's temp folder as HOME: no dotfiles of the machine reach the session's shells.
+      { stdio: ["ignore", "pipe", "inherit"], env: { ...process.env, HOME: env.root } },
     );
     const firstLine = await new Promise<string>((resolve, reject) => {
       const lines = createInterface({ input: child!.stdout! });

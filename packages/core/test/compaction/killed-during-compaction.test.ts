@@ -28,6 +28,8 @@ const BIG_USAGE = { input_tokens: 5_000, output_tokens: 20, cache_read_tokens: 0
 function spawnUntil(env: Env, prompt: string, until: (payload: Record<string, unknown>) => boolean) {
   const child = spawn(process.execPath, [CHILD, env.dataRoot, env.workspaceDir, MODEL, prompt], {
     stdio: ["ignore", "pipe", "pipe"],
+    // The test's temp folder as HOME: no dotfiles of the machine reach the session's shells.
+    env: { ...process.env, HOME: env.root },
   });
   children.push(child);
   let stderr = "";

@@ -31,7 +31,8 @@ async function crashedSession(env: Env, killAt: "after-effect" | "before-output"
   const child = spawn(
     process.execPath,
     [CHILD, env.dataRoot, env.workspaceDir, MODEL, "Change the file.", killAt, JSON.stringify(CONFIG)],
-    { stdio: ["ignore", "pipe", "pipe"] },
+    // The test's temp folder as HOME: no dotfiles of the machine reach the session's shells.
+    { stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, HOME: env.root } },
   );
   let stdout = "";
   let stderr = "";

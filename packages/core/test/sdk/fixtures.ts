@@ -62,7 +62,9 @@ export async function setup(
     agent,
     async cleanup() {
       await llm.close();
-      rmSync(root, { recursive: true, force: true });
+      // A killed session process may leave a shell of its own (the login environment capture)
+      // finishing a write into the scratchpad: retry what a racing write makes fail.
+      rmSync(root, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 });
     },
   };
 }
