@@ -219,3 +219,29 @@ describe("recovery with Penguin's check and the user's decision", () => {
     expect(resolved).toEqual([expect.objectContaining({ tool_call_id: "call_applied", by: "user" })]);
   });
 });
+
+describe("POST .../recovery/:toolCallId/resolve while the task runs", () => {
+  it("refuses a decision on a call the running task started", async () => {
+    const s = await sessionServer([execTurn("sleep 20", "call_sleeping", 20_000), { text: "Slept." }]);
+    const id = await s.createSession();
+    await s.call(`/api/sessions/${id}/tasks`, { json: { input: "Sleep" } });
+    await eventually(
+      () =>
+        readSession(s.server.sessions.location, id).records.some(
+          (record) => (record.payload as { type?: string }).type === "tool_dispatched",
+        ) || undefined,
+      "the command's start",
+    );
+    const view = await readJson<RecoveryWithChecks>(await s.call(`/api/sessions/${id}/recovery`));
+    expect(view.uncertain).toEqual([
+      expect.objectContaining({ tool_call_id: "call_sleeping", in_progress: true }),
+    ]);
+
+    const refused = await s.call(`/api/sessions/${id}/recovery/call_sleeping/resolve`, {
+      json: { decision: "retry", evidence: "it is still sleeping" },
+    });
+    expect(refused.status).toBe(409);
+    expect(await readJson(refused)).toMatchObject({ error: "task_in_progress" });
+    expect((await s.call(`/api/sessions/${id}/abort`, { json: {} })).status).toBeLessThan(300);
+  });
+});
