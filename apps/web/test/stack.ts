@@ -41,7 +41,10 @@ export interface Stack {
   close(): Promise<void>;
 }
 
-export async function startStack(script: FakeLlmScript = []): Promise<Stack> {
+export async function startStack(
+  script: FakeLlmScript = [],
+  options: { idleReleaseMs?: number } = {},
+): Promise<Stack> {
   const dataRoot = await mkdtemp(join(tmpdir(), "penguin-web-test-"));
   // Workspaces live outside the data root: the server refuses any inside it.
   const workspacesDir = await mkdtemp(join(tmpdir(), "penguin-web-workspaces-"));
@@ -65,7 +68,7 @@ export async function startStack(script: FakeLlmScript = []): Promise<Stack> {
       ],
     }),
   );
-  const server = await startServer({ dataRoot, port: 0, workspaceRoots: [root] });
+  const server = await startServer({ dataRoot, port: 0, workspaceRoots: [root], ...options });
   const password = server.initialAdmin?.password;
   if (!password) throw new Error("a fresh server must report its initial admin password");
   return {

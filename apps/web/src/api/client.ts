@@ -1,5 +1,5 @@
 import type { AgentRow } from "./agent-types.js";
-import type { RecoveryView, ResolvedStep } from "./recovery-types.js";
+import type { RecordedDecision, RecoveryView } from "./recovery-types.js";
 import type {
   AgentConfig,
   AgentSummary,
@@ -129,7 +129,7 @@ export const api = {
 
   recovery: (id: string) => request<RecoveryView>("GET", `${sessionPath(id)}/recovery`),
   resolveStep: (id: string, toolCallId: string, decision: "retry" | "accept", evidence: string) =>
-    request<ResolvedStep>("POST", `${sessionPath(id)}/recovery/${enc(toolCallId)}/resolve`, {
+    request<RecordedDecision>("POST", `${sessionPath(id)}/recovery/${enc(toolCallId)}/resolve`, {
       decision,
       evidence,
     }),

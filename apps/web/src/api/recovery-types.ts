@@ -9,8 +9,8 @@ export interface UncertainStep {
   process_id?: string;
   /** The running task started it: it may simply not have finished yet. */
   in_progress: boolean;
-  /** What Penguin found when it checked (a file's hash now, a job's state), when it could. */
-  evidence?: string;
+  /** What Penguin found when it checked (each file's hash now, a job's state). */
+  evidence: string;
   /** What Penguin's check suggests: `accept`, `retry`, or none when a person must look. */
   suggestion?: "accept" | "retry";
 }
@@ -25,16 +25,39 @@ export interface ResolvedStep {
   at: string;
 }
 
-/** A command or job of the session recorded in its process registry. */
+/** A command or job of the session recorded in its process registry, with its state now. */
 export interface RetainedProcess {
   id: string;
+  origin: "exec_command" | "run_command";
   command: string;
-  state: string;
+  /** `interrupted`: it ended while Penguin was not running; `reused-pid`: its pid is another program's now. */
+  state: "running" | "exited" | "interrupted" | "reused-pid";
   pid?: number;
+  /** How it ended, when that is known. */
+  exit?:
+    | { kind: "code"; code: number }
+    | { kind: "signal"; signal: string }
+    | { kind: "spawn-error"; message: string };
+  started_at: string;
+  ended_at?: string;
+  /** Bytes of output kept (0: none kept). */
+  output_bytes: number;
 }
 
 export interface RecoveryView {
   uncertain: UncertainStep[];
   resolved: ResolvedStep[];
-  processes?: RetainedProcess[];
+  processes: RetainedProcess[];
+}
+
+/** What POST .../recovery/:toolCallId/resolve answers: the decision as recorded. */
+export interface RecordedDecision {
+  tool_call_id: string;
+  name: string;
+  decision: "retry" | "accept";
+  evidence: string;
+  by: "user";
+  /** What Penguin checked itself when the decision was recorded. */
+  verified?: string;
+  session_id?: string;
 }

@@ -1,6 +1,6 @@
 import { useEffect, useState } from "react";
 import { api } from "../api/client.js";
-import type { RecoveryView, UncertainStep } from "../api/recovery-types.js";
+import type { RecoveryView, RetainedProcess, UncertainStep } from "../api/recovery-types.js";
 import { ErrorText } from "./error-text.js";
 import "./recovery-panel.css";
 
@@ -13,6 +13,19 @@ const head = (text: string) => {
   return flat.length > ARGUMENTS_SHOWN ? `${flat.slice(0, ARGUMENTS_SHOWN - 1)}…` : flat;
 };
 
+/** The pid, how it ended and the output kept, as far as the registry knows them. */
+function processDetails(process: RetainedProcess): string {
+  const parts: string[] = [];
+  if (process.pid !== undefined) parts.push(`pid ${process.pid}`);
+  const exit = process.exit;
+  if (exit?.kind === "code") parts.push(`exit code ${exit.code}`);
+  else if (exit?.kind === "signal") parts.push(`ended by ${exit.signal}`);
+  else if (exit?.kind === "spawn-error") parts.push(`failed to start: ${exit.message}`);
+  else if (process.state !== "running") parts.push("exit code unknown");
+  if (process.output_bytes > 0) parts.push(`${process.output_bytes} bytes of output kept`);
+  return parts.join(" · ");
+}
+
 /**
  * What a crash left half done in a session (GET /api/sessions/:id/recovery): the tool calls that
  * started with no result recorded, with the files they were changing and what Penguin found when
@@ -20,7 +33,7 @@ const head = (text: string) => {
  * that outlived the crash; and the decisions already taken. Hidden when there is nothing to show.
  */
 export function RecoveryPanel({ sessionId, taskState }: { sessionId: string; taskState: string }) {
-  const [view, setView] = useState<RecoveryView>({ uncertain: [], resolved: [] });
+  const [view, setView] = useState<RecoveryView>({ uncertain: [], resolved: [], processes: [] });
   const [failure, setFailure] = useState<unknown>();
   const [tick, setTick] = useState(0);
 
@@ -43,8 +56,10 @@ export function RecoveryPanel({ sessionId, taskState }: { sessionId: string; tas
   }, [sessionId, taskState, tick]);
 
   const uncertain = view.uncertain.filter((step) => !step.in_progress);
-  const processes = view.processes ?? [];
-  if (uncertain.length === 0 && view.resolved.length === 0 && processes.length === 0 && !failure) return null;
+  const processes = view.processes;
+  // Commands that ended while Penguin watched are ordinary history: alone they are no reason to show the panel.
+  const outlived = processes.some((process) => process.state !== "exited");
+  if (uncertain.length === 0 && view.resolved.length === 0 && !outlived && !failure) return null;
   return (
     <section className="card recovery-panel" aria-label="Recovery">
       <h2>Recovery</h2>
@@ -67,12 +82,13 @@ export function RecoveryPanel({ sessionId, taskState }: { sessionId: string; tas
           </ul>
         </>
       )}
+      {processes.length > 0 && <p className="muted">The session's commands and jobs, as they are now:</p>}
       {processes.length > 0 && (
         <ul className="recovery-steps" aria-label="Commands and jobs">
           {processes.map((process) => (
             <li key={process.id} data-testid="retained-process" data-state={process.state}>
               <code>{process.id}</code> <span className="badge">{process.state}</span>{" "}
-              <span className="muted">{head(process.command)}</span>
+              <span className="muted">{head(process.command)}</span> {processDetails(process)}
             </li>
           ))}
         </ul>

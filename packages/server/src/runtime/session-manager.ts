@@ -3,6 +3,8 @@ import {
   createAgent,
   type NoticeInput,
   type NotifyOutcome,
+  type ResolveOutcome,
+  type ResolveStepInput,
   type RunInput,
   type Session,
   SetupError,
@@ -154,6 +156,13 @@ export class SessionManager {
     if (this.#closed) throw new Error("the server is stopping");
     const runtime = this.#runtimes.get(row.id) ?? this.#addRuntime(row);
     return runtime.notify(input);
+  }
+
+  /** Records the user's decision on an uncertain call (resuming the session from its trace when it has no live runtime). */
+  async resolve(row: SessionRow, input: ResolveStepInput): Promise<ResolveOutcome> {
+    if (this.#closed) throw new Error("the server is stopping");
+    const runtime = this.#runtimes.get(row.id) ?? this.#addRuntime(row);
+    return runtime.resolve(input);
   }
 
   /** Ends the session: its task, every process, its trace and scratchpad (and its subagents'), its rows. */

@@ -2,6 +2,8 @@ import type {
   GoalOptions,
   NoticeInput,
   NotifyOutcome,
+  ResolveOutcome,
+  ResolveStepInput,
   RunInput,
   Session,
   UserQuestion,
@@ -87,6 +89,8 @@ export class SessionRuntime {
   #aggregator = new PartialAggregator();
   #usageWrites: Promise<void> = Promise.resolve();
   #idleTimer: NodeJS.Timeout | undefined;
+  /** Decisions on uncertain calls being recorded now (they keep the session open). */
+  #resolving = 0;
 
   constructor(
     readonly sessionId: string,
@@ -168,6 +172,26 @@ export class SessionRuntime {
     // A queued notice keeps the session open until a task delivers it (see #scheduleRelease).
     if (!this.busy) this.#scheduleRelease();
     return outcome;
+  }
+
+  /**
+   * Records the user's decision on an uncertain call through the SDK session (reopening it from
+   * its trace when it was released): the same checks as the agent's resolve_execution_activity,
+   * the decision recorded `by: "user"` with what Penguin verified. Throws when the session cannot
+   * be reopened.
+   */
+  async resolve(input: ResolveStepInput): Promise<ResolveOutcome> {
+    if (this.#disposed) throw new Error(`session ${this.sessionId} is shutting down`);
+    // The session must stay open until the decision is in its trace: no release meanwhile.
+    this.#resolving += 1;
+    this.#clearIdleTimer();
+    try {
+      const session = await this.#ensureSession();
+      return await session.resolve(input);
+    } finally {
+      this.#resolving -= 1;
+      if (!this.busy) this.#scheduleRelease();
+    }
   }
 
   /** The agent's questions to the user wait for POST .../questions/:questionId/answer. */
@@ -386,7 +410,8 @@ export class SessionRuntime {
       const working =
         this.#runningChildren() > 0 ||
         (this.#session?.processes.liveIds().length ?? 0) > 0 ||
-        (this.#session?.pendingNotices ?? 0) > 0;
+        (this.#session?.pendingNotices ?? 0) > 0 ||
+        this.#resolving > 0;
       if (this.busy || working) return this.#scheduleRelease();
       this.deps.onIdle();
     }, this.deps.idleReleaseMs);

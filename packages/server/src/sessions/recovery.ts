@@ -1,60 +1,47 @@
-import type { JournalEntry } from "@penguin/trace";
+import { join } from "node:path";
+import {
+  describeRetainedProcess,
+  gatherEvidence,
+  type RetainedProcess,
+  retainedProcesses,
+} from "@penguin/core";
+import type { JournalEntry, TraceLocation } from "@penguin/trace";
 import { toolJournal } from "@penguin/trace";
-import { z } from "zod";
+import type { RecoveryResponse } from "./recovery-schemas.js";
 import type { TraceReading } from "./trace-reads.js";
 
 // What a crash may have left half done, for `GET /api/sessions/:id/recovery`: the session's tool
-// calls that started and have no result and no decision (uncertain), and the decisions taken on
-// such calls. Read from the trace's journal, the same reader `penguin sessions show` uses.
+// calls that started and have no result and no decision (uncertain), each with Penguin's own check
+// of the workspace; the decisions taken on such calls; and the commands and jobs its process
+// registry holds. Read from the trace's journal (the reader `penguin sessions show` uses) and the
+// scratchpad's registry. Reading signals no process and changes nothing.
 
-const FileEffectRowSchema = z.object({
-  path: z.string(),
-  before_sha256: z.string().nullable().describe("SHA-256 before the call; null: the file did not exist"),
-  after_sha256: z
-    .string()
-    .nullable()
-    .describe("SHA-256 the call was writing; null: it was removing the file"),
-});
+export type { RecoveryResponse } from "./recovery-schemas.js";
 
-export const UncertainStepSchema = z.object({
-  tool_call_id: z.string(),
-  name: z.string().describe("The tool"),
-  arguments: z.string().describe("The call's arguments as the model wrote them (JSON text)"),
-  dispatched_at: z.string().optional().describe("When the tool started (ISO 8601)"),
-  files: z.array(FileEffectRowSchema).describe("The files it was about to change"),
-  process_id: z.string().optional().describe("The command session or job it started"),
-  in_progress: z
-    .boolean()
-    .describe("The session's task is running and the call may simply not have finished yet"),
-});
-
-export const ResolvedStepSchema = z.object({
-  tool_call_id: z.string(),
-  name: z.string(),
-  decision: z.enum(["retry", "accept"]),
-  evidence: z.string(),
-  by: z.enum(["agent", "user", "penguin"]),
-  verified: z.string().optional(),
-  at: z.string(),
-});
-
-export const RecoveryResponseSchema = z.object({
-  uncertain: z
-    .array(UncertainStepSchema)
-    .describe("Calls started without a result and not resolved, in call order"),
-  resolved: z.array(ResolvedStepSchema).describe("Decisions taken on calls that were uncertain"),
-});
-export type RecoveryResponse = z.infer<typeof RecoveryResponseSchema>;
+/** The directory of the session's process registry and spools. */
+export function sessionScratchpad(location: TraceLocation, sessionId: string): string {
+  return join(location.scratchpadRoot, sessionId);
+}
 
 /**
- * The recovery view of a trace. `taskRunning`: a task of the session runs now, so the calls it
+ * The recovery view of a session. `taskRunning`: a task of the session runs now, so the calls it
  * dispatched (after its user input, the last one in the trace) may simply not have finished yet.
  */
-export function recoveryOf(reading: TraceReading, taskRunning: boolean): RecoveryResponse {
+export async function recoveryOf(
+  reading: TraceReading,
+  scratchpad: string,
+  taskRunning: boolean,
+): Promise<RecoveryResponse> {
   const journal = toolJournal(reading.records);
   const runningSince = taskRunning ? lastUserInputAt(reading) : undefined;
+  const describeProcess = (id: string) => describeRetainedProcess(scratchpad, id);
+  const uncertain = await Promise.all(
+    journal
+      .filter((entry) => entry.uncertain)
+      .map((entry) => uncertainRow(entry, runningSince, describeProcess)),
+  );
   return {
-    uncertain: journal.filter((entry) => entry.uncertain).map((entry) => uncertainRow(entry, runningSince)),
+    uncertain,
     resolved: journal.flatMap((entry) => {
       const resolution = entry.resolution;
       if (!resolution) return [];
@@ -70,10 +57,29 @@ export function recoveryOf(reading: TraceReading, taskRunning: boolean): Recover
         },
       ];
     }),
+    processes: retainedProcesses(scratchpad).map(processRow),
   };
 }
 
-function uncertainRow(entry: JournalEntry, runningSince: string | undefined) {
+/** Whether the call is one the running task dispatched (it may simply not have finished yet). */
+export function callInProgress(reading: TraceReading, toolCallId: string, taskRunning: boolean): boolean {
+  if (!taskRunning) return false;
+  const entry = toolJournal(reading.records).find((candidate) => candidate.toolCallId === toolCallId);
+  const since = lastUserInputAt(reading);
+  return entry !== undefined && since !== undefined && (entry.dispatchedAt ?? "") >= since;
+}
+
+/** Whether the session's own journal holds the call at all. */
+export function journalHolds(reading: TraceReading, toolCallId: string): boolean {
+  return toolJournal(reading.records).some((entry) => entry.toolCallId === toolCallId);
+}
+
+async function uncertainRow(
+  entry: JournalEntry,
+  runningSince: string | undefined,
+  describeProcess: (id: string) => string | undefined,
+) {
+  const check = await gatherEvidence(entry, { describeProcess });
   return {
     tool_call_id: entry.toolCallId,
     name: entry.name,
@@ -86,6 +92,22 @@ function uncertainRow(entry: JournalEntry, runningSince: string | undefined) {
     })),
     ...(entry.processId !== undefined ? { process_id: entry.processId } : {}),
     in_progress: runningSince !== undefined && (entry.dispatchedAt ?? "") >= runningSince,
+    evidence: check.summary,
+    ...(check.suggestion !== undefined ? { suggestion: check.suggestion } : {}),
+  };
+}
+
+function processRow(process: RetainedProcess) {
+  return {
+    id: process.id,
+    origin: process.origin,
+    command: process.command,
+    state: process.state,
+    ...(process.pid !== undefined ? { pid: process.pid } : {}),
+    ...(process.exit !== undefined ? { exit: process.exit } : {}),
+    started_at: new Date(process.startedAt).toISOString(),
+    ...(process.endedAt !== undefined ? { ended_at: new Date(process.endedAt).toISOString() } : {}),
+    output_bytes: process.outputBytes,
   };
 }
 
