@@ -8,9 +8,9 @@ import {
   TraceWriter,
   toolJournal,
 } from "@penguin/trace";
-import { processRegistryDir, readProcessRecords } from "../processes/registry.js";
 import {
   describeRetainedProcess,
+  processesLeftRunning,
   type RetainedProcess,
   retainedProcesses,
 } from "../processes/retained-processes.js";
@@ -37,14 +37,9 @@ export class SessionJournal implements JournalAccess {
 
   constructor(private readonly input: SessionJournalInput) {
     this.knownAtOpen = new Set(toolJournal(input.records ?? []).map((entry) => entry.toolCallId));
-    const registry = processRegistryDir(this.scratchpadOf(input.sessionId));
-    this.runningAtOpen = new Set(
-      input.records === undefined
-        ? []
-        : readProcessRecords(registry)
-            .filter((record) => record.state === "running")
-            .map((record) => record.id),
-    );
+    const leftRunning =
+      input.records === undefined ? [] : processesLeftRunning(this.scratchpadOf(input.sessionId));
+    this.runningAtOpen = new Set(leftRunning.map((process) => process.id));
   }
 
   /** The commands and jobs that were running when the session was opened, as the registry has them now. */
