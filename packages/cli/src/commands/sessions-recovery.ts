@@ -3,7 +3,8 @@ import { join } from "node:path";
 import type { RetainedProcess, StepEvidence } from "@penguin/core";
 import type { OmniMessage } from "@penguin/protocol";
 import { type JournalEntry, toolJournal } from "@penguin/trace";
-import { formatBytes, formatTable } from "../render/format.js";
+import { formatTable } from "../render/format.js";
+import { checkLine, processRow, shortText } from "../render/recovery-rows.js";
 import type { Style } from "../render/style.js";
 
 // What `penguin sessions show` says about work a crash may have left half done: the tool calls
@@ -11,9 +12,6 @@ import type { Style } from "../render/style.js";
 // check of it; the decisions taken on such calls; and the commands and jobs of the session's
 // process registry. Read from the trace's journal (tool_dispatched / tool_effect /
 // activity_resolved) and the scratchpad.
-
-/** Characters of a call's arguments, and of a command, shown on its line. */
-const ARGUMENTS_SHOWN = 80;
 
 export interface UncertainRow extends JournalEntry {
   /** Penguin's check now: the files' hashes against the journal's, a command against the registry. */
@@ -48,19 +46,8 @@ export async function recoveryOf(records: readonly OmniMessage[], scratchpad: st
   return { uncertain: checked, resolved, processes: core.retainedProcesses(scratchpad) };
 }
 
-export function shortText(text: string, max = ARGUMENTS_SHOWN): string {
-  const flat = text.replace(/\s+/g, " ");
-  return flat.length > max ? `${flat.slice(0, max)}…` : flat;
-}
-
 function shortHash(hash: string | null): string {
   return hash === null ? "absent" : hash.slice(0, 12);
-}
-
-/** Penguin's check on one line, with the decision it points to. */
-export function checkLine(check: StepEvidence): string {
-  const suggests = check.suggestion ? ` (suggests ${check.suggestion})` : "";
-  return `Penguin's check: ${check.summary}${suggests}`;
 }
 
 /** The lines of the recovery part (none when nothing is uncertain, resolved or retained). */
@@ -100,23 +87,4 @@ export function recoveryLines(view: RecoveryView, style: Style): string[] {
     for (const line of formatTable(rows)) lines.push(`  ${line}`);
   }
   return lines;
-}
-
-/** id, state, pid, command, output size: one row of the "commands and jobs" table. */
-export function processRow(process: RetainedProcess, style: Style): string[] {
-  const state =
-    process.state === "running"
-      ? style.green(process.state)
-      : process.state === "exited"
-        ? process.state
-        : style.yellow(process.state);
-  const output =
-    process.outputFile === undefined ? "output not kept" : `output ${formatBytes(process.outputBytes)}`;
-  return [
-    process.id,
-    state,
-    process.pid !== undefined ? `pid ${process.pid}` : "no pid",
-    JSON.stringify(shortText(process.command)),
-    style.dim(output),
-  ];
 }

@@ -1,8 +1,8 @@
 import { type Agent, processesLeftRunning, type RetainedProcess, type Session } from "@penguin/core";
 import { scratchpadDir } from "@penguin/state";
 import { isValidSessionId } from "@penguin/trace";
-import { checkLine, processRow, shortText } from "../commands/sessions-recovery.js";
 import { formatTable } from "../render/format.js";
+import { checkLine, processRow, shortText } from "../render/recovery-rows.js";
 import type { Style } from "../render/style.js";
 
 // What `penguin run --resume` and `penguin chat --resume` tell the user before the task, on
