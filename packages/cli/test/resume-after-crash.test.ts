@@ -58,52 +58,58 @@ function extendedDataRoot(): string {
   return dataRoot;
 }
 
+/** A `penguin run` killed (SIGKILL) while its run_command call waits on a job that goes on running. */
+async function crashedRunWithJob() {
+  llm = await startFakeLlm({
+    apiKey: API_KEY,
+    script: [
+      {
+        tool_calls: [
+          {
+            id: "call_job",
+            name: "run_command",
+            arguments: { purpose: "serve", command: JOB, timeout_ms: 60_000 },
+          },
+        ],
+      },
+      { text: "The server still runs." },
+    ],
+  });
+  const dataRoot = extendedDataRoot();
+  const ws = tempDir("ws");
+  const env = {
+    PENGUIN_HOME: dataRoot,
+    HOME: tempDir("home"),
+    OPENAI_API_KEY: API_KEY,
+    OPENAI_BASE_URL: `${llm.url}/v1`,
+  };
+  const pidFile = join(ws, "job.pid");
+  killJobLater(pidFile);
+
+  const run = execa(
+    process.execPath,
+    [CLI_BIN, "run", "--model", "openai/fake-model", "-w", ws, "-m", "Start the server."],
+    { env: { NO_COLOR: "1", ...env }, extendEnv: true, reject: false, input: "" },
+  );
+  await waitUntil(() => existsSync(pidFile) && statSync(pidFile).size > 0, "the job to write its pid");
+  const [trace] = traceFiles(dataRoot);
+  const id = String(readJsonLines(trace)[0].payload.session_id);
+  const record = join(dataRoot, "scratchpad", id, "processes", "cmd_1.json");
+  await waitUntil(
+    () => existsSync(record) && JSON.parse(readFileSync(record, "utf8")).pid !== undefined,
+    "the job's pid to be recorded",
+  );
+  run.kill("SIGKILL");
+  expect((await run).signal).toBe("SIGKILL");
+  const jobPid = Number(readFileSync(pidFile, "utf8").trim());
+  expect(alive(jobPid)).toBe(true);
+
+  return { id, env, jobPid };
+}
+
 describe("after penguin run is killed while a job runs", () => {
   test("sessions show lists the uncertain call with Penguin's check and the job; run --resume reports both before the task", async () => {
-    llm = await startFakeLlm({
-      apiKey: API_KEY,
-      script: [
-        {
-          tool_calls: [
-            {
-              id: "call_job",
-              name: "run_command",
-              arguments: { purpose: "serve", command: JOB, timeout_ms: 60_000 },
-            },
-          ],
-        },
-        { text: "The server still runs." },
-      ],
-    });
-    const dataRoot = extendedDataRoot();
-    const ws = tempDir("ws");
-    const env = {
-      PENGUIN_HOME: dataRoot,
-      HOME: tempDir("home"),
-      OPENAI_API_KEY: API_KEY,
-      OPENAI_BASE_URL: `${llm.url}/v1`,
-    };
-    const pidFile = join(ws, "job.pid");
-    killJobLater(pidFile);
-
-    const run = execa(
-      process.execPath,
-      [CLI_BIN, "run", "--model", "openai/fake-model", "-w", ws, "-m", "Start the server."],
-      { env: { NO_COLOR: "1", ...env }, extendEnv: true, reject: false, input: "" },
-    );
-    await waitUntil(() => existsSync(pidFile) && statSync(pidFile).size > 0, "the job to write its pid");
-    const [trace] = traceFiles(dataRoot);
-    const id = String(readJsonLines(trace)[0].payload.session_id);
-    const record = join(dataRoot, "scratchpad", id, "processes", "cmd_1.json");
-    await waitUntil(
-      () => existsSync(record) && JSON.parse(readFileSync(record, "utf8")).pid !== undefined,
-      "the job's pid to be recorded",
-    );
-    run.kill("SIGKILL");
-    expect((await run).signal).toBe("SIGKILL");
-    const jobPid = Number(readFileSync(pidFile, "utf8").trim());
-    expect(alive(jobPid)).toBe(true);
-
+    const { id, env, jobPid } = await crashedRunWithJob();
     const shown = await penguin(["sessions", "show", id], { env });
     expect(shown.exitCode).toBe(0);
     expect(shown.stdout).toMatch(/uncertain steps/);
@@ -140,9 +146,21 @@ describe("after penguin run is killed while a job runs", () => {
     expect(resumed.stderr.indexOf("this session stopped")).toBeLessThan(resumed.stderr.indexOf("trace:"));
 
     // The model's first request after the resume carries the notice, jobs line included.
-    const body = JSON.stringify(llm.requests.at(-1)?.body);
+    const body = JSON.stringify(llm?.requests.at(-1)?.body);
     expect(body).toContain("[uncertain_steps]");
     expect(body).toContain("cmd_1 (re-attached, still running)");
+  });
+
+  test("chat --resume reports the same under the line that names the session", async () => {
+    const { id, env } = await crashedRunWithJob();
+    const chat = await penguin(["chat", "--resume", id], { env, input: "/exit\n" });
+    expect(chat.exitCode, chat.stderr).toBe(0);
+    const output = chat.stdout + chat.stderr;
+    expect(output).toMatch(
+      new RegExp(`resumed session ${id} in .*\n(.*\n)*this session stopped while 1 step was under way`),
+    );
+    expect(output).toMatch(/call_job run_command .*\n\s+Penguin's check: cmd_1 \(run_command\)/);
+    expect(output).toMatch(/cmd_1\s+running \(re-attached\)\s+pid \d+/);
   });
 
   test("run --resume of a session that ended cleanly prints no report", async () => {
