@@ -6,6 +6,7 @@ import { describe, expect, test } from "vitest";
 import { stringify } from "yaml";
 import { CLI_BIN, REPO_ROOT, tempDir, withLoadLog } from "./helpers.js";
 import { loadedPackages } from "./loaded-packages.js";
+import { writeParentSession } from "./trace-fixtures.js";
 
 // "Aim for start-up that a user does not notice (lazy-load what a command does not need)": the
 // provider SDKs and the MCP SDK each take hundreds of milliseconds to import, so `penguin run`
@@ -177,5 +178,19 @@ describe("penguin run loads only the SDKs its session uses", () => {
       /MCP server "missing" skipped: cannot load the MCP SDK \(Cannot find package '@modelcontextprotocol\/sdk\/.*hidden by the test\)\); reinstall Penguin/,
     );
     expect(r.stdout).toContain("fib");
+  });
+});
+
+describe("penguin sessions show loads the SDK only to check what a crash left", () => {
+  test("a session that ended cleanly is shown without loading @penguin/core", async () => {
+    const dataRoot = tempDir("data");
+    writeParentSession(dataRoot, "clean-1", { scratchpad: true });
+    const run = withLoadLog(["sessions", "show", "clean-1"], { PENGUIN_HOME: dataRoot });
+    const r = await run.child;
+    expect(r.exitCode).toBe(0);
+    expect(r.stdout).toContain("clean-1");
+    const loads = loadedPackages(run.loads());
+    expect(loads).toContain("@penguin/trace");
+    expect(loads).not.toContain("@penguin/core");
   });
 });

@@ -24,6 +24,7 @@ describe("penguin sessions show --json", () => {
         "files",
         "id",
         "meta",
+        "processes",
         "resolved",
         "scratchpad",
         "stats",
@@ -31,7 +32,7 @@ describe("penguin sessions show --json", () => {
       ].sort(),
     );
     // A session that ended cleanly leaves nothing uncertain and nothing decided.
-    expect(shown).toMatchObject({ uncertain: [], resolved: [] });
+    expect(shown).toMatchObject({ uncertain: [], resolved: [], processes: [] });
     const [file] = traceFiles(dataRoot).filter((f) => f.includes("parent-1"));
     expect(shown).toMatchObject({
       id: "parent-1",

@@ -71,12 +71,23 @@ describe("penguin sessions show after a crash", () => {
     expect(r.stdout).toMatch(/uncertain steps/);
     expect(r.stdout).toMatch(/call_w write_file .*notes\.md/);
     expect(r.stdout).toMatch(/\/srv\/ws\/notes\.md: 000000000000 → ffffffffffff/);
+    // Penguin's check: the file has neither hash (it does not exist here), so no decision is suggested.
+    expect(r.stdout).toMatch(
+      /Penguin's check: changed since: \/srv\/ws\/notes\.md has neither the hash before nor the hash after$/m,
+    );
     expect(r.stdout).not.toMatch(/call_r/);
     expect(r.stdout).not.toMatch(/resolved steps/);
 
     const json = await cli(["sessions", "show", "crashed", "--json", "--data-dir", dataRoot]);
-    const parsed = JSON.parse(json.stdout) as { uncertain: { toolCallId: string }[]; resolved: unknown[] };
+    const parsed = JSON.parse(json.stdout) as {
+      uncertain: { toolCallId: string; check: { verdict: string; suggestion?: string } }[];
+      resolved: unknown[];
+      processes: unknown[];
+    };
     expect(parsed.uncertain.map((entry) => entry.toolCallId)).toEqual(["call_w"]);
+    expect(parsed.uncertain[0]?.check).toMatchObject({ toolCallId: "call_w", verdict: "changed since" });
+    expect(parsed.uncertain[0]?.check.suggestion).toBeUndefined();
+    expect(parsed.processes).toEqual([]);
     expect(parsed.resolved).toEqual([]);
   });
 

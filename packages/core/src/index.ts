@@ -125,6 +125,7 @@ export {
 // The process registry of a session's scratchpad: what a crash left running, for the front ends.
 export {
   describeRetainedProcess,
+  processesLeftRunning,
   type RetainedProcess,
   type RetainedProcessState,
   retainedProcesses,

@@ -7,6 +7,7 @@ import { resolveModelRef } from "../model-choice.js";
 import { formatLocalTime, tildePath } from "../render/format.js";
 import type { Style } from "../render/style.js";
 import type { TerminalRenderer } from "../render/terminal-renderer.js";
+import { jobsLeftRunning, resumeReport } from "../session/resume-report.js";
 import { runTask } from "../session/run-task.js";
 import {
   approvalPolicy,
@@ -99,6 +100,7 @@ export class Chat {
 
   async open(resume: string | undefined): Promise<void> {
     const previous = this.session;
+    const leftRunning = resume !== undefined ? jobsLeftRunning(this.agent, resume) : [];
     this.session =
       resume !== undefined
         ? await this.agent.resumeSession(resume, this.sessionOptions)
@@ -116,6 +118,8 @@ export class Chat {
         `${verb} session ${this.session.id} in ${tildePath(this.session.workspaceDir)} · approve: ${this.mode} · /help for commands`,
       ),
     );
+    if (resume !== undefined)
+      for (const line of await resumeReport(this.session, leftRunning, this.style)) this.say(line);
   }
 
   /** Runs one prompt as a task of the current session. */

@@ -13,6 +13,7 @@ import { colourEnabled, createStyle } from "../render/style.js";
 import { TerminalRenderer } from "../render/terminal-renderer.js";
 import { cassetteWriteError, writableCassette } from "../session/cassette-path.js";
 import { closedOutputNote, whenOutputCloses } from "../session/closed-output.js";
+import { jobsLeftRunning, resumeReport } from "../session/resume-report.js";
 import { runTask } from "../session/run-task.js";
 import {
   approvalPolicy,
@@ -81,6 +82,7 @@ export async function runCommand(opts: RunOptions): Promise<number> {
   const log = await openCliLog(dataRoot, opts.verbose);
   log.debug({ command: "run", approve: opts.approve, resume: opts.resume, json: opts.json }, "command start");
   const agent = await createAgent({ dataRoot, logger: log.agentLogger });
+  const leftRunning = opts.resume !== undefined ? jobsLeftRunning(agent, opts.resume) : [];
   const session = opts.resume
     ? await agent.resumeSession(opts.resume, { thinkingLevel, budget })
     : await agent
@@ -96,6 +98,9 @@ export async function runCommand(opts: RunOptions): Promise<number> {
         });
 
   const style = createStyle(colourEnabled(process.stderr));
+  // What a crash left, before the task (stderr: --json's stdout stays the session's records).
+  if (opts.resume !== undefined)
+    for (const line of await resumeReport(session, leftRunning, style)) process.stderr.write(`${line}\n`);
   const live = process.stderr.isTTY === true && !opts.json;
   const screen = new Screen({ out: process.stdout, err: process.stderr, live });
   const renderer = new TerminalRenderer({

@@ -1,37 +1,56 @@
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import type { RetainedProcess, StepEvidence } from "@penguin/core";
 import type { OmniMessage } from "@penguin/protocol";
 import { type JournalEntry, toolJournal } from "@penguin/trace";
+import { formatTable } from "../render/format.js";
+import { checkLine, processRow, shortText } from "../render/recovery-rows.js";
 import type { Style } from "../render/style.js";
 
 // What `penguin sessions show` says about work a crash may have left half done: the tool calls
-// that were dispatched and have no result and no decision (uncertain), and the decisions taken
-// on such calls. Read from the trace's journal (tool_dispatched / tool_effect / activity_resolved).
+// that were dispatched and have no result and no decision (uncertain), each with Penguin's own
+// check of it; the decisions taken on such calls; and the commands and jobs of the session's
+// process registry. Read from the trace's journal (tool_dispatched / tool_effect /
+// activity_resolved) and the scratchpad.
 
-/** Characters of a call's arguments shown on its line. */
-const ARGUMENTS_SHOWN = 80;
+export interface UncertainRow extends JournalEntry {
+  /** Penguin's check now: the files' hashes against the journal's, a command against the registry. */
+  check: StepEvidence;
+}
 
 export interface RecoveryView {
-  uncertain: JournalEntry[];
+  uncertain: UncertainRow[];
   resolved: JournalEntry[];
+  /** Every command and job in the session's process registry, with its state now. */
+  processes: RetainedProcess[];
 }
 
-export function recoveryOf(records: readonly OmniMessage[]): RecoveryView {
+/**
+ * The recovery part of a session. The SDK (for the checks and the registry) is loaded only when
+ * there is something to check, so `sessions show` of an ordinary session stays light.
+ */
+export async function recoveryOf(records: readonly OmniMessage[], scratchpad: string): Promise<RecoveryView> {
   const journal = toolJournal(records);
-  return {
-    uncertain: journal.filter((entry) => entry.uncertain),
-    resolved: journal.filter((entry) => entry.resolution !== undefined),
-  };
-}
-
-function shortArguments(text: string): string {
-  const flat = text.replace(/\s+/g, " ");
-  return flat.length > ARGUMENTS_SHOWN ? `${flat.slice(0, ARGUMENTS_SHOWN)}…` : flat;
+  const uncertain = journal.filter((entry) => entry.uncertain);
+  const resolved = journal.filter((entry) => entry.resolution !== undefined);
+  const hasRegistry = existsSync(join(scratchpad, "processes"));
+  if (uncertain.length === 0 && !hasRegistry) return { uncertain: [], resolved, processes: [] };
+  const core = await import("@penguin/core");
+  const describeProcess = (id: string) => core.describeRetainedProcess(scratchpad, id);
+  const checked = await Promise.all(
+    uncertain.map(async (entry) => ({
+      ...entry,
+      check: await core.gatherEvidence(entry, { describeProcess }),
+    })),
+  );
+  return { uncertain: checked, resolved, processes: core.retainedProcesses(scratchpad) };
 }
 
 function shortHash(hash: string | null): string {
   return hash === null ? "absent" : hash.slice(0, 12);
 }
 
-/** The lines of the recovery part (none when nothing is uncertain or resolved). */
+/** The lines of the recovery part (none when nothing is uncertain, resolved or retained). */
 export function recoveryLines(view: RecoveryView, style: Style): string[] {
   const lines: string[] = [];
   if (view.uncertain.length > 0) {
@@ -41,7 +60,7 @@ export function recoveryLines(view: RecoveryView, style: Style): string[] {
     );
     for (const entry of view.uncertain) {
       lines.push(
-        `  ${style.yellow(entry.toolCallId)} ${entry.name} ${style.dim(shortArguments(entry.arguments))}`,
+        `  ${style.yellow(entry.toolCallId)} ${entry.name} ${style.dim(shortText(entry.arguments))}`,
       );
       for (const file of entry.files) {
         lines.push(
@@ -49,6 +68,7 @@ export function recoveryLines(view: RecoveryView, style: Style): string[] {
         );
       }
       if (entry.processId) lines.push(style.dim(`    started ${entry.processId}`));
+      lines.push(`    ${checkLine(entry.check)}`);
     }
   }
   if (view.resolved.length > 0) {
@@ -60,6 +80,11 @@ export function recoveryLines(view: RecoveryView, style: Style): string[] {
         `  ${entry.toolCallId} ${entry.name}: ${resolution.decision} by ${resolution.by}: ${resolution.evidence}`,
       );
     }
+  }
+  if (view.processes.length > 0) {
+    lines.push(style.bold("commands and jobs"));
+    const rows = view.processes.map((process) => processRow(process, style));
+    for (const line of formatTable(rows)) lines.push(`  ${line}`);
   }
   return lines;
 }

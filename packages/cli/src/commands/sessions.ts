@@ -104,7 +104,7 @@ export async function sessionsShow(id: string, opts: SessionsShowOptions): Promi
   }));
   const scratchpad = join(loc.scratchpadRoot, id);
   const hasScratchpad = existsSync(scratchpad);
-  const recovery = recoveryOf(records);
+  const recovery = await recoveryOf(records, scratchpad);
   if (opts.json) {
     out(
       JSON.stringify(
@@ -117,6 +117,7 @@ export async function sessionsShow(id: string, opts: SessionsShowOptions): Promi
           stats: { ...stats, firstMeta: undefined, latestMeta: undefined },
           uncertain: recovery.uncertain,
           resolved: recovery.resolved,
+          processes: recovery.processes,
           diagnostics,
         },
         null,

@@ -45,6 +45,18 @@ export function retainedProcesses(scratchpadDir: string): RetainedProcess[] {
 }
 
 /**
+ * The commands and jobs the registry still has as running, with their state now: what a crash
+ * left (a session that ends cleanly ends its own). Read it before a resumed session restores
+ * them: the restore records the ones that ended as interrupted.
+ */
+export function processesLeftRunning(scratchpadDir: string): RetainedProcess[] {
+  const dir = processRegistryDir(scratchpadDir);
+  return readProcessRecords(dir)
+    .filter((record) => record.state === "running")
+    .map((record) => retainedOf(dir, record));
+}
+
+/**
  * One line of evidence about a recorded command, or undefined for an id the registry lacks:
  * `cmd_2 (run_command) "npm run dev": running, pid 4242; output 2.0 KiB`.
  */

@@ -62,7 +62,7 @@ import { SetupError } from "./setup-error.js";
 import { createSubagentManager, subagentPointers } from "./subagents.js";
 import { prepareSurroundings, type SessionSurroundings } from "./surroundings.js";
 import { checkThinkingLevel } from "./thinking.js";
-import { queueUncertainNotice } from "./uncertain-notice.js";
+import { RecoveryNotice } from "./uncertain-notice.js";
 import { existingFolder } from "./workspace-folder.js";
 
 /** An agent: its configuration and tools, from which sessions are made. */
@@ -273,8 +273,6 @@ export class Agent {
       firstNumbers: parentSessionId === undefined ? nextIdNumbers(records) : undefined,
       journal,
     });
-    // Calls a crash left uncertain: one notice for the model's next request.
-    await queueUncertainNotice(state, journal, session.tools);
     return session;
   }
 
@@ -451,6 +449,8 @@ export class Agent {
       hooks: hookRunner,
       callRedaction: new ToolCallRedaction(secrets),
       journal,
+      // What a crash left (uncertain calls, surviving jobs): one notice with the first task's request.
+      ...(input.journal ? { recoveryNotice: new RecoveryNotice(input.journal) } : {}),
       compaction: {
         ...this.config.compaction,
         prompt: this.config.compaction.prompt ?? DEFAULT_COMPACTION_PROMPT,

@@ -32,3 +32,9 @@ export interface RunOptions {
    */
   onAsk?: OnAsk;
 }
+
+/** Options of `Session.compact`. */
+export interface CompactOptions {
+  /** Interrupts the compaction: the context stays as it was. */
+  signal?: AbortSignal;
+}

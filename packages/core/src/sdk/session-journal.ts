@@ -8,13 +8,20 @@ import {
   TraceWriter,
   toolJournal,
 } from "@penguin/trace";
-import { describeRetainedProcess } from "../processes/retained-processes.js";
+import {
+  describeRetainedProcess,
+  processesLeftRunning,
+  type RetainedProcess,
+  retainedProcesses,
+} from "../processes/retained-processes.js";
 import type { JournalAccess, JournalView, ResolutionFields } from "../tools/journal/index.js";
 
 // A session's journal as resolve_execution_activity and session.resolve see it: read from the
 // traces each time (a decision taken elsewhere counts at once), decisions appended to the trace
 // that holds the call. A call this process started is never uncertain: only the calls the trace
-// already held when the session was opened can be.
+// already held when the session was opened can be. Likewise, the commands and jobs a crash left
+// are the ones the process registry had as running when the session was opened (a session that
+// ends cleanly ends its own), read before the resumed session's process manager restores them.
 
 export interface SessionJournalInput {
   location: TraceLocation;
@@ -26,9 +33,21 @@ export interface SessionJournalInput {
 
 export class SessionJournal implements JournalAccess {
   private readonly knownAtOpen: ReadonlySet<string>;
+  private readonly runningAtOpen: ReadonlySet<string>;
 
   constructor(private readonly input: SessionJournalInput) {
     this.knownAtOpen = new Set(toolJournal(input.records ?? []).map((entry) => entry.toolCallId));
+    const leftRunning =
+      input.records === undefined ? [] : processesLeftRunning(this.scratchpadOf(input.sessionId));
+    this.runningAtOpen = new Set(leftRunning.map((process) => process.id));
+  }
+
+  /** The commands and jobs that were running when the session was opened, as the registry has them now. */
+  leftByCrash(): RetainedProcess[] {
+    if (this.runningAtOpen.size === 0) return [];
+    return retainedProcesses(this.scratchpadOf(this.input.sessionId)).filter((process) =>
+      this.runningAtOpen.has(process.id),
+    );
   }
 
   journal(sessionId?: string): JournalView | string {
@@ -68,8 +87,12 @@ export class SessionJournal implements JournalAccess {
 
   /** A session's command sessions and jobs, as its process registry in the scratchpad tells them. */
   private processesOf(sessionId: string): (id: string) => string | undefined {
-    const scratchpad = join(this.input.location.scratchpadRoot, sessionId);
+    const scratchpad = this.scratchpadOf(sessionId);
     return (id) => describeRetainedProcess(scratchpad, id);
+  }
+
+  private scratchpadOf(sessionId: string): string {
+    return join(this.input.location.scratchpadRoot, sessionId);
   }
 
   /** The records of a child agent's session of this one, or why they cannot be read. */

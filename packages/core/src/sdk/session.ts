@@ -22,14 +22,15 @@ import type { SubagentInfo, SubagentManager } from "../tools/subagent/index.js";
 import type { ToolCallRedaction } from "./call-redaction.js";
 import { inputMessages, type RunInput } from "./input.js";
 import { openWorkOf } from "./open-work.js";
-import type { RunOptions } from "./run-options.js";
+import type { CompactOptions, RunOptions } from "./run-options.js";
 import * as retained from "./session-executions.js";
 import { connectMcp } from "./session-mcp-connect.js";
 import * as recovery from "./session-recovery.js";
 import { type WakeListener, type WakeRunOptions, WakeTurns } from "./session-wake.js";
 import { checkThinkingLevel } from "./thinking.js";
+import type { RecoveryNotice } from "./uncertain-notice.js";
 
-export type { RunOptions } from "./run-options.js";
+export type { CompactOptions, RunOptions } from "./run-options.js";
 
 /** Everything a session is made of; built by `Agent.createSession` / `Agent.resumeSession`. */
 export interface SessionParts {
@@ -77,14 +78,10 @@ export interface SessionParts {
   /** Secrets out of the model's tool-call arguments before they are traced or streamed. */
   callRedaction?: ToolCallRedaction;
   journal: recovery.JournalAccess;
+  /** A resumed session's notice of what a crash left, queued when its first task starts. */
+  recoveryNotice?: RecoveryNotice;
   /** `compaction` of the agent's config, its prompt filled in; absent: the context is never compacted. */
   compaction?: CompactionHooks["settings"];
-}
-
-/** Options of `Session.compact`. */
-export interface CompactOptions {
-  /** Interrupts the compaction: the context stays as it was. */
-  signal?: AbortSignal;
 }
 
 /**
@@ -428,6 +425,7 @@ export class Session {
     try {
       for (const record of parts.header.splice(0)) yield record;
       if (parts.mcp?.pending) yield* connectMcp(parts, parts.mcp, controller.signal);
+      await parts.recoveryNotice?.queue(parts.state, parts.toolSpecs);
       const thinkingLevel = options.thinkingLevel ?? parts.thinkingLevel;
       parts.taskThinking.level = thinkingLevel;
       if (parts.answerers) parts.answerers.run = options.onAsk;
