@@ -187,7 +187,9 @@ export {
   gatherEvidence,
   type JournalAccess,
   type JournalView,
+  type RecoveryView,
   type ResolutionFields,
+  recoveryView,
   type StepEvidence,
 } from "./tools/journal/index.js";
 export { NOBODY_ANSWERS_MESSAGE, type OnAsk, type UserQuestion } from "./tools/messaging/index.js";

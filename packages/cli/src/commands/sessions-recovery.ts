@@ -31,19 +31,21 @@ export interface RecoveryView {
  */
 export async function recoveryOf(records: readonly OmniMessage[], scratchpad: string): Promise<RecoveryView> {
   const journal = toolJournal(records);
-  const uncertain = journal.filter((entry) => entry.uncertain);
-  const resolved = journal.filter((entry) => entry.resolution !== undefined);
   const hasRegistry = existsSync(join(scratchpad, "processes"));
-  if (uncertain.length === 0 && !hasRegistry) return { uncertain: [], resolved, processes: [] };
-  const core = await import("@penguin/core");
-  const describeProcess = (id: string) => core.describeRetainedProcess(scratchpad, id);
-  const checked = await Promise.all(
-    uncertain.map(async (entry) => ({
-      ...entry,
-      check: await core.gatherEvidence(entry, { describeProcess }),
-    })),
-  );
-  return { uncertain: checked, resolved, processes: core.retainedProcesses(scratchpad) };
+  if (!journal.some((entry) => entry.uncertain) && !hasRegistry) {
+    return {
+      uncertain: [],
+      resolved: journal.filter((entry) => entry.resolution !== undefined),
+      processes: [],
+    };
+  }
+  const { recoveryView } = await import("@penguin/core");
+  const view = await recoveryView(journal, scratchpad);
+  return {
+    uncertain: view.uncertain.map(({ entry, check }) => ({ ...entry, check })),
+    resolved: view.resolved,
+    processes: view.processes,
+  };
 }
 
 function shortHash(hash: string | null): string {

@@ -61,8 +61,22 @@ export function processesLeftRunning(scratchpadDir: string): RetainedProcess[] {
  * `cmd_2 (run_command) "npm run dev": running, pid 4242; output 2.0 KiB`.
  */
 export function describeRetainedProcess(scratchpadDir: string, id: string): string | undefined {
-  const found = retainedProcesses(scratchpadDir).find((entry) => entry.id === id);
-  if (!found) return undefined;
+  return processDescriber(retainedProcesses(scratchpadDir))(id);
+}
+
+/**
+ * Describes commands by id from one reading of the registry (`retainedProcesses`), so a caller
+ * that describes several calls reads the registry and checks each pid once, not once a call.
+ */
+export function processDescriber(processes: readonly RetainedProcess[]): (id: string) => string | undefined {
+  const byId = new Map(processes.map((process) => [process.id, process]));
+  return (id) => {
+    const found = byId.get(id);
+    return found === undefined ? undefined : describeRetained(found);
+  };
+}
+
+function describeRetained(found: RetainedProcess): string {
   const command = JSON.stringify(
     found.command.length > 120 ? `${found.command.slice(0, 120)}…` : found.command,
   );

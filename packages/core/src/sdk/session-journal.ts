@@ -9,7 +9,7 @@ import {
   toolJournal,
 } from "@penguin/trace";
 import {
-  describeRetainedProcess,
+  processDescriber,
   processesLeftRunning,
   type RetainedProcess,
   retainedProcesses,
@@ -85,10 +85,17 @@ export class SessionJournal implements JournalAccess {
     }
   }
 
-  /** A session's command sessions and jobs, as its process registry in the scratchpad tells them. */
+  /**
+   * A session's command sessions and jobs, as its process registry in the scratchpad tells them:
+   * read on the first lookup and once for all the calls of one journal view.
+   */
   private processesOf(sessionId: string): (id: string) => string | undefined {
     const scratchpad = this.scratchpadOf(sessionId);
-    return (id) => describeRetainedProcess(scratchpad, id);
+    let describe: ((id: string) => string | undefined) | undefined;
+    return (id) => {
+      describe ??= processDescriber(retainedProcesses(scratchpad));
+      return describe(id);
+    };
   }
 
   private scratchpadOf(sessionId: string): string {

@@ -1,20 +1,14 @@
 import { join } from "node:path";
-import {
-  describeRetainedProcess,
-  gatherEvidence,
-  type RetainedProcess,
-  retainedProcesses,
-} from "@penguin/core";
-import type { JournalEntry, TraceLocation } from "@penguin/trace";
-import { toolJournal } from "@penguin/trace";
+import { type RetainedProcess, recoveryView, type StepEvidence } from "@penguin/core";
+import { type JournalEntry, type TraceLocation, toolJournal } from "@penguin/trace";
 import type { RecoveryResponse } from "./recovery-schemas.js";
 import type { TraceReading } from "./trace-reads.js";
 
 // What a crash may have left half done, for `GET /api/sessions/:id/recovery`: the session's tool
 // calls that started and have no result and no decision (uncertain), each with Penguin's own check
 // of the workspace; the decisions taken on such calls; and the commands and jobs its process
-// registry holds. Read from the trace's journal (the reader `penguin sessions show` uses) and the
-// scratchpad's registry. Reading signals no process and changes nothing.
+// registry holds. Core's `recoveryView` reads them (as `penguin sessions show` does); this file
+// gives them the API's shape. Reading signals no process and changes nothing.
 
 export type { RecoveryResponse } from "./recovery-schemas.js";
 
@@ -32,17 +26,11 @@ export async function recoveryOf(
   scratchpad: string,
   taskRunning: boolean,
 ): Promise<RecoveryResponse> {
-  const journal = toolJournal(reading.records);
+  const view = await recoveryView(toolJournal(reading.records), scratchpad);
   const runningSince = taskRunning ? lastUserInputAt(reading) : undefined;
-  const describeProcess = (id: string) => describeRetainedProcess(scratchpad, id);
-  const uncertain = await Promise.all(
-    journal
-      .filter((entry) => entry.uncertain)
-      .map((entry) => uncertainRow(entry, runningSince, describeProcess)),
-  );
   return {
-    uncertain,
-    resolved: journal.flatMap((entry) => {
+    uncertain: view.uncertain.map(({ entry, check }) => uncertainRow(entry, check, runningSince)),
+    resolved: view.resolved.flatMap((entry) => {
       const resolution = entry.resolution;
       if (!resolution) return [];
       return [
@@ -57,29 +45,31 @@ export async function recoveryOf(
         },
       ];
     }),
-    processes: retainedProcesses(scratchpad).map(processRow),
+    processes: view.processes.map(processRow),
   };
 }
 
-/** Whether the call is one the running task dispatched (it may simply not have finished yet). */
-export function callInProgress(reading: TraceReading, toolCallId: string, taskRunning: boolean): boolean {
-  if (!taskRunning) return false;
+/**
+ * Where the session's own journal stands on a call a user wants to decide: absent from it, or
+ * started by the running task (which may still finish it), or open to a decision.
+ */
+export function callStanding(
+  reading: TraceReading,
+  toolCallId: string,
+  taskRunning: boolean,
+): "unknown" | "in_progress" | "open" {
   const entry = toolJournal(reading.records).find((candidate) => candidate.toolCallId === toolCallId);
-  const since = lastUserInputAt(reading);
-  return entry !== undefined && since !== undefined && (entry.dispatchedAt ?? "") >= since;
+  if (entry === undefined) return "unknown";
+  const since = taskRunning ? lastUserInputAt(reading) : undefined;
+  return startedSince(entry, since) ? "in_progress" : "open";
 }
 
-/** Whether the session's own journal holds the call at all. */
-export function journalHolds(reading: TraceReading, toolCallId: string): boolean {
-  return toolJournal(reading.records).some((entry) => entry.toolCallId === toolCallId);
+/** Whether the call was dispatched at or after `since` (the running task's user input). */
+function startedSince(entry: JournalEntry, since: string | undefined): boolean {
+  return since !== undefined && (entry.dispatchedAt ?? "") >= since;
 }
 
-async function uncertainRow(
-  entry: JournalEntry,
-  runningSince: string | undefined,
-  describeProcess: (id: string) => string | undefined,
-) {
-  const check = await gatherEvidence(entry, { describeProcess });
+function uncertainRow(entry: JournalEntry, check: StepEvidence, runningSince: string | undefined) {
   return {
     tool_call_id: entry.toolCallId,
     name: entry.name,
@@ -91,7 +81,7 @@ async function uncertainRow(
       after_sha256: file.after_sha256,
     })),
     ...(entry.processId !== undefined ? { process_id: entry.processId } : {}),
-    in_progress: runningSince !== undefined && (entry.dispatchedAt ?? "") >= runningSince,
+    in_progress: startedSince(entry, runningSince),
     evidence: check.summary,
     ...(check.suggestion !== undefined ? { suggestion: check.suggestion } : {}),
   };

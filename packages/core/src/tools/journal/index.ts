@@ -12,6 +12,7 @@ export {
   gatherEvidence,
   type StepEvidence,
 } from "./evidence.js";
+export { type RecoveryView, recoveryView } from "./recovery-view.js";
 export {
   type JournalAccess,
   type JournalView,

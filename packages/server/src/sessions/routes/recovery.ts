@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { jsonError } from "../../http/errors.js";
 import { type AnyRouteSpec, errorResponse } from "../../http/route.js";
-import { callInProgress, journalHolds, recoveryOf, sessionScratchpad } from "../recovery.js";
+import { callStanding, recoveryOf, sessionScratchpad } from "../recovery.js";
 import { RecoveryResponseSchema, ResolveRequestSchema, ResolveResponseSchema } from "../recovery-schemas.js";
 import { readTrace } from "../trace-reads.js";
 import {
@@ -66,13 +66,13 @@ export function sessionRecoveryRoutes(options: SessionRoutesOptions): AnyRouteSp
       422: errorResponse("unknown_call: the session's trace holds no such tool call"),
     },
     async handle(c, { session, params, body }) {
-      const reading = readTrace(manager.location, session.id);
       if (body.session_id === undefined) {
-        if (!journalHolds(reading, params.toolCallId)) {
+        const running = taskStateOf(manager, session.id).state === "running";
+        const standing = callStanding(readTrace(manager.location, session.id), params.toolCallId, running);
+        if (standing === "unknown") {
           return jsonError(c, 422, "unknown_call", `no tool call ${params.toolCallId} in this session`);
         }
-        const running = taskStateOf(manager, session.id).state === "running";
-        if (callInProgress(reading, params.toolCallId, running)) {
+        if (standing === "in_progress") {
           return jsonError(
             c,
             409,
