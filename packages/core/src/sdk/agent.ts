@@ -254,7 +254,7 @@ export class Agent {
     const trace = TraceWriter.open(this.location, sessionId);
     const closed = closeOpenCompaction(trace, resume);
     const journal = new SessionJournal({ location: this.location, sessionId, trace, records });
-    const session = this.assemble({
+    return this.assemble({
       id: sessionId,
       resolved,
       workspaceDir,
@@ -273,7 +273,6 @@ export class Agent {
       firstNumbers: parentSessionId === undefined ? nextIdNumbers(records) : undefined,
       journal,
     });
-    return session;
   }
 
   /** The session's current directory, skills and hooks (a resumed one's from its records). */
