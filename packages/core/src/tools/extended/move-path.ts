@@ -4,7 +4,7 @@ import { dirname } from "node:path";
 import type { ToolDefinitionConfig } from "@penguin/state";
 import type { BuiltinTool } from "../../environment/types.js";
 import { answer, fail } from "../call-text.js";
-import { recordFileEffects, sha256IfPresent } from "../files/effects.js";
+import { effectHash, recordFileEffects } from "../files/effects.js";
 import {
   describeFsError,
   executeWithArguments,
@@ -59,15 +59,11 @@ export function createMovePathTool(definition: ToolDefinitionConfig): BuiltinToo
 
       // A regular file's move is journaled with its hash at both ends; a directory or a link has none.
       if (info.isFile() && ctx.recordEffect) {
-        let hash: string | null;
-        try {
-          hash = await sha256IfPresent(from);
-        } catch (error) {
-          return yield* fail(ctx, describeFsError("read", from, error));
-        }
+        const hash = await effectHash(from, verdict.sha256);
+        if (!hash.ok) return yield* fail(ctx, describeFsError("read", from, hash.error));
         recordFileEffects(ctx, [
-          { path: from, before_sha256: hash, after_sha256: null },
-          { path: to, before_sha256: null, after_sha256: hash },
+          { path: from, before_sha256: hash.sha256, after_sha256: null },
+          { path: to, before_sha256: null, after_sha256: hash.sha256 },
         ]);
       }
       let outcome: MoveOutcome;

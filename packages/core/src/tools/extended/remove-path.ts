@@ -3,7 +3,7 @@ import { parse, sep } from "node:path";
 import type { ToolDefinitionConfig } from "@penguin/state";
 import type { BuiltinTool } from "../../environment/types.js";
 import { answer, fail } from "../call-text.js";
-import { recordFileEffects, sha256IfPresent } from "../files/effects.js";
+import { effectHash, recordFileEffects } from "../files/effects.js";
 import {
   booleanArg,
   describeFsError,
@@ -74,13 +74,9 @@ export function createRemovePathTool(definition: ToolDefinitionConfig): BuiltinT
 
       // A regular file's removal is journaled with its hash; a directory or a link has none.
       if (info.isFile() && ctx.recordEffect) {
-        let before: string | null;
-        try {
-          before = await sha256IfPresent(target);
-        } catch (error) {
-          return yield* fail(ctx, describeFsError("read", target, error));
-        }
-        recordFileEffects(ctx, [{ path: target, before_sha256: before, after_sha256: null }]);
+        const hash = await effectHash(target, verdict.sha256);
+        if (!hash.ok) return yield* fail(ctx, describeFsError("read", target, hash.error));
+        recordFileEffects(ctx, [{ path: target, before_sha256: hash.sha256, after_sha256: null }]);
       }
       try {
         if (info.isDirectory()) {

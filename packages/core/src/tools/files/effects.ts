@@ -23,3 +23,19 @@ export function recordFileEffects(ctx: ToolExecutionContext, files: readonly Fil
   if (files.length === 0) return;
   ctx.recordEffect?.({ files: [...files] });
 }
+
+/**
+ * A regular file's hash for its effect record: the one the write guard took a moment ago when it
+ * took one (no second read of the file), else read now.
+ */
+export async function effectHash(
+  path: string,
+  guardSha256: string | undefined,
+): Promise<{ ok: true; sha256: string | null } | { ok: false; error: unknown }> {
+  if (guardSha256 !== undefined) return { ok: true, sha256: guardSha256 };
+  try {
+    return { ok: true, sha256: await sha256IfPresent(path) };
+  } catch (error) {
+    return { ok: false, error };
+  }
+}

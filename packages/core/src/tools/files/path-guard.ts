@@ -8,18 +8,22 @@ import { checkExistingFile, type GuardVerdict } from "./write-guard.js";
 // changed file (read, hash unchanged, and `expected_sha256` where required); a directory or a
 // symlink must at least have been listed (or read) in this task.
 
+/** The guard's verdict; a regular file's hash rides along when the guard took it (the journal reuses it). */
+export type PathChangeVerdict = { ok: true; sha256?: string } | Exclude<GuardVerdict, { ok: true }>;
+
 export async function checkPathChange(
   ctx: ToolExecutionContext,
   path: string,
   info: Stats,
   change: { tool: string; action: string; needsExpected: boolean; expected?: string },
-): Promise<GuardVerdict | "aborted"> {
+): Promise<PathChangeVerdict | "aborted"> {
   const registry = ctx.fileReads;
   if (!registry) return { ok: true };
   if (info.isFile()) {
     const currentSha256 = await sha256File(path, ctx.signal);
     if (currentSha256 === undefined) return "aborted";
-    return checkExistingFile(registry, path, { ...change, currentSha256 });
+    const verdict = checkExistingFile(registry, path, { ...change, currentSha256 });
+    return verdict.ok ? { ok: true, sha256: currentSha256 } : verdict;
   }
   if (registry.get(path) !== undefined) return { ok: true };
   const kind = info.isDirectory() ? "directory" : info.isSymbolicLink() ? "symlink" : "path";
