@@ -442,9 +442,12 @@ export class CommandSession {
     clearInterval(this.adoptedTimer);
     // Everything the command wrote before it exited is in the file now. Children it left running
     // in its group (`server &`) may write more: the spool is followed until the group is ended.
-    this.spool?.drain();
-    const leftovers = this.child !== undefined && this.signalPid !== undefined && groupAlive(this.signalPid);
-    if (!leftovers) this.finishSpool();
+    // Only a followed spool needs the group checked (a scan of /proc): a pipe closes by itself.
+    if (this.spool) {
+      this.spool.drain();
+      const leftovers = this.child !== undefined && this.signalPid !== undefined && groupAlive(this.signalPid);
+      if (!leftovers) this.finishSpool();
+    }
     this.exitInfo = exit;
     this.endedAt = Date.now();
     this.stdinOpen = false;
