@@ -1,7 +1,7 @@
 import { join } from "node:path";
 import { checkIdentity } from "./process-identity.js";
 import { recordedIdentity } from "./process-journal.js";
-import { type ProcessRecord, processRegistryDir, readProcessRecords } from "./registry.js";
+import { type ProcessRecord, processRegistryDir, readProcessRecord, readProcessRecords } from "./registry.js";
 import { SpoolTail } from "./spool-tail.js";
 
 // What a session's process registry says now, for people and front ends (the server, the CLI, the
@@ -61,8 +61,11 @@ export function processesLeftRunning(scratchpadDir: string): RetainedProcess[] {
  * `cmd_2 (run_command) "npm run dev": running, pid 4242; output 2.0 KiB`.
  */
 export function describeRetainedProcess(scratchpadDir: string, id: string): string | undefined {
-  const found = retainedProcesses(scratchpadDir).find((entry) => entry.id === id);
-  if (!found) return undefined;
+  const dir = processRegistryDir(scratchpadDir);
+  // Only this id's record is read: callers describe the ids of a journal one by one.
+  const record = readProcessRecord(dir, id);
+  if (!record) return undefined;
+  const found = retainedOf(dir, record);
   const command = JSON.stringify(
     found.command.length > 120 ? `${found.command.slice(0, 120)}…` : found.command,
   );

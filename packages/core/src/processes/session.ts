@@ -445,7 +445,8 @@ export class CommandSession {
     // Only a followed spool needs the group checked (a scan of /proc): a pipe closes by itself.
     if (this.spool) {
       this.spool.drain();
-      const leftovers = this.child !== undefined && this.signalPid !== undefined && groupAlive(this.signalPid);
+      const leftovers =
+        this.child !== undefined && this.signalPid !== undefined && groupAlive(this.signalPid);
       if (!leftovers) this.finishSpool();
     }
     this.exitInfo = exit;

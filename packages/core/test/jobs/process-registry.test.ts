@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { ProcessManager } from "../../src/processes/process-manager.js";
 import { readProcessRecords } from "../../src/processes/registry.js";
+import { describeRetainedProcess } from "../../src/processes/retained-processes.js";
 import type { CommandSession } from "../../src/processes/session.js";
 import { alive, waitUntil } from "./support.js";
 
@@ -163,6 +164,18 @@ describe.skipIf(process.platform !== "linux")("process registry", () => {
     expect(job?.exit).toEqual({ kind: "unknown", reason: "interrupted" });
     expect(job?.canSignal).toBe(false);
     expect(record(dir, "cmd_1")).toMatchObject({ state: "interrupted" });
+  });
+
+  it("describes one recorded command by its id, and nothing for an id it lacks", async () => {
+    const { dir, cwd, home } = registry();
+    const processes = manager(dir, home);
+    const session = started(processes.start({ cmd: "exit 2", cwd }));
+    await waitUntil(() => record(dir, "cmd_1").state === "exited", "the end to be recorded");
+    const scratchpad = join(dir, "..");
+    expect(describeRetainedProcess(scratchpad, session.id)).toBe(
+      'cmd_1 (exec_command) "exit 2": exited with exit code 2; output not kept (it went through a pipe)',
+    );
+    expect(describeRetainedProcess(scratchpad, "cmd_9")).toBeUndefined();
   });
 
   it("skips files that are not valid records instead of failing the session", () => {
