@@ -135,7 +135,11 @@ describe.skipIf(process.platform !== "linux")("process registry", () => {
     expect(adopted?.pid).toBe(running.pid);
     expect(adopted?.takeUnread()).toBe("up\n");
     const stdin = await adopted?.write("x\n");
-    expect(stdin).toMatchObject({ ok: false });
+    expect(stdin).toMatchObject({ ok: false, error: expect.stringContaining("stdin is not connected") });
+    expect(adopted?.closeStdin()).toMatchObject({
+      ok: false,
+      error: expect.stringContaining("stdin is not connected"),
+    });
     expect(started(after.start({ cmd: "true", cwd })).id).toBe("cmd_3");
 
     // Stopping it through the new manager ends the process; its end is seen by polling.
@@ -176,6 +180,34 @@ describe.skipIf(process.platform !== "linux")("process registry", () => {
       'cmd_1 (exec_command) "exit 2": exited with exit code 2; output not kept (it went through a pipe)',
     );
     expect(describeRetainedProcess(scratchpad, "cmd_9")).toBeUndefined();
+  });
+
+  it("a resumed job whose spool is longer than the output buffer holds its newest output, read from the end of the file", () => {
+    const { dir, home } = registry();
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(
+      join(dir, "cmd_1.json"),
+      JSON.stringify({
+        id: "cmd_1",
+        origin: "run_command",
+        command: "make",
+        cwd: home,
+        started_at: 1,
+        output_file: "cmd_1.out",
+        state: "exited",
+        exit: { kind: "code", code: 0 },
+      }),
+    );
+    const lines = Array.from({ length: 2000 }, (_, i) => `line ${i + 1}`);
+    writeFileSync(join(dir, "cmd_1.out"), `${lines.join("\n")}\n`);
+    const resumed = new ProcessManager({ registryDir: dir, unreadBufferChars: 100, baseEnv: { HOME: home } });
+    managers.push(resumed);
+    const held = resumed.get("cmd_1")?.lineWindow({ limit: 5 }).lines ?? [];
+    expect(held.at(-1)).toBe("line 2000");
+    expect(held).not.toContain("line 1");
+    expect(resumed.get("cmd_1")?.takeUnread().length).toBeLessThan(200);
+    // Only the end of the file was read (at most 4 bytes per held character), not all 17 KB of it.
+    expect(resumed.get("cmd_1")?.outputChars).toBeLessThanOrEqual(400);
   });
 
   it("skips files that are not valid records instead of failing the session", () => {
