@@ -112,7 +112,7 @@ export class ProcessJournal {
       onFinished: options.onFinished,
     };
     if (identity && check === "running") {
-      return new CommandSession({ ...spec, alive: () => checkIdentity(identity, this.bootId) === "running" });
+      return new CommandSession({ ...spec, check: () => checkIdentity(identity, this.bootId) });
     }
     return new CommandSession({ ...spec, exit: endedExit(record, check === "reused") });
   }

@@ -1,11 +1,13 @@
+import { spawn } from "node:child_process";
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
+import type { IdentityCheck } from "../../src/processes/process-identity.js";
 import { ProcessManager } from "../../src/processes/process-manager.js";
 import { readProcessRecords } from "../../src/processes/registry.js";
 import { describeRetainedProcess } from "../../src/processes/retained-processes.js";
-import type { CommandSession } from "../../src/processes/session.js";
+import { CommandSession } from "../../src/processes/session.js";
 import { alive, waitUntil } from "./support.js";
 
 // The process registry as a user's session depends on it: each command recorded with what
@@ -148,6 +150,36 @@ describe.skipIf(process.platform !== "linux")("process registry", () => {
     expect(adopted?.exit).toEqual({ kind: "unknown", reason: "adopted" });
     expect(alive(running.pid as number)).toBe(false);
     expect(record(dir, "cmd_2")).toMatchObject({ state: "exited" });
+  });
+
+  it("a re-attached job whose pid is found reused ends as gone, and its pid is never signalled afterwards", async () => {
+    // Another program, leading a process group of its own under the pid the job had.
+    const stranger = spawn("sleep", ["60"], { detached: true, stdio: "ignore" });
+    const pid = stranger.pid as number;
+    try {
+      let now: IdentityCheck = "running";
+      const job = new CommandSession({
+        id: "cmd_1",
+        cmd: "npm run dev",
+        cwd: "/",
+        origin: "run_command",
+        startedAt: Date.now(),
+        pid,
+        unreadBufferChars: 100,
+        check: () => now,
+      });
+      expect(job.canSignal).toBe(true);
+      now = "reused";
+      await waitUntil(() => job.exit !== undefined, "the reuse to be seen");
+      expect(job.exit).toEqual({ kind: "unknown", reason: "pid-reused" });
+      expect(job.canSignal).toBe(false);
+      // What closing the session does to each job: the other program is left alone.
+      await job.terminate(100);
+      await job.forceKill(100);
+      expect(alive(pid)).toBe(true);
+    } finally {
+      stranger.kill("SIGKILL");
+    }
   });
 
   it("a command recorded as starting but never with a pid (a crash in between) is interrupted, and never signalled", () => {
