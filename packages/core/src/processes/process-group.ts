@@ -1,6 +1,7 @@
 import { spawn } from "node:child_process";
-import { readdirSync, readFileSync } from "node:fs";
+import { readdirSync } from "node:fs";
 import type { SignalPlan } from "./platform.js";
+import { readProcStat } from "./process-identity.js";
 
 // Process groups: whether one still has a live member, and delivering a signal plan to it.
 
@@ -28,15 +29,8 @@ function procHasLiveMember(pgid: number): boolean {
   }
   for (const entry of entries) {
     if (entry.charCodeAt(0) < 48 || entry.charCodeAt(0) > 57) continue;
-    let stat: string;
-    try {
-      stat = readFileSync(`/proc/${entry}/stat`, "utf8");
-    } catch {
-      continue; // exited meanwhile
-    }
-    // "pid (comm) state ppid pgrp …"; comm may contain spaces and parentheses.
-    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-    if (Number(fields[2]) === pgid && fields[0] !== "Z") return true;
+    const stat = readProcStat(entry); // undefined: exited meanwhile
+    if (stat?.pgrp === pgid && stat.state !== "Z") return true;
   }
   return false;
 }

@@ -25,27 +25,31 @@ export function currentBootId(): string | undefined {
   }
 }
 
-interface ProcStat {
-  startTicks: string;
-  /** One letter: R, S, D, Z (zombie), X (dead), … */
+/** The fields of /proc/<pid>/stat that Penguin reads. */
+export interface ProcStat {
+  /** Field 3: one letter, R, S, D, Z (zombie), X (dead), … */
   state: string;
+  /** Field 5: the process group. */
+  pgrp: number;
+  /** Field 22: the start time. */
+  startTicks: string;
 }
 
-/** Field 3 (state) and field 22 (start time) of /proc/<pid>/stat, or undefined if it has no entry. */
-function readStat(pid: number): ProcStat | undefined {
+/** /proc/<pid>/stat read, or undefined if the process has no entry (gone, or not Linux). */
+export function readProcStat(pid: number | string): ProcStat | undefined {
   let text: string;
   try {
     text = readFileSync(`/proc/${pid}/stat`, "utf8");
   } catch {
     return undefined;
   }
-  // "pid (comm) state ppid …": comm may hold spaces and parentheses, so split after the last ")".
+  // "pid (comm) state ppid pgrp …": comm may hold spaces and parentheses, so split after the last ")".
+  // fields[0] is field 3 (state), so field 5 is fields[2] and field 22 is fields[19].
   const fields = text.slice(text.lastIndexOf(")") + 2).split(" ");
-  // fields[0] is field 3 (state), so field 22 is fields[19].
+  const [state, , pgrp] = fields;
   const startTicks = fields[19];
-  const state = fields[0];
-  if (startTicks === undefined || state === undefined) return undefined;
-  return { startTicks, state };
+  if (state === undefined || pgrp === undefined || startTicks === undefined) return undefined;
+  return { state, pgrp: Number(pgrp), startTicks };
 }
 
 /** The identity of a live process, or undefined where /proc cannot tell (not Linux, gone already). */
@@ -53,7 +57,7 @@ export function identityOf(
   pid: number,
   bootId: string | undefined = currentBootId(),
 ): ProcessIdentity | undefined {
-  const stat = readStat(pid);
+  const stat = readProcStat(pid);
   if (!stat || bootId === undefined) return undefined;
   return { pid, startTicks: stat.startTicks, bootId };
 }
@@ -68,7 +72,7 @@ export function checkIdentity(
   bootId: string | undefined = currentBootId(),
 ): IdentityCheck {
   if (bootId === undefined || bootId !== recorded.bootId) return "gone";
-  const stat = readStat(recorded.pid);
+  const stat = readProcStat(recorded.pid);
   if (!stat) return "gone";
   if (stat.startTicks !== recorded.startTicks) return "reused";
   return stat.state === "Z" || stat.state === "X" ? "gone" : "running";

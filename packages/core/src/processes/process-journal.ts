@@ -55,16 +55,7 @@ export class ProcessJournal {
     origin: SessionOrigin;
     spoolFile?: string;
   }): void {
-    this.put({
-      id: command.id,
-      origin: command.origin,
-      command: command.cmd,
-      cwd: command.cwd,
-      ...(command.purpose !== undefined ? { purpose: command.purpose } : {}),
-      started_at: Date.now(),
-      ...(command.spoolFile !== undefined ? { output_file: spoolFileName(command.id) } : {}),
-      state: "running",
-    });
+    this.put({ ...describedCommand({ ...command, startedAt: Date.now() }), state: "running" });
   }
 
   /** Records a command that has just started: its pid and start time, read while it surely lives. */
@@ -121,7 +112,7 @@ export class ProcessJournal {
       onFinished: options.onFinished,
     };
     if (identity && check === "running") {
-      return new CommandSession({ ...spec, alive: () => checkIdentity(identity, this.bootId) === "running" });
+      return new CommandSession({ ...spec, check: () => checkIdentity(identity, this.bootId) });
     }
     return new CommandSession({ ...spec, exit: endedExit(record, check === "reused") });
   }
@@ -130,15 +121,9 @@ export class ProcessJournal {
     const identity = this.identities.get(session.id);
     const exit = session.exit;
     const record: ProcessRecord = {
-      id: session.id,
-      origin: session.origin,
-      command: session.cmd,
-      cwd: session.cwd,
-      ...(session.purpose !== undefined ? { purpose: session.purpose } : {}),
+      ...describedCommand(session),
       ...(session.pid !== undefined ? { pid: session.pid, pgid: session.pid } : {}),
       ...(identity ? { start_ticks: identity.startTicks, boot_id: identity.bootId } : {}),
-      started_at: session.startedAt,
-      ...(session.spoolFile !== undefined ? { output_file: spoolFileName(session.id) } : {}),
       ...recordedEnd(exit),
       ...(session.endedAt !== undefined ? { ended_at: session.endedAt } : {}),
     };
@@ -152,6 +137,27 @@ export class ProcessJournal {
       // A registry that cannot be written costs only recovery after a crash, never the command.
     }
   }
+}
+
+/** The fields of a record that tell what the command is: the same before and after it starts. */
+function describedCommand(command: {
+  id: string;
+  origin: SessionOrigin;
+  cmd: string;
+  cwd: string;
+  purpose?: string | undefined;
+  startedAt: number;
+  spoolFile?: string | undefined;
+}): Pick<ProcessRecord, "id" | "origin" | "command" | "cwd" | "purpose" | "started_at" | "output_file"> {
+  return {
+    id: command.id,
+    origin: command.origin,
+    command: command.cmd,
+    cwd: command.cwd,
+    ...(command.purpose !== undefined ? { purpose: command.purpose } : {}),
+    started_at: command.startedAt,
+    ...(command.spoolFile !== undefined ? { output_file: spoolFileName(command.id) } : {}),
+  };
 }
 
 /** How a record that is not running any more ended. */

@@ -74,16 +74,24 @@ export function readProcessRecords(dir: string): ProcessRecord[] {
   const records: ProcessRecord[] = [];
   for (const name of names) {
     if (!name.endsWith(".json")) continue;
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(readFileSync(join(dir, name), "utf8"));
-    } catch {
-      continue;
-    }
-    const record = ProcessRecordSchema.safeParse(parsed);
-    if (record.success && `${record.data.id}.json` === name) records.push(record.data);
+    const record = readProcessRecord(dir, name.slice(0, -".json".length));
+    if (record) records.push(record);
   }
   return records.sort((a, b) => idNumber(a.id) - idNumber(b.id) || a.id.localeCompare(b.id));
+}
+
+/** The record of one id, or undefined when it has none that is readable and names that id. */
+export function readProcessRecord(dir: string, id: string): ProcessRecord | undefined {
+  // An id from elsewhere (a trace) is never joined into a path outside the folder.
+  if (!ProcessRecordSchema.shape.id.safeParse(id).success) return undefined;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(readFileSync(join(dir, `${id}.json`), "utf8"));
+  } catch {
+    return undefined;
+  }
+  const record = ProcessRecordSchema.safeParse(parsed);
+  return record.success && record.data.id === id ? record.data : undefined;
 }
 
 /** The number at the end of an id (`cmd_12` → 12), 0 without one. */

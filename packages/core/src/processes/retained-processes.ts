@@ -1,7 +1,7 @@
 import { join } from "node:path";
 import { checkIdentity } from "./process-identity.js";
 import { recordedIdentity } from "./process-journal.js";
-import { type ProcessRecord, processRegistryDir, readProcessRecords } from "./registry.js";
+import { type ProcessRecord, processRegistryDir, readProcessRecord, readProcessRecords } from "./registry.js";
 import { SpoolTail } from "./spool-tail.js";
 
 // What a session's process registry says now, for people and front ends (the server, the CLI, the
@@ -61,7 +61,10 @@ export function processesLeftRunning(scratchpadDir: string): RetainedProcess[] {
  * `cmd_2 (run_command) "npm run dev": running, pid 4242; output 2.0 KiB`.
  */
 export function describeRetainedProcess(scratchpadDir: string, id: string): string | undefined {
-  return processDescriber(retainedProcesses(scratchpadDir))(id);
+  const dir = processRegistryDir(scratchpadDir);
+  // Only this id's record is read: a caller with one id need not read the whole registry.
+  const record = readProcessRecord(dir, id);
+  return record ? describeRetained(retainedOf(dir, record)) : undefined;
 }
 
 /**

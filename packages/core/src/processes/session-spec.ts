@@ -1,5 +1,6 @@
 import type { CommandExit } from "./command-exit.js";
 import type { Platform } from "./platform.js";
+import type { IdentityCheck } from "./process-identity.js";
 
 // What a command session is made from: a command to start, or one found again after a restart.
 
@@ -31,7 +32,7 @@ export interface CommandSessionSpec<S> {
 
 /**
  * A command a crashed Penguin started, found again by a resumed session (see the process
- * registry): still running (`alive`, re-attached: its pid was checked to be the same process), or
+ * registry): still running (`check`, re-attached: its pid was checked to be the same process), or
  * ended with a recorded or unknown exit. Its stdin is not connected any more.
  */
 export interface RetainedSessionSpec<S> {
@@ -46,9 +47,12 @@ export interface RetainedSessionSpec<S> {
   platform?: Platform;
   /** The output spool to read from (none: the output went through a pipe and is lost). */
   spoolFile?: string;
-  /** Re-attached: tells whether the process still runs (polled, since it is not Penguin's child). */
-  alive?: () => boolean;
-  /** How it ended (ignored when `alive`). */
+  /**
+   * Re-attached: tells whether the process still runs, has ended, or its pid now names another
+   * program (polled, since it is not Penguin's child).
+   */
+  check?: () => IdentityCheck;
+  /** How it ended (ignored when `check`). */
   exit?: CommandExit;
   endedAt?: number;
   onFinished?: (session: S) => void;

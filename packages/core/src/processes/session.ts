@@ -186,8 +186,8 @@ export class CommandSession {
       const size = SpoolTail.sizeOf(spec.spoolFile);
       this.followSpool(spec.spoolFile, Math.max(0, size - spec.unreadBufferChars * 4));
     }
-    const alive = spec.alive;
-    if (alive === undefined) {
+    const check = spec.check;
+    if (check === undefined) {
       this.onExit(spec.exit ?? { kind: "unknown", reason: "interrupted" });
       if (spec.endedAt !== undefined) this.endedAt = spec.endedAt;
       return;
@@ -197,7 +197,12 @@ export class CommandSession {
     this.spool?.drain();
     this.spool?.start();
     this.adoptedTimer = setInterval(() => {
-      if (!alive()) this.onExit({ kind: "unknown", reason: "adopted" });
+      const now = check();
+      if (now === "running") return;
+      // A reused pid leads no group of this command's any more (a group id is not reused while
+      // the group has members): it is another program's, and is never signalled.
+      if (now === "reused") this.signalPid = undefined;
+      this.onExit({ kind: "unknown", reason: now === "reused" ? "pid-reused" : "adopted" });
     }, ADOPTED_POLL_MS);
     this.adoptedTimer.unref();
   }
@@ -215,8 +220,9 @@ export class CommandSession {
   }
 
   /**
-   * Whether Penguin holds the process group: false for a command found ended after a restart,
-   * whose recorded pid may now name another program (it must never be signalled).
+   * Whether Penguin holds the process group: false for a command found ended after a restart, or
+   * re-attached and then found with its pid reused, whose recorded pid may now name another
+   * program (it must never be signalled).
    */
   get canSignal(): boolean {
     return this.signalPid !== undefined;
@@ -442,9 +448,13 @@ export class CommandSession {
     clearInterval(this.adoptedTimer);
     // Everything the command wrote before it exited is in the file now. Children it left running
     // in its group (`server &`) may write more: the spool is followed until the group is ended.
-    this.spool?.drain();
-    const leftovers = this.child !== undefined && this.signalPid !== undefined && groupAlive(this.signalPid);
-    if (!leftovers) this.finishSpool();
+    // Only a followed spool needs the group checked (a scan of /proc): a pipe closes by itself.
+    if (this.spool) {
+      this.spool.drain();
+      const leftovers =
+        this.child !== undefined && this.signalPid !== undefined && groupAlive(this.signalPid);
+      if (!leftovers) this.finishSpool();
+    }
     this.exitInfo = exit;
     this.endedAt = Date.now();
     this.stdinOpen = false;

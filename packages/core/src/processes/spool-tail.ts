@@ -1,27 +1,36 @@
-import { closeSync, fstatSync, openSync, readSync } from "node:fs";
+import { closeSync, type FSWatcher, openSync, readSync, statSync, watch } from "node:fs";
 
-/** How often a spool file is checked for new output while its command runs. */
-export const SPOOL_POLL_MS = 20;
+/**
+ * How often a followed spool is read even without a change notification: a safety net for file
+ * systems and platforms whose notifications are missing or late. New output normally arrives at
+ * once, woken by the notification of the write.
+ */
+export const SPOOL_FALLBACK_POLL_MS = 500;
 /** Bytes read per system call. */
 const READ_CHUNK_BYTES = 64 * 1024;
-/** Bytes read per poll at most, so a flood of output cannot stall the event loop. */
-const MAX_BYTES_PER_POLL = 4 * 1024 * 1024;
+/** Bytes read per turn of the event loop at most, so a flood of output cannot stall it. */
+const MAX_BYTES_PER_TURN = 4 * 1024 * 1024;
 
 /**
  * Follows a file that a command writes its output to (its spool), handing each new piece of bytes
  * to `onBytes`. The command writes to the file itself, not through a pipe to Penguin, so it keeps
- * running (and its output keeps being kept) if Penguin dies; Penguin reads what arrived by polling.
+ * running (and its output keeps being kept) if Penguin dies. Penguin reads what arrived when the
+ * file system reports a change (inotify on Linux), so an idle job costs no wake-ups, and polls
+ * slowly besides, in case a notification never comes.
  */
 export class SpoolTail {
   private fd: number | undefined;
   private position: number;
   private timer: NodeJS.Timeout | undefined;
+  private watcher: FSWatcher | undefined;
+  private readScheduled = false;
+  private readonly fallbackPollMs: number;
   private readonly buffer = Buffer.alloc(READ_CHUNK_BYTES);
 
   constructor(
-    file: string,
+    private readonly file: string,
     private readonly onBytes: (bytes: Uint8Array) => void,
-    options: { fromByte?: number } = {},
+    options: { fromByte?: number; fallbackPollMs?: number } = {},
   ) {
     try {
       this.fd = openSync(file, "r");
@@ -29,26 +38,28 @@ export class SpoolTail {
       this.fd = undefined; // no spool (removed, never written): nothing to follow
     }
     this.position = options.fromByte ?? 0;
+    this.fallbackPollMs = options.fallbackPollMs ?? SPOOL_FALLBACK_POLL_MS;
   }
 
   /** Size of the file now, in bytes (0 without one). */
   static sizeOf(file: string): number {
     try {
-      const fd = openSync(file, "r");
-      try {
-        return fstatSync(fd).size;
-      } finally {
-        closeSync(fd);
-      }
+      return statSync(file).size;
     } catch {
       return 0;
     }
   }
 
-  /** Starts polling; the timer never keeps the process alive. */
+  /** Starts following; neither the watch nor the timer keeps the process alive. */
   start(): void {
     if (this.timer || this.fd === undefined) return;
-    this.timer = setInterval(() => this.readAvailable(MAX_BYTES_PER_POLL), SPOOL_POLL_MS);
+    try {
+      this.watcher = watch(this.file, { persistent: false }, () => this.scheduleRead());
+      this.watcher.on("error", () => this.unwatch()); // the slow poll goes on alone
+    } catch {
+      this.watcher = undefined; // no notifications here: the slow poll alone
+    }
+    this.timer = setInterval(() => this.scheduleRead(), this.fallbackPollMs);
     this.timer.unref();
   }
 
@@ -57,29 +68,50 @@ export class SpoolTail {
     this.readAvailable(Number.POSITIVE_INFINITY);
   }
 
-  /** Stops polling and closes the file, after reading what is there. */
+  /** Stops following and closes the file, after reading what is there. */
   stop(): void {
     this.drain();
+    this.unwatch();
     clearInterval(this.timer);
     this.timer = undefined;
     if (this.fd !== undefined) closeSync(this.fd);
     this.fd = undefined;
   }
 
-  private readAvailable(maxBytes: number): void {
-    if (this.fd === undefined) return;
+  private unwatch(): void {
+    this.watcher?.close();
+    this.watcher = undefined;
+  }
+
+  /**
+   * One read per turn of the event loop however many notifications came (a command printing fast
+   * sends one per write), and another turn while a flood goes beyond one turn's budget.
+   */
+  private scheduleRead(): void {
+    if (this.readScheduled) return;
+    this.readScheduled = true;
+    setImmediate(() => {
+      this.readScheduled = false;
+      if (this.readAvailable(MAX_BYTES_PER_TURN)) this.scheduleRead();
+    }).unref();
+  }
+
+  /** Reads up to `maxBytes` of new output; true when it stopped at the budget with more to read. */
+  private readAvailable(maxBytes: number): boolean {
     let budget = maxBytes;
     while (budget > 0) {
+      if (this.fd === undefined) return false;
       let count: number;
       try {
         count = readSync(this.fd, this.buffer, 0, this.buffer.length, this.position);
       } catch {
-        return;
+        return false;
       }
-      if (count === 0) return;
+      if (count === 0) return false;
       this.position += count;
       budget -= count;
       this.onBytes(this.buffer.subarray(0, count));
     }
+    return true;
   }
 }

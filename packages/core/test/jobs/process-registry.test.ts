@@ -1,10 +1,13 @@
+import { spawn } from "node:child_process";
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
+import type { IdentityCheck } from "../../src/processes/process-identity.js";
 import { ProcessManager } from "../../src/processes/process-manager.js";
 import { readProcessRecords } from "../../src/processes/registry.js";
-import type { CommandSession } from "../../src/processes/session.js";
+import { describeRetainedProcess } from "../../src/processes/retained-processes.js";
+import { CommandSession } from "../../src/processes/session.js";
 import { alive, waitUntil } from "./support.js";
 
 // The process registry as a user's session depends on it: each command recorded with what
@@ -134,7 +137,11 @@ describe.skipIf(process.platform !== "linux")("process registry", () => {
     expect(adopted?.pid).toBe(running.pid);
     expect(adopted?.takeUnread()).toBe("up\n");
     const stdin = await adopted?.write("x\n");
-    expect(stdin).toMatchObject({ ok: false });
+    expect(stdin).toMatchObject({ ok: false, error: expect.stringContaining("stdin is not connected") });
+    expect(adopted?.closeStdin()).toMatchObject({
+      ok: false,
+      error: expect.stringContaining("stdin is not connected"),
+    });
     expect(started(after.start({ cmd: "true", cwd })).id).toBe("cmd_3");
 
     // Stopping it through the new manager ends the process; its end is seen by polling.
@@ -143,6 +150,36 @@ describe.skipIf(process.platform !== "linux")("process registry", () => {
     expect(adopted?.exit).toEqual({ kind: "unknown", reason: "adopted" });
     expect(alive(running.pid as number)).toBe(false);
     expect(record(dir, "cmd_2")).toMatchObject({ state: "exited" });
+  });
+
+  it("a re-attached job whose pid is found reused ends as gone, and its pid is never signalled afterwards", async () => {
+    // Another program, leading a process group of its own under the pid the job had.
+    const stranger = spawn("sleep", ["60"], { detached: true, stdio: "ignore" });
+    const pid = stranger.pid as number;
+    try {
+      let now: IdentityCheck = "running";
+      const job = new CommandSession({
+        id: "cmd_1",
+        cmd: "npm run dev",
+        cwd: "/",
+        origin: "run_command",
+        startedAt: Date.now(),
+        pid,
+        unreadBufferChars: 100,
+        check: () => now,
+      });
+      expect(job.canSignal).toBe(true);
+      now = "reused";
+      await waitUntil(() => job.exit !== undefined, "the reuse to be seen");
+      expect(job.exit).toEqual({ kind: "unknown", reason: "pid-reused" });
+      expect(job.canSignal).toBe(false);
+      // What closing the session does to each job: the other program is left alone.
+      await job.terminate(100);
+      await job.forceKill(100);
+      expect(alive(pid)).toBe(true);
+    } finally {
+      stranger.kill("SIGKILL");
+    }
   });
 
   it("a command recorded as starting but never with a pid (a crash in between) is interrupted, and never signalled", () => {
@@ -163,6 +200,46 @@ describe.skipIf(process.platform !== "linux")("process registry", () => {
     expect(job?.exit).toEqual({ kind: "unknown", reason: "interrupted" });
     expect(job?.canSignal).toBe(false);
     expect(record(dir, "cmd_1")).toMatchObject({ state: "interrupted" });
+  });
+
+  it("describes one recorded command by its id, and nothing for an id it lacks", async () => {
+    const { dir, cwd, home } = registry();
+    const processes = manager(dir, home);
+    const session = started(processes.start({ cmd: "exit 2", cwd }));
+    await waitUntil(() => record(dir, "cmd_1").state === "exited", "the end to be recorded");
+    const scratchpad = join(dir, "..");
+    expect(describeRetainedProcess(scratchpad, session.id)).toBe(
+      'cmd_1 (exec_command) "exit 2": exited with exit code 2; output not kept (it went through a pipe)',
+    );
+    expect(describeRetainedProcess(scratchpad, "cmd_9")).toBeUndefined();
+  });
+
+  it("a resumed job whose spool is longer than the output buffer holds its newest output, read from the end of the file", () => {
+    const { dir, home } = registry();
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(
+      join(dir, "cmd_1.json"),
+      JSON.stringify({
+        id: "cmd_1",
+        origin: "run_command",
+        command: "make",
+        cwd: home,
+        started_at: 1,
+        output_file: "cmd_1.out",
+        state: "exited",
+        exit: { kind: "code", code: 0 },
+      }),
+    );
+    const lines = Array.from({ length: 2000 }, (_, i) => `line ${i + 1}`);
+    writeFileSync(join(dir, "cmd_1.out"), `${lines.join("\n")}\n`);
+    const resumed = new ProcessManager({ registryDir: dir, unreadBufferChars: 100, baseEnv: { HOME: home } });
+    managers.push(resumed);
+    const held = resumed.get("cmd_1")?.lineWindow({ limit: 5 }).lines ?? [];
+    expect(held.at(-1)).toBe("line 2000");
+    expect(held).not.toContain("line 1");
+    expect(resumed.get("cmd_1")?.takeUnread().length).toBeLessThan(200);
+    // Only the end of the file was read (at most 4 bytes per held character), not all 17 KB of it.
+    expect(resumed.get("cmd_1")?.outputChars).toBeLessThanOrEqual(400);
   });
 
   it("skips files that are not valid records instead of failing the session", () => {

@@ -46,7 +46,7 @@ export function createSignalJobTool(
     if (exitedBefore && !job.canSignal) {
       return yield* answer(
         ctx,
-        `Job ${job.id} had already ended before Penguin restarted; nothing was signalled, since its pid may now belong to another program.`,
+        `Job ${job.id} had already ended, and its pid may now belong to another program: nothing was signalled.`,
         { stopReason: "completed", note: exitNote(exitedBefore) },
       );
     }
