@@ -1,6 +1,6 @@
 import { isPayload, type OmniMessage } from "@penguin/protocol";
-import { type AgentRecords, type Execution, taskSpans } from "./executions.js";
-import { toolJournal } from "./journal.js";
+import { type AgentRecords, callsAmong, type Execution, taskSpans } from "./executions.js";
+import { type JournalEntry, toolJournal } from "./journal.js";
 
 // The parts of one execution, each a list of short items in time order, paged: its metadata, the
 // context it saved (its messages, tool calls and outputs), its activities (model requests and tool
@@ -93,9 +93,16 @@ function contextItems(records: readonly OmniMessage[]): ExecutionItem[] {
   return items;
 }
 
-function activityItems(agent: AgentRecords, records: readonly OmniMessage[]): ExecutionItem[] {
+/**
+ * The tool calls of one execution with their journal state, read from its agent's whole trace (a
+ * decision taken on a call after its task belongs to it).
+ */
+export function executionJournal(agent: AgentRecords, task: number): JournalEntry[] {
+  return callsAmong(executionRecords(agent, task), toolJournal(agent.records));
+}
+
+function activityItems(records: readonly OmniMessage[], calls: readonly JournalEntry[]): ExecutionItem[] {
   const items: ExecutionItem[] = [];
-  const ids = new Set(records.filter((r) => isPayload(r, "tool_call")).map((r) => toolCallIdOf(r)));
   let request = 0;
   let open: ExecutionItem | undefined;
   for (const record of records) {
@@ -114,9 +121,7 @@ function activityItems(agent: AgentRecords, records: readonly OmniMessage[]): Ex
       open = undefined;
     }
   }
-  // The whole trace: a decision taken on a call after its task (activity_resolved) belongs to it.
-  for (const entry of toolJournal(agent.records)) {
-    if (!ids.has(entry.toolCallId)) continue;
+  for (const entry of calls) {
     const how = entry.stopReason ? ` (${entry.stopReason})` : "";
     const uncertain = entry.uncertain ? ", uncertain: it started and never reported" : "";
     const files = entry.files.map((f) => ` ${f.path}`).join("");
@@ -127,11 +132,6 @@ function activityItems(agent: AgentRecords, records: readonly OmniMessage[]): Ex
     items.push(item(entry.requestedAt, "tool_call", text));
   }
   return items.sort((a, b) => a.at.localeCompare(b.at));
-}
-
-function toolCallIdOf(record: OmniMessage): string {
-  const id = (record.payload as { tool_call_id?: unknown }).tool_call_id;
-  return typeof id === "string" ? id : "";
 }
 
 function eventItems(records: readonly OmniMessage[]): ExecutionItem[] {
@@ -195,7 +195,7 @@ export function executionItems(
     case "context":
       return contextItems(records);
     case "activities":
-      return activityItems(agent, records);
+      return activityItems(records, callsAmong(records, toolJournal(agent.records)));
     case "events":
       return eventItems(records);
     case "inbox":

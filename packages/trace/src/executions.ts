@@ -1,5 +1,6 @@
 import { isPayload, type OmniMessage, type StopReason } from "@penguin/protocol";
 import { type AgentTreeNode, agentTree } from "./agent-tree.js";
+import { type JournalEntry, toolJournal } from "./journal.js";
 import { findSessionFiles, type TraceLocation } from "./location.js";
 import { readTraceFile } from "./reader.js";
 
@@ -73,7 +74,7 @@ export interface Execution {
   /** Model requests it made (attempts counted). */
   requests: number;
   toolCalls: number;
-  /** Its tool calls that started and never reported (see `toolJournal`). */
+  /** Its tool calls that started and never reported, and nobody decided on since (see `toolJournal`). */
   uncertainCalls: number;
   /** The agent's last task: only that one can be resumed (a later task already went on from it). */
   latest: boolean;
@@ -156,25 +157,29 @@ function stateOf(span: TaskSpan, latest: boolean, options: ExecutionReadOptions)
   return latest && span.startedAt >= options.liveSince ? "running" : "interrupted";
 }
 
+/**
+ * The journal entries of the tool calls among `records` (one task's own), taken from `journal`
+ * (its agent's whole trace): a decision taken on a call after its task (`activity_resolved`)
+ * belongs to it.
+ */
+export function callsAmong(
+  records: readonly OmniMessage[],
+  journal: readonly JournalEntry[],
+): JournalEntry[] {
+  const ids = new Set<string>();
+  for (const record of records) if (isPayload(record, "tool_call")) ids.add(record.payload.tool_call_id);
+  return journal.filter((entry) => ids.has(entry.toolCallId));
+}
+
 /** The executions of one agent, oldest first. */
 export function agentExecutions(agent: AgentRecords, options: ExecutionReadOptions): Execution[] {
   const spans = taskSpans(agent.records);
+  const journal = toolJournal(agent.records);
   return spans.map((span, i) => {
     const latest = i === spans.length - 1;
     const slice = agent.records.slice(span.from, span.to).filter(own);
     const state = stateOf(span, latest, options);
-    const calls = new Set<string>();
-    const ended = new Set<string>();
-    const dispatched = new Map<string, boolean>();
-    let requests = 0;
-    for (const record of slice) {
-      if (isPayload(record, "tool_call")) calls.add(record.payload.tool_call_id);
-      else if (isPayload(record, "tool_call_output")) ended.add(record.payload.tool_call_id);
-      else if (isPayload(record, "tool_dispatched"))
-        dispatched.set(record.payload.tool_call_id, record.payload.read_only === true);
-      else if (isPayload(record, "request_begin")) requests++;
-    }
-    const uncertain = [...dispatched].filter(([id, readOnly]) => !readOnly && !ended.has(id)).length;
+    const calls = callsAmong(slice, journal);
     const execution: Execution = {
       id: `${agent.agentRunId}/${span.number}`,
       agentRunId: agent.agentRunId,
@@ -184,9 +189,9 @@ export function agentExecutions(agent: AgentRecords, options: ExecutionReadOptio
       state,
       startedAt: span.startedAt,
       lastActivityAt: slice.at(-1)?.timestamp ?? span.startedAt,
-      requests,
-      toolCalls: calls.size,
-      uncertainCalls: state === "running" ? 0 : uncertain,
+      requests: slice.filter((record) => isPayload(record, "request_begin")).length,
+      toolCalls: calls.length,
+      uncertainCalls: state === "running" ? 0 : calls.filter((entry) => entry.uncertain).length,
       latest,
       resumable: latest && (state === "paused" || state === "interrupted"),
     };

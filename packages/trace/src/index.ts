@@ -19,6 +19,7 @@ export {
   type ExecutionPage,
   type ExecutionPart,
   executionItems,
+  executionJournal,
   executionRecords,
   MAX_ITEM_CHARS,
   pageItems,

@@ -1,4 +1,5 @@
 import {
+  activityResolved,
   assistantText,
   eventMsg,
   messageSent,
@@ -121,5 +122,30 @@ describe("executions read from traces", () => {
     expect(taskSpans(records).map((span) => [span.number, span.from, span.to, span.status])).toEqual([
       [1, 1, records.length, "completed"],
     ]);
+  });
+
+  it("counts a call resolved after the crash as no longer uncertain, and shows the decision", () => {
+    const records = timed("2026-01-01T00:00:00.000Z", [
+      meta("s1"),
+      userText("write it"),
+      requestBegin(),
+      toolCall("write_file", { file_path: "a.txt", content: "x" }, "c1"),
+      toolDispatched({ tool_call_id: "c1", name: "write_file", read_only: false }),
+      toolCall("read_file", { file_path: "b.txt" }, "c2"),
+      toolDispatched({ tool_call_id: "c2", name: "read_file", read_only: true }),
+      // The process died; the resumed session's user decided on the write, in a later task.
+      userText("go on"),
+      activityResolved({ tool_call_id: "c1", decision: "accept", evidence: "a.txt holds x", by: "user" }),
+    ]);
+    const options = { liveSince: "2026-01-02T00:00:00.000Z" };
+    const [first] = listExecutions([root(records)], options);
+    expect(first).toMatchObject({ id: "root/1", toolCalls: 2, uncertainCalls: 0 });
+    const activities = executionItems(first!, "activities", [root(records)]);
+    expect(activities.find((item) => item.text.startsWith("write_file (c1)"))?.text).toContain(
+      "resolved accept by user: a.txt holds x",
+    );
+    // Before the decision the write was uncertain; the read-only call never is.
+    const [before] = listExecutions([root(records.slice(0, -1))], options);
+    expect(before).toMatchObject({ toolCalls: 2, uncertainCalls: 1 });
   });
 });
