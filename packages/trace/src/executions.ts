@@ -1,8 +1,7 @@
 import { isPayload, type OmniMessage, type StopReason } from "@penguin/protocol";
 import { type AgentTreeNode, agentTree } from "./agent-tree.js";
 import { type JournalEntry, toolJournal } from "./journal.js";
-import { findSessionFiles, type TraceLocation } from "./location.js";
-import { readTraceFile } from "./reader.js";
+import type { TraceLocation } from "./location.js";
 
 // Executions: one task of one agent of a session (the root agent or a child agent, at any depth),
 // read from the traces alone. Its id is `<agent_run_id>/<task number>` (`root/2`, `sub_3/1`).
@@ -251,13 +250,18 @@ function searchableText(record: OmniMessage): string {
 
 /**
  * The agents of the session `rootSessionId` (the root, then each child its traces point to, to any
- * depth) with their records. A child whose trace is missing or unreadable is left out.
+ * depth) with their records, each trace read once (by `agentTree`). A child whose trace is missing
+ * or unreadable is left out.
  */
 export function sessionAgents(loc: TraceLocation, rootSessionId: string): AgentRecords[] {
+  const recordsOf = new Map<string, OmniMessage[]>();
+  const tree = agentTree(loc, rootSessionId, {
+    onRecords: (sessionId, records) => recordsOf.set(sessionId, records),
+  });
   const agents: AgentRecords[] = [];
   const walk = (node: AgentTreeNode, parent: string | undefined) => {
-    if (node.problem === undefined) {
-      const records = findSessionFiles(loc, node.sessionId).flatMap((file) => readTraceFile(file).records);
+    const records = recordsOf.get(node.sessionId);
+    if (node.problem === undefined && records !== undefined) {
       const agent: AgentRecords = {
         agentRunId: node.agentRunId,
         sessionId: node.sessionId,
@@ -270,6 +274,6 @@ export function sessionAgents(loc: TraceLocation, rootSessionId: string): AgentR
     }
     for (const child of node.children) walk(child, node.agentRunId);
   };
-  walk(agentTree(loc, rootSessionId), undefined);
+  walk(tree, undefined);
   return agents;
 }

@@ -1,19 +1,30 @@
 import {
   activityResolved,
+  agentLaunched,
   assistantText,
   eventMsg,
   messageSent,
   type OmniMessage,
   requestBegin,
   requestEnd,
+  subagentPointer,
   taskEnd,
   toolCall,
   toolDispatched,
   userText,
 } from "@penguin/protocol";
 import { describe, expect, it } from "vitest";
-import { type AgentRecords, executionItems, listExecutions, pageItems, taskSpans } from "../src/index.js";
-import { meta } from "./helpers.js";
+import {
+  type AgentRecords,
+  executionItems,
+  listExecutions,
+  pageItems,
+  readSession,
+  sessionAgents,
+  TraceWriter,
+  taskSpans,
+} from "../src/index.js";
+import { meta, tempLocation } from "./helpers.js";
 
 // Records with timestamps one second apart from `start`, so the tests can place "now" between them.
 function timed(start: string, records: OmniMessage[]): OmniMessage[] {
@@ -147,5 +158,42 @@ describe("executions read from traces", () => {
     // Before the decision the write was uncertain; the read-only call never is.
     const [before] = listExecutions([root(records.slice(0, -1))], options);
     expect(before).toMatchObject({ toolCalls: 2, uncertainCalls: 1 });
+  });
+});
+
+describe("sessionAgents", () => {
+  it("gives every agent of the tree with its place and its whole trace, leaving out a child whose trace is gone", () => {
+    const loc = tempLocation();
+    const write = (id: string, records: OmniMessage[]) => {
+      const writer = TraceWriter.create(loc, id);
+      writer.append(meta(id));
+      for (const record of records) writer.append(record);
+      writer.close();
+    };
+    const launch = (run: string, parent: string, sessionId: string, depth: number, agent?: string) => [
+      subagentPointer(sessionId, { subagent_id: run }),
+      agentLaunched({
+        agent_run_id: run,
+        parent,
+        session_id: sessionId,
+        depth,
+        task: "t",
+        ...(agent ? { agent } : {}),
+      }),
+    ];
+    write("s-root", [
+      userText("go"),
+      ...launch("sub_1", "root", "s-kid", 1, "helper"),
+      ...launch("sub_2", "root", "s-gone", 1),
+    ]);
+    write("s-kid", [userText("t", { sender: "parent_agent" }), ...launch("sub_3", "sub_1", "s-grand", 2)]);
+    write("s-grand", [userText("t", { sender: "parent_agent" }), taskEnd("completed")]);
+    const agents = sessionAgents(loc, "s-root");
+    expect(agents.map(({ records: _, ...place }) => place)).toEqual([
+      { agentRunId: "root", sessionId: "s-root", depth: 0 },
+      { agentRunId: "sub_1", sessionId: "s-kid", depth: 1, parent: "root", agent: "helper" },
+      { agentRunId: "sub_3", sessionId: "s-grand", depth: 2, parent: "sub_1" },
+    ]);
+    for (const agent of agents) expect(agent.records).toEqual(readSession(loc, agent.sessionId).records);
   });
 });
