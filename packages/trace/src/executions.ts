@@ -172,6 +172,14 @@ export function callsAmong(
 
 /** The executions of one agent, oldest first. */
 export function agentExecutions(agent: AgentRecords, options: ExecutionReadOptions): Execution[] {
+  return agentTasks(agent, options).map((task) => task.execution);
+}
+
+/** Each execution of one agent with its own records (what a text search looks through). */
+function agentTasks(
+  agent: AgentRecords,
+  options: ExecutionReadOptions,
+): { execution: Execution; records: OmniMessage[] }[] {
   const spans = taskSpans(agent.records);
   const journal = toolJournal(agent.records);
   return spans.map((span, i) => {
@@ -200,7 +208,7 @@ export function agentExecutions(agent: AgentRecords, options: ExecutionReadOptio
     if (span.endedAt !== undefined) execution.endedAt = span.endedAt;
     if (span.status !== undefined) execution.stopReason = span.status;
     if (span.message !== undefined) execution.message = span.message;
-    return execution;
+    return { execution, records: slice };
   });
 }
 
@@ -210,17 +218,14 @@ export function listExecutions(
   options: ExecutionReadOptions,
   filter: ExecutionFilter = {},
 ): Execution[] {
-  const byAgent = new Map(agents.map((agent) => [agent.agentRunId, agent]));
   return agents
-    .flatMap((agent) => agentExecutions(agent, options))
-    .filter((execution) => matches(execution, filter, byAgent));
+    .flatMap((agent) => agentTasks(agent, options))
+    .filter(({ execution, records }) => matches(execution, records, filter))
+    .map(({ execution }) => execution);
 }
 
-function matches(
-  execution: Execution,
-  filter: ExecutionFilter,
-  agents: ReadonlyMap<string, AgentRecords>,
-): boolean {
+/** Whether `execution` (with its own `records`) passes `filter`. */
+function matches(execution: Execution, records: readonly OmniMessage[], filter: ExecutionFilter): boolean {
   if (filter.id !== undefined && execution.id !== filter.id) return false;
   if (filter.agentRunId !== undefined && execution.agentRunId !== filter.agentRunId) return false;
   if (filter.agent !== undefined && execution.agent !== filter.agent) return false;
@@ -229,18 +234,14 @@ function matches(
     return false;
   if (filter.until !== undefined && execution.startedAt > filter.until) return false;
   if (filter.text !== undefined && filter.text.trim() !== "") {
-    const agent = agents.get(execution.agentRunId);
-    const span = agent && taskSpans(agent.records)[execution.task - 1];
-    if (!agent || !span) return false;
     const needle = filter.text.toLowerCase();
-    return agent.records.slice(span.from, span.to).some((record) => searchableText(record).includes(needle));
+    return records.some((record) => searchableText(record).includes(needle));
   }
   return true;
 }
 
 /** The words of a record a text search looks at: messages, tool calls and their outputs. */
 function searchableText(record: OmniMessage): string {
-  if (!own(record)) return "";
   const p = record.payload;
   if (p.type === "text") return p.text.toLowerCase();
   if (p.type === "tool_call") return `${p.name} ${p.arguments}`.toLowerCase();

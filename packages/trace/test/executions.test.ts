@@ -12,6 +12,7 @@ import {
   toolCall,
   toolDispatched,
   userText,
+  withOrigin,
 } from "@penguin/protocol";
 import { describe, expect, it } from "vitest";
 import {
@@ -92,6 +93,8 @@ describe("executions read from traces", () => {
       timed("2026-01-01T00:00:00.000Z", [
         meta("s1"),
         userText("launch it"),
+        // The child's prompt relayed into the root's trace belongs to the child's execution.
+        withOrigin(userText("look for the needle", { sender: "parent_agent" }), "s2"),
         messageSent({
           message_id: "msg_1",
           from: "root",
