@@ -131,6 +131,22 @@ describe("resume_execution under the caps of the subagent runtime", () => {
     await env.dispose();
   });
 
+  it("holds max_running when two resumes run at once (calls of one round)", async () => {
+    const prompts: string[] = [];
+    const env = extendedEnvironment(dirs, { executions: tree(prompts)("root") });
+    const calls = await Promise.all([
+      runCall(env, "resume_execution", { execution_id: "sub_1/1" }, "call_1"),
+      runCall(env, "resume_execution", { execution_id: "sub_2/1" }, "call_2"),
+    ]);
+    expect(calls.map((call) => call.complete.stop_reason).sort()).toEqual(["completed", "failed"]);
+    expect(calls.find((call) => call.complete.stop_reason === "failed")?.complete.output).toContain(
+      "the cap child_agents.max_running",
+    );
+    expect(manager.runningLaunched()).toBe(1);
+    expect(prompts).toHaveLength(1);
+    await env.dispose();
+  });
+
   it("lets an agent resume only its own work and its descendants'", async () => {
     const prompts: string[] = [];
     const env = extendedEnvironment(dirs, { executions: tree(prompts)("sub_2") });
