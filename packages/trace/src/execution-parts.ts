@@ -29,9 +29,9 @@ export interface ExecutionPage {
 }
 
 /** Characters of one item's text kept; the rest is cut with a marker (a part stays bounded). */
-export const MAX_ITEM_CHARS = 600;
+const MAX_ITEM_CHARS = 600;
 /** Items per page. */
-export const EXECUTION_PAGE_ITEMS = 25;
+const EXECUTION_PAGE_ITEMS = 25;
 
 const own = (record: OmniMessage) => record.origin === undefined || record.origin.length === 0;
 

@@ -170,12 +170,7 @@ export function callsAmong(
   return journal.filter((entry) => ids.has(entry.toolCallId));
 }
 
-/** The executions of one agent, oldest first. */
-export function agentExecutions(agent: AgentRecords, options: ExecutionReadOptions): Execution[] {
-  return agentTasks(agent, options).map((task) => task.execution);
-}
-
-/** Each execution of one agent with its own records (what a text search looks through). */
+/** Each execution of one agent, oldest first, with its own records (what a text search looks through). */
 function agentTasks(
   agent: AgentRecords,
   options: ExecutionReadOptions,

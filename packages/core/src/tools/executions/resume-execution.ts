@@ -24,7 +24,7 @@ const how = (execution: Execution) =>
     : "was cut off: the process running it ended before it finished";
 
 /** The prompt a relaunched child gets: what it was doing, and to check before redoing anything. */
-export function continuationPrompt(execution: Execution): string {
+function continuationPrompt(execution: Execution): string {
   const task = execution.prompt !== undefined ? `:\n\n${quote(execution.prompt)}\n\n` : ". ";
   return `[resumed] Your previous task ${how(execution)}${task}Continue it from where it stopped. First check the workspace for what was already done; a tool call that never reported may or may not have had its effect. Do not redo work that is already there.`;
 }
