@@ -1,4 +1,5 @@
 import { isPayload, type OmniMessage, type StopReason } from "@penguin/protocol";
+import { taskPromptText } from "./agent-trace-summary.js";
 import { type AgentTreeNode, agentTree } from "./agent-tree.js";
 import { type JournalEntry, toolJournal } from "./journal.js";
 import type { TraceLocation } from "./location.js";
@@ -106,14 +107,6 @@ export interface ExecutionReadOptions {
 
 const own = (record: OmniMessage) => record.origin === undefined || record.origin.length === 0;
 
-/** A user-role text that starts a task: the user's or the launcher's, not a harness note or steering. */
-function isTaskPrompt(record: OmniMessage): string | undefined {
-  if (!isPayload(record, "text")) return undefined;
-  const { role, sender, text } = record.payload;
-  if (role !== "user" || sender === "harness" || text.startsWith("[user_steering]")) return undefined;
-  return text;
-}
-
 /**
  * The tasks of one agent's records. A task starts with its prompt (or a request with no prompt:
  * a wake turn) and ends with `task_end`; a prompt that comes while a task has no end starts a new
@@ -128,7 +121,7 @@ export function taskSpans(records: readonly OmniMessage[]): TaskSpan[] {
     if (!own(record)) return;
     if (record.type === "event_msg" && record.payload.type === "compaction_begin") compacting = true;
     if (record.type === "event_msg" && record.payload.type === "compaction_end") compacting = false;
-    const prompt = compacting ? undefined : isTaskPrompt(record);
+    const prompt = compacting ? undefined : taskPromptText(record.payload);
     const wake =
       !open && !compacting && record.type === "event_msg" && record.payload.type === "request_begin";
     if (prompt !== undefined || wake) {
