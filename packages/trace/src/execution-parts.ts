@@ -1,5 +1,5 @@
 import { isPayload, type OmniMessage } from "@penguin/protocol";
-import { type AgentRecords, callsAmong, type Execution, taskSpans } from "./executions.js";
+import { type AgentRecords, callsAmong, type Execution, own, taskSpans } from "./executions.js";
 import { type JournalEntry, toolJournal } from "./journal.js";
 
 // The parts of one execution, each a list of short items in time order, paged: its metadata, the
@@ -32,8 +32,6 @@ export interface ExecutionPage {
 const MAX_ITEM_CHARS = 600;
 /** Items per page. */
 const EXECUTION_PAGE_ITEMS = 25;
-
-const own = (record: OmniMessage) => record.origin === undefined || record.origin.length === 0;
 
 function clip(text: string): string {
   if (text.length <= MAX_ITEM_CHARS) return text;
@@ -101,26 +99,29 @@ export function executionJournal(agent: AgentRecords, task: number): JournalEntr
   return callsAmong(executionRecords(agent, task), toolJournal(agent.records));
 }
 
-function activityItems(records: readonly OmniMessage[], calls: readonly JournalEntry[]): ExecutionItem[] {
-  const items: ExecutionItem[] = [];
-  let request = 0;
-  let open: ExecutionItem | undefined;
+/** The model requests among `records`, each with how it ended, or that no end was recorded. */
+function requestItems(records: readonly OmniMessage[]): ExecutionItem[] {
+  const requests: { at: string; attempt: number; end?: string }[] = [];
   for (const record of records) {
     if (isPayload(record, "request_begin")) {
-      request++;
-      const attempt = (record.payload.attempt ?? 1) > 1 ? ` attempt ${record.payload.attempt}` : "";
-      open = item(
-        record.timestamp,
-        "model_request",
-        `request ${request}${attempt}: no end recorded (cut off)`,
-      );
-      items.push(open);
-    } else if (isPayload(record, "request_end") && open) {
+      requests.push({ at: record.timestamp, attempt: record.payload.attempt ?? 1 });
+    } else if (isPayload(record, "request_end")) {
+      const last = requests.at(-1);
       const error = record.payload.error_message ? ` (${record.payload.error_message})` : "";
-      open.text = open.text.replace("no end recorded (cut off)", `${record.payload.status}${error}`);
-      open = undefined;
+      if (last && last.end === undefined) last.end = `${record.payload.status}${error}`;
     }
   }
+  return requests.map(({ at, attempt, end }, i) =>
+    item(
+      at,
+      "model_request",
+      `request ${i + 1}${attempt > 1 ? ` attempt ${attempt}` : ""}: ${end ?? "no end recorded (cut off)"}`,
+    ),
+  );
+}
+
+function activityItems(records: readonly OmniMessage[], calls: readonly JournalEntry[]): ExecutionItem[] {
+  const items = requestItems(records);
   for (const entry of calls) {
     const how = entry.stopReason ? ` (${entry.stopReason})` : "";
     const uncertain = entry.uncertain ? ", uncertain: it started and never reported" : "";

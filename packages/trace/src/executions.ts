@@ -105,7 +105,8 @@ export interface ExecutionReadOptions {
   liveSince: string;
 }
 
-const own = (record: OmniMessage) => record.origin === undefined || record.origin.length === 0;
+/** A record of the agent's own (not one relayed from a child, which has an `origin`). */
+export const own = (record: OmniMessage) => record.origin === undefined || record.origin.length === 0;
 
 /**
  * The tasks of one agent's records. A task starts with its prompt (or a request with no prompt:

@@ -164,6 +164,28 @@ describe("executions read from traces", () => {
   });
 });
 
+describe("an execution's activities", () => {
+  it("lists each model request with its attempt and end, a long error cut to the item bound", () => {
+    const records = timed("2026-01-01T00:00:00.000Z", [
+      meta("s1"),
+      userText("try"),
+      requestBegin(),
+      requestEnd("failed", { error_message: "x".repeat(2_000) }),
+      requestBegin(2),
+      requestEnd("completed"),
+      requestBegin(),
+    ]);
+    const [execution] = listExecutions([root(records)], { liveSince: "2026-01-02T00:00:00.000Z" });
+    const texts = executionItems(execution!, "activities", [root(records)]).map((item) => item.text);
+    expect(texts[0]).toMatch(/^request 1: failed \(x+ \[… \d+ more characters\]$/);
+    expect(texts[0]!.length).toBeLessThan(700);
+    expect(texts.slice(1)).toEqual([
+      "request 2 attempt 2: completed",
+      "request 3: no end recorded (cut off)",
+    ]);
+  });
+});
+
 describe("sessionAgents", () => {
   it("gives every agent of the tree with its place and its whole trace, leaving out a child whose trace is gone", () => {
     const loc = tempLocation();
