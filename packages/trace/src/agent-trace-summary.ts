@@ -30,11 +30,13 @@ export interface AgentTraceSummary {
 }
 
 /**
- * A prompt that starts a task: user-role text from the user or the launcher. The harness's own
- * user-role notes (compaction summaries, goal blocks, interrupt notes) happen inside a task.
+ * The text of a prompt that starts a task: user-role text from the user or the launcher. The
+ * harness's own user-role notes (compaction summaries, goal blocks, interrupt notes) and the
+ * user's steering (`[user_steering]`, handed to a running task) happen inside a task.
  */
-function isTaskPrompt(payload: { type: string; role?: string; sender?: string }): boolean {
-  return payload.type === "text" && payload.role === "user" && payload.sender !== "harness";
+export function taskPromptText(payload: OmniMessage["payload"]): string | undefined {
+  if (payload.type !== "text" || payload.role !== "user" || payload.sender === "harness") return undefined;
+  return payload.text.startsWith("[user_steering]") ? undefined : payload.text;
 }
 
 export function summarizeAgentTrace(records: Iterable<OmniMessage>): AgentTraceSummary {
@@ -64,8 +66,9 @@ export function summarizeAgentTrace(records: Iterable<OmniMessage>): AgentTraceS
     }
     const p = record.payload;
     if (record.type === "model_msg") {
-      if (p.type === "text" && isTaskPrompt(p)) {
-        summary.firstPrompt ??= p.text;
+      const prompt = taskPromptText(p);
+      if (prompt !== undefined) {
+        summary.firstPrompt ??= prompt;
         summary.unfinished = true;
       }
       continue;

@@ -1,4 +1,4 @@
-import type { StopReason } from "@penguin/protocol";
+import type { OmniMessage, StopReason } from "@penguin/protocol";
 import { summarizeAgentTrace } from "./agent-trace-summary.js";
 import { TraceError } from "./errors.js";
 import { findSessionFiles, type TraceLocation } from "./location.js";
@@ -49,6 +49,8 @@ export interface AgentTreeOptions {
   isRunning?: (sessionId: string) => boolean;
   /** Lines of the traces that were skipped or repaired. */
   onDiagnostic?: (diagnostic: TraceDiagnostic) => void;
+  /** Each agent's records (all its files, in order) as the tree reads them: a caller needs no second read. */
+  onRecords?: (sessionId: string, records: OmniMessage[]) => void;
 }
 
 interface Placement {
@@ -108,13 +110,13 @@ function visit(
     node.problem = "missing";
     return node;
   }
-  const summary = summarizeAgentTrace(
-    files.flatMap((file) => {
-      const { records, diagnostics } = readTraceFile(file);
-      for (const d of diagnostics) options.onDiagnostic?.(d);
-      return records;
-    }),
-  );
+  const records = files.flatMap((file) => {
+    const { records, diagnostics } = readTraceFile(file);
+    for (const d of diagnostics) options.onDiagnostic?.(d);
+    return records;
+  });
+  options.onRecords?.(sessionId, records);
+  const summary = summarizeAgentTrace(records);
   node.task ??= summary.firstPrompt;
   if (node.task === undefined) delete node.task;
   node.messagesSent = summary.messagesSent;

@@ -1,6 +1,6 @@
 import { isPayload, type OmniMessage } from "@penguin/protocol";
-import { type AgentRecords, type Execution, taskSpans } from "./executions.js";
-import { toolJournal } from "./journal.js";
+import { type AgentRecords, callsAmong, type Execution, own, taskSpans } from "./executions.js";
+import { type JournalEntry, toolJournal } from "./journal.js";
 
 // The parts of one execution, each a list of short items in time order, paged: its metadata, the
 // context it saved (its messages, tool calls and outputs), its activities (model requests and tool
@@ -29,11 +29,9 @@ export interface ExecutionPage {
 }
 
 /** Characters of one item's text kept; the rest is cut with a marker (a part stays bounded). */
-export const MAX_ITEM_CHARS = 600;
+const MAX_ITEM_CHARS = 600;
 /** Items per page. */
-export const EXECUTION_PAGE_ITEMS = 25;
-
-const own = (record: OmniMessage) => record.origin === undefined || record.origin.length === 0;
+const EXECUTION_PAGE_ITEMS = 25;
 
 function clip(text: string): string {
   if (text.length <= MAX_ITEM_CHARS) return text;
@@ -93,30 +91,38 @@ function contextItems(records: readonly OmniMessage[]): ExecutionItem[] {
   return items;
 }
 
-function activityItems(agent: AgentRecords, records: readonly OmniMessage[]): ExecutionItem[] {
-  const items: ExecutionItem[] = [];
-  const ids = new Set(records.filter((r) => isPayload(r, "tool_call")).map((r) => toolCallIdOf(r)));
-  let request = 0;
-  let open: ExecutionItem | undefined;
+/**
+ * The tool calls of one execution with their journal state, read from its agent's whole trace (a
+ * decision taken on a call after its task belongs to it).
+ */
+export function executionJournal(agent: AgentRecords, task: number): JournalEntry[] {
+  return callsAmong(executionRecords(agent, task), toolJournal(agent.records));
+}
+
+/** The model requests among `records`, each with how it ended, or that no end was recorded. */
+function requestItems(records: readonly OmniMessage[]): ExecutionItem[] {
+  const requests: { at: string; attempt: number; end?: string }[] = [];
   for (const record of records) {
     if (isPayload(record, "request_begin")) {
-      request++;
-      const attempt = (record.payload.attempt ?? 1) > 1 ? ` attempt ${record.payload.attempt}` : "";
-      open = item(
-        record.timestamp,
-        "model_request",
-        `request ${request}${attempt}: no end recorded (cut off)`,
-      );
-      items.push(open);
-    } else if (isPayload(record, "request_end") && open) {
+      requests.push({ at: record.timestamp, attempt: record.payload.attempt ?? 1 });
+    } else if (isPayload(record, "request_end")) {
+      const last = requests.at(-1);
       const error = record.payload.error_message ? ` (${record.payload.error_message})` : "";
-      open.text = open.text.replace("no end recorded (cut off)", `${record.payload.status}${error}`);
-      open = undefined;
+      if (last && last.end === undefined) last.end = `${record.payload.status}${error}`;
     }
   }
-  // The whole trace: a decision taken on a call after its task (activity_resolved) belongs to it.
-  for (const entry of toolJournal(agent.records)) {
-    if (!ids.has(entry.toolCallId)) continue;
+  return requests.map(({ at, attempt, end }, i) =>
+    item(
+      at,
+      "model_request",
+      `request ${i + 1}${attempt > 1 ? ` attempt ${attempt}` : ""}: ${end ?? "no end recorded (cut off)"}`,
+    ),
+  );
+}
+
+function activityItems(records: readonly OmniMessage[], calls: readonly JournalEntry[]): ExecutionItem[] {
+  const items = requestItems(records);
+  for (const entry of calls) {
     const how = entry.stopReason ? ` (${entry.stopReason})` : "";
     const uncertain = entry.uncertain ? ", uncertain: it started and never reported" : "";
     const files = entry.files.map((f) => ` ${f.path}`).join("");
@@ -127,11 +133,6 @@ function activityItems(agent: AgentRecords, records: readonly OmniMessage[]): Ex
     items.push(item(entry.requestedAt, "tool_call", text));
   }
   return items.sort((a, b) => a.at.localeCompare(b.at));
-}
-
-function toolCallIdOf(record: OmniMessage): string {
-  const id = (record.payload as { tool_call_id?: unknown }).tool_call_id;
-  return typeof id === "string" ? id : "";
 }
 
 function eventItems(records: readonly OmniMessage[]): ExecutionItem[] {
@@ -195,7 +196,7 @@ export function executionItems(
     case "context":
       return contextItems(records);
     case "activities":
-      return activityItems(agent, records);
+      return activityItems(records, callsAmong(records, toolJournal(agent.records)));
     case "events":
       return eventItems(records);
     case "inbox":

@@ -1,7 +1,8 @@
 import { isPayload, type OmniMessage, type StopReason } from "@penguin/protocol";
+import { taskPromptText } from "./agent-trace-summary.js";
 import { type AgentTreeNode, agentTree } from "./agent-tree.js";
-import { findSessionFiles, type TraceLocation } from "./location.js";
-import { readTraceFile } from "./reader.js";
+import { type JournalEntry, toolJournal } from "./journal.js";
+import type { TraceLocation } from "./location.js";
 
 // Executions: one task of one agent of a session (the root agent or a child agent, at any depth),
 // read from the traces alone. Its id is `<agent_run_id>/<task number>` (`root/2`, `sub_3/1`).
@@ -73,7 +74,7 @@ export interface Execution {
   /** Model requests it made (attempts counted). */
   requests: number;
   toolCalls: number;
-  /** Its tool calls that started and never reported (see `toolJournal`). */
+  /** Its tool calls that started and never reported, and nobody decided on since (see `toolJournal`). */
   uncertainCalls: number;
   /** The agent's last task: only that one can be resumed (a later task already went on from it). */
   latest: boolean;
@@ -104,15 +105,8 @@ export interface ExecutionReadOptions {
   liveSince: string;
 }
 
-const own = (record: OmniMessage) => record.origin === undefined || record.origin.length === 0;
-
-/** A user-role text that starts a task: the user's or the launcher's, not a harness note or steering. */
-function isTaskPrompt(record: OmniMessage): string | undefined {
-  if (!isPayload(record, "text")) return undefined;
-  const { role, sender, text } = record.payload;
-  if (role !== "user" || sender === "harness" || text.startsWith("[user_steering]")) return undefined;
-  return text;
-}
+/** A record of the agent's own (not one relayed from a child, which has an `origin`). */
+export const own = (record: OmniMessage) => record.origin === undefined || record.origin.length === 0;
 
 /**
  * The tasks of one agent's records. A task starts with its prompt (or a request with no prompt:
@@ -128,7 +122,7 @@ export function taskSpans(records: readonly OmniMessage[]): TaskSpan[] {
     if (!own(record)) return;
     if (record.type === "event_msg" && record.payload.type === "compaction_begin") compacting = true;
     if (record.type === "event_msg" && record.payload.type === "compaction_end") compacting = false;
-    const prompt = compacting ? undefined : isTaskPrompt(record);
+    const prompt = compacting ? undefined : taskPromptText(record.payload);
     const wake =
       !open && !compacting && record.type === "event_msg" && record.payload.type === "request_begin";
     if (prompt !== undefined || wake) {
@@ -156,25 +150,32 @@ function stateOf(span: TaskSpan, latest: boolean, options: ExecutionReadOptions)
   return latest && span.startedAt >= options.liveSince ? "running" : "interrupted";
 }
 
-/** The executions of one agent, oldest first. */
-export function agentExecutions(agent: AgentRecords, options: ExecutionReadOptions): Execution[] {
+/**
+ * The journal entries of the tool calls among `records` (one task's own), taken from `journal`
+ * (its agent's whole trace): a decision taken on a call after its task (`activity_resolved`)
+ * belongs to it.
+ */
+export function callsAmong(
+  records: readonly OmniMessage[],
+  journal: readonly JournalEntry[],
+): JournalEntry[] {
+  const ids = new Set<string>();
+  for (const record of records) if (isPayload(record, "tool_call")) ids.add(record.payload.tool_call_id);
+  return journal.filter((entry) => ids.has(entry.toolCallId));
+}
+
+/** Each execution of one agent, oldest first, with its own records (what a text search looks through). */
+function agentTasks(
+  agent: AgentRecords,
+  options: ExecutionReadOptions,
+): { execution: Execution; records: OmniMessage[] }[] {
   const spans = taskSpans(agent.records);
+  const journal = toolJournal(agent.records);
   return spans.map((span, i) => {
     const latest = i === spans.length - 1;
     const slice = agent.records.slice(span.from, span.to).filter(own);
     const state = stateOf(span, latest, options);
-    const calls = new Set<string>();
-    const ended = new Set<string>();
-    const dispatched = new Map<string, boolean>();
-    let requests = 0;
-    for (const record of slice) {
-      if (isPayload(record, "tool_call")) calls.add(record.payload.tool_call_id);
-      else if (isPayload(record, "tool_call_output")) ended.add(record.payload.tool_call_id);
-      else if (isPayload(record, "tool_dispatched"))
-        dispatched.set(record.payload.tool_call_id, record.payload.read_only === true);
-      else if (isPayload(record, "request_begin")) requests++;
-    }
-    const uncertain = [...dispatched].filter(([id, readOnly]) => !readOnly && !ended.has(id)).length;
+    const calls = callsAmong(slice, journal);
     const execution: Execution = {
       id: `${agent.agentRunId}/${span.number}`,
       agentRunId: agent.agentRunId,
@@ -184,9 +185,9 @@ export function agentExecutions(agent: AgentRecords, options: ExecutionReadOptio
       state,
       startedAt: span.startedAt,
       lastActivityAt: slice.at(-1)?.timestamp ?? span.startedAt,
-      requests,
-      toolCalls: calls.size,
-      uncertainCalls: state === "running" ? 0 : uncertain,
+      requests: slice.filter((record) => isPayload(record, "request_begin")).length,
+      toolCalls: calls.length,
+      uncertainCalls: state === "running" ? 0 : calls.filter((entry) => entry.uncertain).length,
       latest,
       resumable: latest && (state === "paused" || state === "interrupted"),
     };
@@ -196,7 +197,7 @@ export function agentExecutions(agent: AgentRecords, options: ExecutionReadOptio
     if (span.endedAt !== undefined) execution.endedAt = span.endedAt;
     if (span.status !== undefined) execution.stopReason = span.status;
     if (span.message !== undefined) execution.message = span.message;
-    return execution;
+    return { execution, records: slice };
   });
 }
 
@@ -206,17 +207,14 @@ export function listExecutions(
   options: ExecutionReadOptions,
   filter: ExecutionFilter = {},
 ): Execution[] {
-  const byAgent = new Map(agents.map((agent) => [agent.agentRunId, agent]));
   return agents
-    .flatMap((agent) => agentExecutions(agent, options))
-    .filter((execution) => matches(execution, filter, byAgent));
+    .flatMap((agent) => agentTasks(agent, options))
+    .filter(({ execution, records }) => matches(execution, records, filter))
+    .map(({ execution }) => execution);
 }
 
-function matches(
-  execution: Execution,
-  filter: ExecutionFilter,
-  agents: ReadonlyMap<string, AgentRecords>,
-): boolean {
+/** Whether `execution` (with its own `records`) passes `filter`. */
+function matches(execution: Execution, records: readonly OmniMessage[], filter: ExecutionFilter): boolean {
   if (filter.id !== undefined && execution.id !== filter.id) return false;
   if (filter.agentRunId !== undefined && execution.agentRunId !== filter.agentRunId) return false;
   if (filter.agent !== undefined && execution.agent !== filter.agent) return false;
@@ -225,18 +223,14 @@ function matches(
     return false;
   if (filter.until !== undefined && execution.startedAt > filter.until) return false;
   if (filter.text !== undefined && filter.text.trim() !== "") {
-    const agent = agents.get(execution.agentRunId);
-    const span = agent && taskSpans(agent.records)[execution.task - 1];
-    if (!agent || !span) return false;
     const needle = filter.text.toLowerCase();
-    return agent.records.slice(span.from, span.to).some((record) => searchableText(record).includes(needle));
+    return records.some((record) => searchableText(record).includes(needle));
   }
   return true;
 }
 
 /** The words of a record a text search looks at: messages, tool calls and their outputs. */
 function searchableText(record: OmniMessage): string {
-  if (!own(record)) return "";
   const p = record.payload;
   if (p.type === "text") return p.text.toLowerCase();
   if (p.type === "tool_call") return `${p.name} ${p.arguments}`.toLowerCase();
@@ -246,13 +240,18 @@ function searchableText(record: OmniMessage): string {
 
 /**
  * The agents of the session `rootSessionId` (the root, then each child its traces point to, to any
- * depth) with their records. A child whose trace is missing or unreadable is left out.
+ * depth) with their records, each trace read once (by `agentTree`). A child whose trace is missing
+ * or unreadable is left out.
  */
 export function sessionAgents(loc: TraceLocation, rootSessionId: string): AgentRecords[] {
+  const recordsOf = new Map<string, OmniMessage[]>();
+  const tree = agentTree(loc, rootSessionId, {
+    onRecords: (sessionId, records) => recordsOf.set(sessionId, records),
+  });
   const agents: AgentRecords[] = [];
   const walk = (node: AgentTreeNode, parent: string | undefined) => {
-    if (node.problem === undefined) {
-      const records = findSessionFiles(loc, node.sessionId).flatMap((file) => readTraceFile(file).records);
+    const records = recordsOf.get(node.sessionId);
+    if (node.problem === undefined && records !== undefined) {
       const agent: AgentRecords = {
         agentRunId: node.agentRunId,
         sessionId: node.sessionId,
@@ -265,6 +264,6 @@ export function sessionAgents(loc: TraceLocation, rootSessionId: string): AgentR
     }
     for (const child of node.children) walk(child, node.agentRunId);
   };
-  walk(agentTree(loc, rootSessionId), undefined);
+  walk(tree, undefined);
   return agents;
 }

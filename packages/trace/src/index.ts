@@ -13,19 +13,17 @@ export {
 export { type AuditEntry, approvalAudit } from "./audit.js";
 export { TraceError, type TraceErrorCode } from "./errors.js";
 export {
-  EXECUTION_PAGE_ITEMS,
   EXECUTION_PARTS,
   type ExecutionItem,
   type ExecutionPage,
   type ExecutionPart,
   executionItems,
+  executionJournal,
   executionRecords,
-  MAX_ITEM_CHARS,
   pageItems,
 } from "./execution-parts.js";
 export {
   type AgentRecords,
-  agentExecutions,
   EXECUTION_STATES,
   type Execution,
   type ExecutionFilter,

@@ -1,18 +1,31 @@
 import {
+  activityResolved,
+  agentLaunched,
   assistantText,
   eventMsg,
   messageSent,
   type OmniMessage,
   requestBegin,
   requestEnd,
+  subagentPointer,
   taskEnd,
   toolCall,
   toolDispatched,
   userText,
+  withOrigin,
 } from "@penguin/protocol";
 import { describe, expect, it } from "vitest";
-import { type AgentRecords, executionItems, listExecutions, pageItems, taskSpans } from "../src/index.js";
-import { meta } from "./helpers.js";
+import {
+  type AgentRecords,
+  executionItems,
+  listExecutions,
+  pageItems,
+  readSession,
+  sessionAgents,
+  TraceWriter,
+  taskSpans,
+} from "../src/index.js";
+import { meta, tempLocation } from "./helpers.js";
 
 // Records with timestamps one second apart from `start`, so the tests can place "now" between them.
 function timed(start: string, records: OmniMessage[]): OmniMessage[] {
@@ -80,6 +93,8 @@ describe("executions read from traces", () => {
       timed("2026-01-01T00:00:00.000Z", [
         meta("s1"),
         userText("launch it"),
+        // The child's prompt relayed into the root's trace belongs to the child's execution.
+        withOrigin(userText("look for the needle", { sender: "parent_agent" }), "s2"),
         messageSent({
           message_id: "msg_1",
           from: "root",
@@ -121,5 +136,89 @@ describe("executions read from traces", () => {
     expect(taskSpans(records).map((span) => [span.number, span.from, span.to, span.status])).toEqual([
       [1, 1, records.length, "completed"],
     ]);
+  });
+
+  it("counts a call resolved after the crash as no longer uncertain, and shows the decision", () => {
+    const records = timed("2026-01-01T00:00:00.000Z", [
+      meta("s1"),
+      userText("write it"),
+      requestBegin(),
+      toolCall("write_file", { file_path: "a.txt", content: "x" }, "c1"),
+      toolDispatched({ tool_call_id: "c1", name: "write_file", read_only: false }),
+      toolCall("read_file", { file_path: "b.txt" }, "c2"),
+      toolDispatched({ tool_call_id: "c2", name: "read_file", read_only: true }),
+      // The process died; the resumed session's user decided on the write, in a later task.
+      userText("go on"),
+      activityResolved({ tool_call_id: "c1", decision: "accept", evidence: "a.txt holds x", by: "user" }),
+    ]);
+    const options = { liveSince: "2026-01-02T00:00:00.000Z" };
+    const [first] = listExecutions([root(records)], options);
+    expect(first).toMatchObject({ id: "root/1", toolCalls: 2, uncertainCalls: 0 });
+    const activities = executionItems(first!, "activities", [root(records)]);
+    expect(activities.find((item) => item.text.startsWith("write_file (c1)"))?.text).toContain(
+      "resolved accept by user: a.txt holds x",
+    );
+    // Before the decision the write was uncertain; the read-only call never is.
+    const [before] = listExecutions([root(records.slice(0, -1))], options);
+    expect(before).toMatchObject({ toolCalls: 2, uncertainCalls: 1 });
+  });
+});
+
+describe("an execution's activities", () => {
+  it("lists each model request with its attempt and end, a long error cut to the item bound", () => {
+    const records = timed("2026-01-01T00:00:00.000Z", [
+      meta("s1"),
+      userText("try"),
+      requestBegin(),
+      requestEnd("failed", { error_message: "x".repeat(2_000) }),
+      requestBegin(2),
+      requestEnd("completed"),
+      requestBegin(),
+    ]);
+    const [execution] = listExecutions([root(records)], { liveSince: "2026-01-02T00:00:00.000Z" });
+    const texts = executionItems(execution!, "activities", [root(records)]).map((item) => item.text);
+    expect(texts[0]).toMatch(/^request 1: failed \(x+ \[… \d+ more characters\]$/);
+    expect(texts[0]!.length).toBeLessThan(700);
+    expect(texts.slice(1)).toEqual([
+      "request 2 attempt 2: completed",
+      "request 3: no end recorded (cut off)",
+    ]);
+  });
+});
+
+describe("sessionAgents", () => {
+  it("gives every agent of the tree with its place and its whole trace, leaving out a child whose trace is gone", () => {
+    const loc = tempLocation();
+    const write = (id: string, records: OmniMessage[]) => {
+      const writer = TraceWriter.create(loc, id);
+      writer.append(meta(id));
+      for (const record of records) writer.append(record);
+      writer.close();
+    };
+    const launch = (run: string, parent: string, sessionId: string, depth: number, agent?: string) => [
+      subagentPointer(sessionId, { subagent_id: run }),
+      agentLaunched({
+        agent_run_id: run,
+        parent,
+        session_id: sessionId,
+        depth,
+        task: "t",
+        ...(agent ? { agent } : {}),
+      }),
+    ];
+    write("s-root", [
+      userText("go"),
+      ...launch("sub_1", "root", "s-kid", 1, "helper"),
+      ...launch("sub_2", "root", "s-gone", 1),
+    ]);
+    write("s-kid", [userText("t", { sender: "parent_agent" }), ...launch("sub_3", "sub_1", "s-grand", 2)]);
+    write("s-grand", [userText("t", { sender: "parent_agent" }), taskEnd("completed")]);
+    const agents = sessionAgents(loc, "s-root");
+    expect(agents.map(({ records: _, ...place }) => place)).toEqual([
+      { agentRunId: "root", sessionId: "s-root", depth: 0 },
+      { agentRunId: "sub_1", sessionId: "s-kid", depth: 1, parent: "root", agent: "helper" },
+      { agentRunId: "sub_3", sessionId: "s-grand", depth: 2, parent: "sub_1" },
+    ]);
+    for (const agent of agents) expect(agent.records).toEqual(readSession(loc, agent.sessionId).records);
   });
 });

@@ -1,4 +1,13 @@
-import { type OmniMessage, requestBegin, sessionMeta, taskEnd, userText } from "@penguin/protocol";
+import {
+  activityResolved,
+  type OmniMessage,
+  requestBegin,
+  sessionMeta,
+  taskEnd,
+  toolCall,
+  toolDispatched,
+  userText,
+} from "@penguin/protocol";
 import type { AgentRecords } from "@penguin/trace";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { childRelauncher, type ExecutionSource } from "../../src/tools/executions/index.js";
@@ -122,6 +131,22 @@ describe("resume_execution under the caps of the subagent runtime", () => {
     await env.dispose();
   });
 
+  it("holds max_running when two resumes run at once (calls of one round)", async () => {
+    const prompts: string[] = [];
+    const env = extendedEnvironment(dirs, { executions: tree(prompts)("root") });
+    const calls = await Promise.all([
+      runCall(env, "resume_execution", { execution_id: "sub_1/1" }, "call_1"),
+      runCall(env, "resume_execution", { execution_id: "sub_2/1" }, "call_2"),
+    ]);
+    expect(calls.map((call) => call.complete.stop_reason).sort()).toEqual(["completed", "failed"]);
+    expect(calls.find((call) => call.complete.stop_reason === "failed")?.complete.output).toContain(
+      "the cap child_agents.max_running",
+    );
+    expect(manager.runningLaunched()).toBe(1);
+    expect(prompts).toHaveLength(1);
+    await env.dispose();
+  });
+
   it("lets an agent resume only its own work and its descendants'", async () => {
     const prompts: string[] = [];
     const env = extendedEnvironment(dirs, { executions: tree(prompts)("sub_2") });
@@ -156,6 +181,39 @@ describe("the execution tools when the traces cannot be read", () => {
         "the session's traces could not be read: session s-root has no trace",
       );
     }
+    await env.dispose();
+  });
+});
+
+describe("resume_execution on the agent's own earlier task", () => {
+  it("names the calls it left open, with the decision taken on one since the crash", async () => {
+    const records = [
+      ...interruptedTrace("s-root", "Write both files."),
+      toolCall("write_file", { file_path: "a.txt", content: "a" }, "c_a"),
+      toolDispatched({ tool_call_id: "c_a", name: "write_file", read_only: false }),
+      toolCall("write_file", { file_path: "b.txt", content: "b" }, "c_b"),
+      toolDispatched({ tool_call_id: "c_b", name: "write_file", read_only: false }),
+      // The process died; the task now running was started after the session was resumed.
+      { ...userText("Go on."), timestamp: "2999-01-01T00:00:01.000Z" },
+      activityResolved({ tool_call_id: "c_a", decision: "accept", evidence: "a.txt holds a", by: "user" }),
+    ];
+    const source: ExecutionSource = {
+      self: "root",
+      read: () => ({
+        agents: [{ agentRunId: "root", sessionId: "s-root", depth: 0, records }],
+        options: { liveSince: "2999-01-01T00:00:00.000Z" },
+      }),
+    };
+    const env = extendedEnvironment(dirs, { executions: source });
+    const own = await runCall(env, "resume_execution", { execution_id: "root/1" });
+    expect(own.complete).toMatchObject({ stop_reason: "completed" });
+    expect(own.complete.output).toContain("Continuing root/1 in this task (root/2)");
+    expect(own.complete.output).toContain(
+      "write_file (c_a) started and never reported; since decided accept by user: a.txt holds a",
+    );
+    expect(own.complete.output).toContain(
+      "write_file (c_b) started and never reported: it may or may not have had its effect",
+    );
     await env.dispose();
   });
 });

@@ -5,10 +5,7 @@ import { createResumeExecutionTool } from "./resume-execution.js";
 import { createSearchExecutionsTool } from "./search-executions.js";
 import type { ExecutionSource } from "./source.js";
 
-export { formatExecutionPage } from "./read-execution.js";
 export { childRelauncher } from "./relaunch.js";
-export { continuationPrompt } from "./resume-execution.js";
-export { executionRow } from "./search-executions.js";
 export {
   type ChildRelauncher,
   type ExecutionRead,

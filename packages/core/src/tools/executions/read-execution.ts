@@ -11,7 +11,7 @@ import {
 import { type ExecutionRead, type ExecutionSource, readExecutionPart } from "./source.js";
 
 /** A page of a part as text: a header, one line per item, and how to get the next page. */
-export function formatExecutionPage(read: Extract<ExecutionRead, { ok: true }>): string {
+function formatExecutionPage(read: Extract<ExecutionRead, { ok: true }>): string {
   const { execution, part, page, pages, total } = read;
   const head = `${execution.id} (${execution.state}), ${part}: page ${page} of ${pages}, ${total} items`;
   if (read.items.length === 0) return `${head}\n(nothing recorded)`;

@@ -18,14 +18,11 @@ export function childRelauncher(manager: SubagentManager, maxDepth: number): Chi
         error: `cannot resume ${agentRunId}: it sits at depth ${child.placement.depth}, past the cap child_agents.max_depth (${maxDepth}). Nothing was resumed.`,
       };
     }
-    if (child.placement.launched && manager.runningLaunched() >= manager.maxRunning) {
-      return {
-        ok: false,
-        error: `cannot resume ${agentRunId}: ${manager.maxRunning} launched agents are running at once, the cap child_agents.max_running. Wait for one to finish or stop one with stop_agent, then retry. Nothing was resumed.`,
-      };
-    }
     const reopened = await manager.reopen(child);
     if (!reopened.ok) return reopened;
+    // Checked after the reopen's wait, right before the start: resumes of one round run at once.
+    const capped = child.placement.launched ? manager.runningCapRefusal() : undefined;
+    if (capped !== undefined) return { ok: false, error: `${capped} Nothing was resumed.` };
     return child.startTask(prompt, approve);
   };
 }

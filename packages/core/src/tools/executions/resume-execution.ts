@@ -3,9 +3,10 @@ import type { ToolDefinitionConfig } from "@penguin/state";
 import {
   type AgentRecords,
   type Execution,
+  executionJournal,
   executionRecords,
+  type JournalEntry,
   listExecutions,
-  toolJournal,
 } from "@penguin/trace";
 import type { BuiltinTool, ToolExecutionContext, ToolResult } from "../../environment/types.js";
 import { answer, fail } from "../call-text.js";
@@ -23,9 +24,19 @@ const how = (execution: Execution) =>
     : "was cut off: the process running it ended before it finished";
 
 /** The prompt a relaunched child gets: what it was doing, and to check before redoing anything. */
-export function continuationPrompt(execution: Execution): string {
+function continuationPrompt(execution: Execution): string {
   const task = execution.prompt !== undefined ? `:\n\n${quote(execution.prompt)}\n\n` : ". ";
   return `[resumed] Your previous task ${how(execution)}${task}Continue it from where it stopped. First check the workspace for what was already done; a tool call that never reported may or may not have had its effect. Do not redo work that is already there.`;
+}
+
+/** Where a call its task left open got to, with the decision taken on it since, if any. */
+function openCallState(entry: JournalEntry): string {
+  if (entry.uncertain) return "started and never reported: it may or may not have had its effect";
+  if (entry.resolution) {
+    const { decision, by, evidence } = entry.resolution;
+    return `started and never reported; since decided ${decision} by ${by}: ${evidence}`;
+  }
+  return `${entry.state}, never ran to its end`;
 }
 
 /** What an agent's own earlier task left: its prompt, last answer, and calls that never finished. */
@@ -36,10 +47,12 @@ function ownTaskSummary(execution: Execution, agent: AgentRecords, current: stri
     .filter((p) => p.type === "text" && p.role === "assistant")
     .map((p) => (p as { text: string }).text)
     .at(-1);
-  const open = toolJournal(records).filter((entry) => entry.state !== "finished" && entry.state !== "denied");
+  const open = executionJournal(agent, execution.task).filter(
+    (entry) => entry.state !== "finished" && entry.state !== "denied",
+  );
   const calls = open.map(
     (entry) =>
-      `- ${entry.name} (${entry.toolCallId}) ${entry.uncertain ? "started and never reported: it may or may not have had its effect" : `${entry.state}, never ran to its end`}; arguments ${entry.arguments.slice(0, 300)}`,
+      `- ${entry.name} (${entry.toolCallId}) ${openCallState(entry)}; arguments ${entry.arguments.slice(0, 300)}`,
   );
   return [
     `Continuing ${execution.id} in this task (${current}). It ${how(execution)}.`,

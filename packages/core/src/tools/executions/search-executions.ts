@@ -25,7 +25,7 @@ const oneLine = (text: string, max: number) => {
 };
 
 /** One row of the list: id, state, who, when, what, and what it did. */
-export function executionRow(execution: Execution): string {
+function executionRow(execution: Execution): string {
   const who = [execution.agent, execution.parent && `launched by ${execution.parent}`]
     .filter(Boolean)
     .join(", ");

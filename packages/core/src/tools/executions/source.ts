@@ -51,12 +51,9 @@ export function findExecutions(
   source: ExecutionSource,
   filter: ExecutionFilter = {},
 ): { ok: true; executions: Execution[] } | { ok: false; error: string } {
-  try {
-    const { agents, options } = source.read();
-    return { ok: true, executions: listExecutions(agents, options, filter) };
-  } catch (error) {
-    return { ok: false, error: `the session's traces could not be read: ${errorMessage(error)}` };
-  }
+  const tree = readTree(source);
+  if (!tree.ok) return tree;
+  return { ok: true, executions: listExecutions(tree.agents, tree.options, filter) };
 }
 
 /** One page of one part of execution `id`. */
@@ -69,16 +66,12 @@ export function readExecutionPart(
   if (!(EXECUTION_PARTS as readonly string[]).includes(part)) {
     return { ok: false, error: `part must be one of ${EXECUTION_PARTS.join(", ")}; got "${part}".` };
   }
-  try {
-    const { agents, options } = source.read();
-    const execution = listExecutions(agents, options, { id })[0];
-    if (!execution) return { ok: false, error: unknownExecution(id, agents) };
-    const items = executionItems(execution, part, agents);
-    const shown = pageItems(items, page);
-    return { ok: true, execution, part, total: items.length, ...shown };
-  } catch (error) {
-    return { ok: false, error: `the session's traces could not be read: ${errorMessage(error)}` };
-  }
+  const tree = readTree(source);
+  if (!tree.ok) return tree;
+  const execution = listExecutions(tree.agents, tree.options, { id })[0];
+  if (!execution) return { ok: false, error: unknownExecution(id, tree.agents) };
+  const items = executionItems(execution, part, tree.agents);
+  return { ok: true, execution, part, total: items.length, ...pageItems(items, page) };
 }
 
 /** Why `id` names no execution, with the agents that exist. */

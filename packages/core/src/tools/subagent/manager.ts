@@ -150,9 +150,8 @@ export class SubagentManager {
    */
   async spawn(request: ChildSessionRequest, placement?: ChildPlacement): Promise<SpawnResult> {
     if (this.disposed) return { ok: false, error: "the subagents of this session have been shut down" };
-    if (placement?.launched && this.runningLaunched() >= this.maxRunning) {
-      return { ok: false, error: this.runningCapMessage() };
-    }
+    const capped = placement?.launched ? this.runningCapRefusal() : undefined;
+    if (capped !== undefined) return { ok: false, error: capped };
     if (this.subagents.size + this.starting.size >= this.maxSessions) {
       const victim = this.pickEviction();
       if (!victim) return { ok: false, error: this.fullMessage(placement?.launched ?? false) };
@@ -342,7 +341,12 @@ export class SubagentManager {
     return `cannot start another subagent: all ${this.maxSessions} subagent sessions are running or in use (${taken.join(", ")}), and running subagents are never evicted. Poll one with input_subagent until it finishes, then retry.`;
   }
 
-  private runningCapMessage(): string {
+  /**
+   * Why one more launched child cannot start now (`child_agents.max_running` reached), or
+   * undefined. A caller that awaits between this check and the start checks again after the wait.
+   */
+  runningCapRefusal(): string | undefined {
+    if (this.runningLaunched() < this.maxRunning) return undefined;
     const running = [...this.subagents.values()]
       .filter((subagent) => subagent.placement.launched && subagent.status === "running")
       .map((subagent) => subagent.id);
