@@ -4,6 +4,7 @@ import { fileURLToPath } from "node:url";
 import { type RecordedRequest, startFakeLlm } from "@penguin/fake-llm";
 import type { Benchmark, BenchOptions } from "../benchmark.js";
 import { MiB, median, timeMs } from "../measure.js";
+import { penguinBin } from "../penguin-bin.js";
 import { sampleTreeRss, type TreeRssSampler } from "../process-tree.js";
 import { runProcess, runProcessOk } from "../processes.js";
 import type { BenchRow } from "../table.js";
@@ -19,11 +20,6 @@ const FULL_RUNS = 5;
 const QUICK_RUNS = 1;
 const API_KEY = "sk-bench-end-to-end";
 const MODEL_ID = "fake-model";
-
-/** The built `penguin` binary (`bin.js` beside the package's `dist/index.js`). */
-function penguinBin(): string {
-  return join(dirname(fileURLToPath(import.meta.resolve("@penguin/cli"))), "bin.js");
-}
 
 /** `scripts/bare-loop.mjs` of this package (the bundle runs from `dist/`). */
 function bareLoopScript(): string {
