@@ -1,7 +1,7 @@
 import { mkdtempSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { type RecordedRequest, startFakeLlm } from "@penguin/fake-llm";
+import { type RecordedRequest, type ScriptTurnInput, startFakeLlm } from "@penguin/fake-llm";
 import type { Benchmark, BenchOptions } from "../benchmark.js";
 import { MiB, median, timeMs } from "../measure.js";
 import { penguinBin } from "../penguin-bin.js";
@@ -26,14 +26,14 @@ function bareLoopScript(): string {
   return join(dirname(fileURLToPath(import.meta.url)), "..", "scripts", "bare-loop.mjs");
 }
 
-function script(rounds: number) {
-  const turns: unknown[] = [];
+function script(rounds: number): ScriptTurnInput[] {
+  const turns: ScriptTurnInput[] = [];
   for (let i = 0; i < rounds; i++) {
     const cmd = `echo round-${i}`;
     turns.push({ tool_calls: [{ name: "exec_command", arguments: { description: `round ${i}`, cmd } }] });
   }
   turns.push({ text: "All rounds done." });
-  return turns as Parameters<Awaited<ReturnType<typeof startFakeLlm>>["setScript"]>[0];
+  return turns;
 }
 
 /** What one run of a loop (Penguin's or the bare one) did, in the bench's own clock. */
