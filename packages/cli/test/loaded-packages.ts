@@ -3,7 +3,8 @@ import { fileURLToPath } from "node:url";
 
 // Which packages a run loaded. The CLI's dist inlines some libraries (the workspace packages, and
 // third-party ones it needs at start-up), so a loaded chunk is read through its source map: the
-// packages its sources come from were loaded with it. Anything else loads from node_modules.
+// packages its sources come from were loaded with it. Anything else loads from node_modules, or
+// from a workspace package's own folder.
 
 /** `openai` for `…/node_modules/openai/…`, `@scope/name` for a scoped package; the last match wins (pnpm's layout). */
 function nodeModulesPackage(path: string): string | undefined {
@@ -14,6 +15,15 @@ function nodeModulesPackage(path: string): string | undefined {
 /** `@penguin/core` for a source under `packages/core/src` (written `../../core/src/…` in the CLI's maps). */
 function workspacePackage(source: string): string | undefined {
   const match = /(?:^|\/)\.\.\/(core|protocol|state|trace|server)\/src\//.exec(source);
+  return match ? `@penguin/${match[1]}` : undefined;
+}
+
+/**
+ * `@penguin/server` for a file under `packages/server/`: Node loads a linked workspace package by
+ * its real path, outside node_modules (the CLI's own chunks are read through their maps instead).
+ */
+function workspaceFilePackage(path: string): string | undefined {
+  const match = /\/packages\/(core|protocol|state|trace|server)\//.exec(path);
   return match ? `@penguin/${match[1]}` : undefined;
 }
 
@@ -35,9 +45,9 @@ export function loadedPackages(loads: string): Set<string> {
   for (const url of new Set(loads.split("\n"))) {
     if (!url.startsWith("file://")) continue;
     const path = fileURLToPath(url);
-    const fromNodeModules = nodeModulesPackage(path);
-    if (fromNodeModules) packages.add(fromNodeModules);
-    else for (const name of chunkPackages(path)) packages.add(name);
+    const name = nodeModulesPackage(path) ?? workspaceFilePackage(path);
+    if (name) packages.add(name);
+    else for (const inlined of chunkPackages(path)) packages.add(inlined);
   }
   return packages;
 }

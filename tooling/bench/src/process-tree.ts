@@ -41,34 +41,46 @@ function commandName(pid: number): string {
   }
 }
 
+export interface TreeRss {
+  /** The summed RSS of the process and its descendants. */
+  treeBytes: number;
+  /** The root process's own RSS. */
+  rootBytes: number;
+}
+
 /**
- * The summed RSS of a process and its descendants at this moment. A child that still has its
- * parent's name is taken for a fork that has not yet exec'd its program: its pages are the
- * parent's, shared, and counting them twice would double the figure for a millisecond.
+ * The RSS of a process and its descendants at this moment; each /proc file is read once. A child
+ * that still has its parent's name is taken for a fork that has not yet exec'd its program: its
+ * pages are the parent's, shared, and counting them twice would double the figure for a millisecond.
  */
-export function treeRssBytes(rootPid: number): number {
-  let total = 0;
-  const pending = [rootPid];
+export function treeRss(rootPid: number): TreeRss {
+  const rootBytes = rssBytes(rootPid);
+  let treeBytes = rootBytes;
+  const pending = [{ pid: rootPid, name: commandName(rootPid) }];
   while (pending.length > 0) {
-    const pid = pending.pop() as number;
-    total += rssBytes(pid);
-    const name = commandName(pid);
-    for (const child of childrenOf(pid)) if (commandName(child) !== name) pending.push(child);
+    const parent = pending.pop() as { pid: number; name: string };
+    for (const pid of childrenOf(parent.pid)) {
+      const name = commandName(pid);
+      if (name === parent.name) continue;
+      treeBytes += rssBytes(pid);
+      pending.push({ pid, name });
+    }
   }
-  return total;
+  return { treeBytes, rootBytes };
 }
 
 export interface TreeRssSampler {
   /** Stops sampling; the highest summed RSS seen, and the root process's own highest RSS. */
-  stop(): { treeBytes: number; rootBytes: number };
+  stop(): TreeRss;
 }
 
 /** Samples a process tree's RSS every `everyMs` until stopped (a short peak between samples is missed). */
 export function sampleTreeRss(rootPid: number, everyMs = 10): TreeRssSampler {
-  const peak = { treeBytes: 0, rootBytes: 0 };
+  const peak: TreeRss = { treeBytes: 0, rootBytes: 0 };
   const sample = () => {
-    peak.treeBytes = Math.max(peak.treeBytes, treeRssBytes(rootPid));
-    peak.rootBytes = Math.max(peak.rootBytes, rssBytes(rootPid));
+    const now = treeRss(rootPid);
+    peak.treeBytes = Math.max(peak.treeBytes, now.treeBytes);
+    peak.rootBytes = Math.max(peak.rootBytes, now.rootBytes);
   };
   sample();
   const timer = setInterval(sample, everyMs);

@@ -11,7 +11,10 @@ export type ArgumentsCheck = { ok: true; args: Record<string, unknown> } | { ok:
 
 type JsonSchema = Record<string, unknown>;
 
-type Compiled = { validate: ValidateFunction; error?: undefined } | { validate?: undefined; error: string };
+/** A compiled schema, or why the schema is broken. `checked`: the schema was checked against the meta-schema. */
+type Compiled =
+  | { validate: ValidateFunction; checked: boolean; error?: undefined }
+  | { validate?: undefined; error: string };
 
 /**
  * One validator per tool, compiled on the tool's first call: a session offers dozens of tools and
@@ -29,9 +32,9 @@ export class ArgumentsValidator {
   private compile(): Compiled {
     if (this.compiled === undefined) {
       try {
-        this.compiled = { validate: sharedAjv().compile(this.schema) };
+        this.compiled = { validate: sharedAjv().compile(this.schema), checked: false };
       } catch (error) {
-        this.compiled = { error: errorMessage(error) };
+        this.compiled = { error: schemaFaults(this.schema) ?? errorMessage(error) };
       }
     }
     return this.compiled;
@@ -42,19 +45,26 @@ export class ArgumentsValidator {
     const parsed = parseArguments(argumentsText);
     if (!parsed.ok)
       return { ok: false, message: `Invalid arguments for ${this.toolName}: ${parsed.message}` };
-    const { validate, error } = this.compile();
-    if (error !== undefined) {
+    let compiled = this.compile();
+    if (compiled.validate?.(parsed.args)) return parsed;
+    // Arguments the schema refuses may be the schema's fault (`maxLength: -1` compiles and refuses
+    // every string): the first refusal checks the schema against the meta-schema.
+    if (compiled.validate !== undefined && !compiled.checked) {
+      const faults = schemaFaults(this.schema);
+      compiled = faults === undefined ? { ...compiled, checked: true } : { error: faults };
+      this.compiled = compiled;
+    }
+    if (compiled.error !== undefined) {
       // An MCP tool's schema is the server's, not something the agent's configuration can fix.
       const origin = this.toolName.startsWith(MCP_TOOL_PREFIX)
         ? "the parameters schema its MCP server gave for it is invalid"
         : "its parameters schema in the agent's configuration is invalid";
       return {
         ok: false,
-        message: `The ${this.toolName} tool cannot run: ${origin} (${error}).`,
+        message: `The ${this.toolName} tool cannot run: ${origin} (${compiled.error}).`,
       };
     }
-    if (validate(parsed.args)) return parsed;
-    const problems = describeErrors(validate.errors ?? [], this.schema, parsed.args);
+    const problems = describeErrors(compiled.validate.errors ?? [], this.schema, parsed.args);
     return {
       ok: false,
       message: `Invalid arguments for ${this.toolName}:\n${problems.map((line) => `- ${line}`).join("\n")}\nFix the arguments and call ${this.toolName} again.`,
@@ -67,9 +77,10 @@ let ajvInstance: Ajv2020 | undefined;
 /**
  * Schemas come from user-editable config: unknown keywords are tolerated, every error is reported.
  * ajv (CommonJS) is required on the first tool call rather than imported with the SDK. Schemas are
- * not checked against the JSON Schema meta-schema (`validateSchema: false`): compiling that costs
- * ten times a tool's own schema on the first call, and the compiler itself still refuses a known
- * keyword with a value of the wrong type (`minimum: "abc"`, `type: "strin"`, `required: "x"`).
+ * not checked against the JSON Schema meta-schema when compiled (`validateSchema: false`): compiling
+ * that costs ten times a tool's own schema on the first call, and the compiler itself still refuses
+ * a known keyword with a value of the wrong type (`minimum: "abc"`, `type: "strin"`). The check is
+ * made on the error paths only (see `schemaFaults`).
  */
 function sharedAjv(): Ajv2020 {
   if (ajvInstance === undefined) {
@@ -85,6 +96,24 @@ function sharedAjv(): Ajv2020 {
     });
   }
   return ajvInstance;
+}
+
+/**
+ * What the meta-schema finds wrong with a schema, each fault located
+ * (`schema/properties/n/minimum must be number`), or undefined when it finds nothing. Only run once
+ * a schema failed to compile or refused arguments: the compiler's own errors do not say where.
+ */
+function schemaFaults(schema: JsonSchema): string | undefined {
+  const ajv = sharedAjv();
+  try {
+    if (ajv.validateSchema(schema) === true) return undefined;
+  } catch {
+    return undefined; // A `$schema` this ajv does not know: the compiler's message stands.
+  }
+  const faults = (ajv.errors ?? []).map(
+    (error) => `schema${error.instancePath} ${error.message ?? "is invalid"}`,
+  );
+  return faults.length > 0 ? [...new Set(faults)].join(", ") : undefined;
 }
 
 function parseArguments(

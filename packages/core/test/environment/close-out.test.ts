@@ -328,6 +328,44 @@ describe("bad calls become failed outputs the model can act on", () => {
     expect(call.complete.stop_reason).toBe("failed");
     expect(call.complete.output).toMatch(/^The broken tool cannot run: its parameters schema .* is invalid/);
   });
+
+  it("the reason a configured schema does not compile names where in the schema the fault is", async () => {
+    const broken = quietTool(async () => ({}), {
+      name: "broken",
+      parameters: {
+        type: "object",
+        properties: { a: { type: "object", properties: { b: { minimum: "one" } } } },
+      },
+    });
+    const call = await runCall(makeEnvironment(dirs, [broken]), "broken", { a: { b: 2 } });
+    expect(call.complete.stop_reason).toBe("failed");
+    expect(call.complete.output).toBe(
+      "The broken tool cannot run: its parameters schema in the agent's configuration is invalid (schema/properties/a/properties/b/minimum must be number).",
+    );
+  });
+
+  it("a schema that compiles but refuses every value is reported as broken, not blamed on the arguments", async () => {
+    let ran = false;
+    const broken = quietTool(
+      async () => {
+        ran = true;
+        return {};
+      },
+      {
+        name: "broken",
+        parameters: { type: "object", properties: { a: { type: "string", maxLength: -1 } } },
+      },
+    );
+    const env = makeEnvironment(dirs, [broken]);
+    for (const args of [{ a: "x" }, { a: "" }]) {
+      const call = await runCall(env, "broken", args);
+      expect(call.complete.stop_reason).toBe("failed");
+      expect(call.complete.output).toBe(
+        "The broken tool cannot run: its parameters schema in the agent's configuration is invalid (schema/properties/a/maxLength must be >= 0).",
+      );
+    }
+    expect(ran).toBe(false);
+  });
 });
 
 describe("Environment API", () => {

@@ -1,8 +1,7 @@
-import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { type FakeLlm, startFakeLlm } from "@penguin/fake-llm";
 import type { Benchmark, BenchOptions } from "../benchmark.js";
 import { median, timeMs } from "../measure.js";
+import { penguinBin } from "../penguin-bin.js";
 import { runProcess, runProcessOk } from "../processes.js";
 import type { BenchRow } from "../table.js";
 import { makeBenchDirs } from "../workdir.js";
@@ -14,11 +13,6 @@ const FULL_RUNS = 10;
 const QUICK_RUNS = 3;
 const API_KEY = "sk-bench-cli";
 const REQUEST_TIMEOUT_MS = 30_000;
-
-/** The built `penguin` binary (`bin.js` beside the package's `dist/index.js`). */
-function penguinBin(): string {
-  return join(dirname(fileURLToPath(import.meta.resolve("@penguin/cli"))), "bin.js");
-}
 
 /**
  * Milliseconds from spawning `penguin run` to fake-llm recording its request; the process is

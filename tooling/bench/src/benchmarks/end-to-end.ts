@@ -1,9 +1,10 @@
 import { mkdtempSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { type RecordedRequest, startFakeLlm } from "@penguin/fake-llm";
+import { type RecordedRequest, type ScriptTurnInput, startFakeLlm } from "@penguin/fake-llm";
 import type { Benchmark, BenchOptions } from "../benchmark.js";
 import { MiB, median, timeMs } from "../measure.js";
+import { penguinBin } from "../penguin-bin.js";
 import { sampleTreeRss, type TreeRssSampler } from "../process-tree.js";
 import { runProcess, runProcessOk } from "../processes.js";
 import type { BenchRow } from "../table.js";
@@ -20,24 +21,19 @@ const QUICK_RUNS = 1;
 const API_KEY = "sk-bench-end-to-end";
 const MODEL_ID = "fake-model";
 
-/** The built `penguin` binary (`bin.js` beside the package's `dist/index.js`). */
-function penguinBin(): string {
-  return join(dirname(fileURLToPath(import.meta.resolve("@penguin/cli"))), "bin.js");
-}
-
 /** `scripts/bare-loop.mjs` of this package (the bundle runs from `dist/`). */
 function bareLoopScript(): string {
   return join(dirname(fileURLToPath(import.meta.url)), "..", "scripts", "bare-loop.mjs");
 }
 
-function script(rounds: number) {
-  const turns: unknown[] = [];
+function script(rounds: number): ScriptTurnInput[] {
+  const turns: ScriptTurnInput[] = [];
   for (let i = 0; i < rounds; i++) {
     const cmd = `echo round-${i}`;
     turns.push({ tool_calls: [{ name: "exec_command", arguments: { description: `round ${i}`, cmd } }] });
   }
   turns.push({ text: "All rounds done." });
-  return turns as Parameters<Awaited<ReturnType<typeof startFakeLlm>>["setScript"]>[0];
+  return turns;
 }
 
 /** What one run of a loop (Penguin's or the bare one) did, in the bench's own clock. */
@@ -195,49 +191,30 @@ function rows(benchmark: string, s: Samples): BenchRow[] {
     unit,
     ...(target ? { target: target[0], ok: target[1] } : {}),
   });
+  /** The same figure of the bare loop and of `penguin run`, in that order. */
+  const bothLoops = (metric: string, pick: (run: LoopRun) => number, unit: string): BenchRow[] => [
+    row(`bare loop: ${metric}`, of(s.loop, pick), unit),
+    row(`penguin run: ${metric}`, of(s.penguin, pick), unit),
+  ];
   return [
     row(`node -e 0 (median of ${s.runs})`, nodeMs, "ms"),
     row("penguin --version", median(s.version), "ms"),
     row("penguin --version / node -e 0", versionRatio, "ratio", ["<= 1.5", versionRatio <= 1.5]),
     row("penguin --help", median(s.help), "ms"),
     row("penguin --help / node -e 0", helpRatio, "ratio", ["<= 1.5", helpRatio <= 1.5]),
-    row(
-      "bare loop: start to first request",
-      of(s.loop, (run) => run.toFirstRequestMs),
-      "ms",
-    ),
-    row("penguin run: start to first request", toRequest, "ms"),
+    ...bothLoops("start to first request", (run) => run.toFirstRequestMs, "ms"),
     row("penguin run to first request / node -e 0", toRequest / nodeMs, "ratio", [
       "<= 2.5",
       toRequest / nodeMs <= 2.5,
     ]),
-    row(`bare loop: per round (${s.rounds} rounds)`, loopPerRound, "ms"),
-    row(`penguin run: per round (${s.rounds} rounds)`, perRound, "ms"),
+    ...bothLoops(`per round (${s.rounds} rounds)`, (run) => run.perRoundMs, "ms"),
     {
       // A difference of two medians: on a noisy machine it can come out below zero.
       ...row("penguin overhead per round over the bare loop", perRound - loopPerRound, "ms"),
       signed: true,
     },
-    row(
-      "bare loop: first round",
-      of(s.loop, (run) => run.firstRoundMs),
-      "ms",
-    ),
-    row(
-      "penguin run: first round",
-      of(s.penguin, (run) => run.firstRoundMs),
-      "ms",
-    ),
-    row(
-      "bare loop: median round",
-      of(s.loop, (run) => run.medianRoundMs),
-      "ms",
-    ),
-    row(
-      "penguin run: median round",
-      of(s.penguin, (run) => run.medianRoundMs),
-      "ms",
-    ),
+    ...bothLoops("first round", (run) => run.firstRoundMs, "ms"),
+    ...bothLoops("median round", (run) => run.medianRoundMs, "ms"),
     row("penguin per round / bare loop per round", perRound / loopPerRound, "ratio"),
     row("bare loop: peak RSS of the process tree", of(s.loop, (run) => run.peakRssBytes) / MiB, "MiB"),
     row("penguin run: peak RSS of the process tree", peakRss, "MiB", ["<= 100", peakRss <= 100]),
@@ -246,25 +223,7 @@ function rows(benchmark: string, s: Samples): BenchRow[] {
       of(s.penguin, (run) => run.peakRootRssBytes) / MiB,
       "MiB",
     ),
-    row(
-      "bare loop: bytes of the first request",
-      of(s.loop, (run) => run.firstRequestBytes),
-      "bytes",
-    ),
-    row(
-      "penguin run: bytes of the first request",
-      of(s.penguin, (run) => run.firstRequestBytes),
-      "bytes",
-    ),
-    row(
-      "bare loop: bytes of all requests",
-      of(s.loop, (run) => run.allRequestsBytes),
-      "bytes",
-    ),
-    row(
-      "penguin run: bytes of all requests",
-      of(s.penguin, (run) => run.allRequestsBytes),
-      "bytes",
-    ),
+    ...bothLoops("bytes of the first request", (run) => run.firstRequestBytes, "bytes"),
+    ...bothLoops("bytes of all requests", (run) => run.allRequestsBytes, "bytes"),
   ];
 }
