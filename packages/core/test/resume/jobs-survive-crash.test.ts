@@ -1,5 +1,5 @@
 import { spawn } from "node:child_process";
-import { existsSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { OmniMessage } from "@penguin/protocol";
 import { scratchpadDir, scratchpadRoot, tracesDir } from "@penguin/state";
@@ -11,7 +11,7 @@ import { writeProcessRecord } from "../../src/processes/registry.js";
 import { describeRetainedProcess, retainedProcesses } from "../../src/processes/retained-processes.js";
 import { alive, waitUntil } from "../jobs/support.js";
 import { collect, MODEL, setup } from "../sdk/fixtures.js";
-import { spawnSession } from "./session-process.js";
+import { crashDuringJob } from "./session-process.js";
 
 // "Work that survives a crash": the session's process is killed for real (SIGKILL) while a
 // run_command job runs; the job goes on, its output goes on being kept, and the resumed session
@@ -46,38 +46,6 @@ function outputOf(messages: OmniMessage[], toolCallId: string): string {
   return (found.payload as { output: string }).output;
 }
 
-/** Ends the job's group when a test failed half-way, by the pid the job wrote itself. */
-function killGroupLater(pidFile: string): void {
-  cleanups.push(() => {
-    if (!existsSync(pidFile)) return;
-    try {
-      process.kill(-Number(readFileSync(pidFile, "utf8").trim()), "SIGKILL");
-    } catch {
-      // Already gone.
-    }
-  });
-}
-
-const readPid = (file: string) => Number(readFileSync(file, "utf8").trim());
-
-/** Kills the session's process while its run_command call waits on the job, once the job has started. */
-async function crashDuringJob(env: Env, pidFile: string): Promise<{ sessionId: string; jobPid: number }> {
-  const run = spawnSession(env, "Start the server.", cleanups, EXTENDED);
-  const { session_id: sessionId } = (await run.waitFor((line) => "session_id" in line)) as {
-    session_id: string;
-  };
-  await waitUntil(() => existsSync(pidFile) && statSync(pidFile).size > 0, "the job to write its pid");
-  // The registry has its pid (the record is written as soon as the process exists, and may lag
-  // behind the job by a moment on a busy machine).
-  const recordFile = join(scratchpadDir(env.dataRoot, sessionId), "processes", "cmd_1.json");
-  await waitUntil(
-    () => existsSync(recordFile) && JSON.parse(readFileSync(recordFile, "utf8")).pid !== undefined,
-    "the job's pid to be recorded",
-  );
-  await run.kill();
-  return { sessionId, jobPid: readPid(pidFile) };
-}
-
 describe("jobs that outlive the session's process (SIGKILL of a real node process)", () => {
   it("killed during run_command: the job keeps running, and the resumed session re-attaches it, reads its output from before and after the kill, waits on it and stops it", async () => {
     const job =
@@ -99,8 +67,7 @@ describe("jobs that outlive the session's process (SIGKILL of a real node proces
       { text: "Done." },
     ]);
     const pidFile = join(env.workspaceDir, "job.pid");
-    killGroupLater(pidFile);
-    const { sessionId, jobPid } = await crashDuringJob(env, pidFile);
+    const { sessionId, jobPid } = await crashDuringJob(env, pidFile, cleanups, EXTENDED);
 
     // Penguin is dead; the job is not, and what it prints now is still kept.
     expect(alive(jobPid)).toBe(true);
@@ -175,8 +142,7 @@ describe("jobs that outlive the session's process (SIGKILL of a real node proces
       { text: "Seen." },
     ]);
     const pidFile = join(env.workspaceDir, "job.pid");
-    killGroupLater(pidFile);
-    const { sessionId, jobPid } = await crashDuringJob(env, pidFile);
+    const { sessionId, jobPid } = await crashDuringJob(env, pidFile, cleanups, EXTENDED);
     writeFileSync(join(env.workspaceDir, "go"), "");
     await waitUntil(() => !alive(jobPid), "the job to end while Penguin is down");
 

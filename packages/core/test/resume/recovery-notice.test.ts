@@ -1,13 +1,12 @@
 import { spawn } from "node:child_process";
-import { existsSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { scratchpadDir } from "@penguin/state";
 import { afterEach, describe, expect, it } from "vitest";
 import { allowAll } from "../../src/approval/policies.js";
 import { alive, waitUntil } from "../jobs/support.js";
 import { chatMessages, collect, MODEL, setup } from "../sdk/fixtures.js";
-import { spawnSession } from "./session-process.js";
+import { crashDuringJob } from "./session-process.js";
 
 // The notice a resumed session's model gets about what a crash (a real SIGKILL of the session's
 // process) left: the jobs that outlived it, re-attached or ended while Penguin was down, in a
@@ -45,30 +44,6 @@ const JOB_CALL = (command: string) => ({
   arguments: { purpose: "serve", command, timeout_ms: 60_000 },
 });
 
-/** Kills the session's process (SIGKILL) while its run_command call waits on the job. */
-async function crashDuringJob(env: Env, pidFile: string): Promise<{ sessionId: string; jobPid: number }> {
-  cleanups.push(() => {
-    if (!existsSync(pidFile)) return;
-    try {
-      process.kill(-Number(readFileSync(pidFile, "utf8").trim()), "SIGKILL");
-    } catch {
-      // Already gone.
-    }
-  });
-  const run = spawnSession(env, "Start the server.", cleanups, EXTENDED);
-  const { session_id: sessionId } = (await run.waitFor((line) => "session_id" in line)) as {
-    session_id: string;
-  };
-  await waitUntil(() => existsSync(pidFile) && statSync(pidFile).size > 0, "the job to write its pid");
-  const recordFile = join(scratchpadDir(env.dataRoot, sessionId), "processes", "cmd_1.json");
-  await waitUntil(
-    () => existsSync(recordFile) && JSON.parse(readFileSync(recordFile, "utf8")).pid !== undefined,
-    "the job's pid to be recorded",
-  );
-  await run.kill();
-  return { sessionId, jobPid: Number(readFileSync(pidFile, "utf8").trim()) };
-}
-
 describe("the resume notice names the jobs a crash left", () => {
   it("a job still running is named as re-attached, next to the uncertain call that started it", async () => {
     const env = await start([
@@ -76,7 +51,7 @@ describe("the resume notice names the jobs a crash left", () => {
       { text: "The server still runs." },
     ]);
     const pidFile = join(env.workspaceDir, "job.pid");
-    const { sessionId, jobPid } = await crashDuringJob(env, pidFile);
+    const { sessionId, jobPid } = await crashDuringJob(env, pidFile, cleanups, EXTENDED);
     expect(alive(jobPid)).toBe(true);
 
     const resumed = await env.agent.resumeSession(sessionId);
@@ -112,7 +87,7 @@ describe("the resume notice names the jobs a crash left", () => {
       { text: "Nothing left." },
     ]);
     const pidFile = join(env.workspaceDir, "job.pid");
-    const { sessionId, jobPid } = await crashDuringJob(env, pidFile);
+    const { sessionId, jobPid } = await crashDuringJob(env, pidFile, cleanups, EXTENDED);
     writeFileSync(join(env.workspaceDir, "go"), "");
     await waitUntil(() => !alive(jobPid), "the job to end while Penguin is down");
 

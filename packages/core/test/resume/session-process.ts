@@ -1,7 +1,10 @@
 import { type ChildProcess, spawn } from "node:child_process";
+import { existsSync, readFileSync, statSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
+import { scratchpadDir } from "@penguin/state";
+import { waitUntil } from "../jobs/support.js";
 import { MODEL } from "../sdk/fixtures.js";
 
 // A session run in its own Node process (child-session.mjs), so that a test can kill it for real
@@ -10,6 +13,9 @@ import { MODEL } from "../sdk/fixtures.js";
 const CHILD = join(dirname(fileURLToPath(import.meta.url)), "child-session.mjs");
 
 export type Line = Record<string, unknown>;
+
+/** Where a session process keeps its files (the fixtures' setup). */
+type SessionEnv = { root: string; dataRoot: string; workspaceDir: string };
 
 export interface SessionProcess {
   /** Resolves with the first printed line that passes `test`; fails if the process ends first. */
@@ -27,7 +33,7 @@ export interface SessionProcess {
  * agent configured by `config` (in code, e.g. the extended preset).
  */
 export function spawnSessionProcess(
-  env: { root: string; dataRoot: string; workspaceDir: string },
+  env: SessionEnv,
   prompt: string,
   config?: Record<string, unknown>,
 ): SessionProcess {
@@ -75,7 +81,7 @@ export function spawnSessionProcess(
 
 /** `spawnSessionProcess`, killed (if it still runs) by the test's `cleanups`. */
 export function spawnSession(
-  env: { root: string; dataRoot: string; workspaceDir: string },
+  env: SessionEnv,
   prompt: string,
   cleanups: (() => void)[],
   config?: Record<string, unknown>,
@@ -84,3 +90,42 @@ export function spawnSession(
   cleanups.push(() => run.cleanup());
   return run;
 }
+
+/**
+ * Runs a session whose first model turn starts a run_command job (`cmd_1`) that writes its own
+ * pid to `pidFile`, and kills the session's process (SIGKILL) while the call waits on the job:
+ * once the job has started and the registry has its pid. The job's group is killed by the test's
+ * `cleanups` should the test stop half-way.
+ */
+export async function crashDuringJob(
+  env: SessionEnv,
+  pidFile: string,
+  cleanups: (() => void)[],
+  config: Record<string, unknown>,
+): Promise<{ sessionId: string; jobPid: number }> {
+  cleanups.push(() => {
+    if (!existsSync(pidFile)) return;
+    try {
+      process.kill(-readPid(pidFile), "SIGKILL");
+    } catch {
+      // Already gone.
+    }
+  });
+  const run = spawnSession(env, "Start the server.", cleanups, config);
+  const { session_id: sessionId } = (await run.waitFor((line) => "session_id" in line)) as {
+    session_id: string;
+  };
+  await waitUntil(() => existsSync(pidFile) && statSync(pidFile).size > 0, "the job to write its pid");
+  // The registry has its pid (the record is written as soon as the process exists, and may lag
+  // behind the job by a moment on a busy machine).
+  const recordFile = join(scratchpadDir(env.dataRoot, sessionId), "processes", "cmd_1.json");
+  await waitUntil(
+    () => existsSync(recordFile) && JSON.parse(readFileSync(recordFile, "utf8")).pid !== undefined,
+    "the job's pid to be recorded",
+  );
+  await run.kill();
+  return { sessionId, jobPid: readPid(pidFile) };
+}
+
+/** The pid a job wrote to its file. */
+const readPid = (file: string): number => Number(readFileSync(file, "utf8").trim());
