@@ -1,4 +1,5 @@
-import { defineConfig } from "tsup";
+import { dirname, join } from "node:path";
+import { defineConfig, type Options } from "tsup";
 
 /**
  * The CLI ships bundled: the workspace packages it is built from are compiled into its dist, so
@@ -14,6 +15,27 @@ import { defineConfig } from "tsup";
  */
 const START_UP = ["openai", "zod", "yaml", "commander"];
 
+/**
+ * zod's namespace exports the messages of its 49 locales (`z.locales`), and a namespace is kept
+ * whole by the bundler: a fifth of the inlined zod, compiled on every start. Penguin reports
+ * errors in English only, which zod registers itself (`locales/en.js`); the bundle's
+ * `z.locales` holds that one.
+ */
+const englishOnlyZodLocales: NonNullable<Options["esbuildPlugins"]>[number] = {
+  name: "english-only-zod-locales",
+  setup(build) {
+    build.onResolve({ filter: /^\.\.\/locales\/index\.js$/ }, (args) => {
+      if (!/[\\/]zod[\\/]v4[\\/](classic|core)$/.test(args.resolveDir)) return undefined;
+      return { path: join(dirname(args.resolveDir), "locales", "index.js"), namespace: "zod-locales" };
+    });
+    build.onLoad({ filter: /.*/, namespace: "zod-locales" }, (args) => ({
+      contents: 'export { default as en } from "./en.js";',
+      resolveDir: dirname(args.path),
+      loader: "js",
+    }));
+  },
+};
+
 export default defineConfig({
   entry: ["src/index.ts", "src/bin.ts"],
   format: ["esm"],
@@ -25,6 +47,7 @@ export default defineConfig({
   splitting: true,
   noExternal: ["@penguin/core", "@penguin/protocol", "@penguin/state", "@penguin/trace", ...START_UP],
   external: ["@penguin/server"],
+  esbuildPlugins: [englishOnlyZodLocales],
   banner: {
     js: 'import { createRequire as __penguinCreateRequire } from "node:module"; const require = __penguinCreateRequire(import.meta.url);',
   },

@@ -2,6 +2,9 @@
 import { errorStack } from "@penguin/protocol/stream";
 import { main } from "./main.js";
 import { exitWhenWritten } from "./process-exit.js";
+import { keepWasmOnBaselineCompiler } from "./wasm-compiler.js";
+
+keepWasmOnBaselineCompiler();
 
 main(process.argv.slice(2)).then(
   (code) => exitWhenWritten(code),

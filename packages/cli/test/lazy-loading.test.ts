@@ -5,7 +5,7 @@ import { execa } from "execa";
 import { describe, expect, test } from "vitest";
 import { stringify } from "yaml";
 import { CLI_BIN, REPO_ROOT, tempDir, withLoadLog } from "./helpers.js";
-import { loadedPackages } from "./loaded-packages.js";
+import { loadedChunkSources, loadedPackages } from "./loaded-packages.js";
 import { writeParentSession } from "./trace-fixtures.js";
 
 // "Aim for start-up that a user does not notice (lazy-load what a command does not need)": the
@@ -103,6 +103,11 @@ describe("penguin run loads only the SDKs its session uses", () => {
       expect(loads).not.toContain(MCP_SDK);
       // The first request needs none of these: no tool was called, nothing edited or logged.
       for (const name of ON_FIRST_USE) expect(loads, name).not.toContain(name);
+      // zod's messages come in English only: its other 48 locales are not compiled at each start.
+      const locales = loadedChunkSources(run.loads())
+        .map((source) => /zod\/v4\/locales\/([^/]+)\.js$/.exec(source)?.[1])
+        .filter((locale) => locale !== undefined && locale !== "index");
+      expect(locales).toEqual(["en"]);
     } finally {
       await llm.close();
     }
@@ -178,6 +183,27 @@ describe("penguin run loads only the SDKs its session uses", () => {
       /MCP server "missing" skipped: cannot load the MCP SDK \(Cannot find package '@modelcontextprotocol\/sdk\/.*hidden by the test\)\); reinstall Penguin/,
     );
     expect(r.stdout).toContain("fib");
+  });
+});
+
+describe("a bad value in an agent's config", () => {
+  test("is reported in English, naming the file, the line and the field", async () => {
+    const dataRoot = tempDir("data");
+    mkdirSync(join(dataRoot, "agents", "default"), { recursive: true });
+    writeFileSync(
+      join(dataRoot, "agents", "default", "system_config.yaml"),
+      stringify({ tools: { limits: { jobs: { maxJobs: "many" } } } }),
+    );
+    const r = await execa(process.execPath, [CLI_BIN, "run", "--model", "openai/x", "-m", "hi"], {
+      env: { NO_COLOR: "1", PENGUIN_HOME: dataRoot },
+      extendEnv: true,
+      reject: false,
+      timeout: 60_000,
+    });
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toMatch(
+      /system_config\.yaml:4:\d+: tools\.limits\.jobs\.maxJobs: expected number, received string/,
+    );
   });
 });
 

@@ -51,3 +51,15 @@ export function loadedPackages(loads: string): Set<string> {
   }
   return packages;
 }
+
+/** The sources (as their source maps name them) of the CLI's chunks a load log shows were loaded. */
+export function loadedChunkSources(loads: string): string[] {
+  const sources: string[] = [];
+  for (const url of new Set(loads.split("\n"))) {
+    if (!url.startsWith("file://")) continue;
+    const map = `${fileURLToPath(url)}.map`;
+    if (!existsSync(map)) continue;
+    sources.push(...(JSON.parse(readFileSync(map, "utf8")) as { sources: string[] }).sources);
+  }
+  return sources;
+}

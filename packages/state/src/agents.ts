@@ -6,6 +6,7 @@ import {
   formatConfigErrors,
   formatFieldPath,
   ioError,
+  PARSED_ONCE,
   parseYamlConfig,
 } from "./config-errors.js";
 import { agentsDir, DEFAULT_AGENT_ID, isValidAgentId, systemConfigFile } from "./paths.js";
@@ -54,7 +55,7 @@ export async function createAgent(
     ...config,
     tools: { ...config.tools, builtin: config.tools?.builtin ?? presetToolDefinitions(config.tools?.preset) },
   };
-  const parsed = SystemConfigSchema.safeParse(withTools);
+  const parsed = SystemConfigSchema.safeParse(withTools, PARSED_ONCE);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     return {

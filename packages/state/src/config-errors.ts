@@ -45,6 +45,13 @@ export function formatFieldPath(path: readonly PropertyKey[]): string {
 }
 
 /**
+ * How a config file is checked: once per process (per session in a server), so without zod's
+ * compiled fast path, which costs more to build on a big schema's first parse (some 4 ms for an
+ * agent's config, on the way to the first model request) than it saves on that one parse.
+ */
+export const PARSED_ONCE = { jitless: true } as const;
+
+/**
  * Parses YAML `text` and validates it with `schema`. Invalid YAML reports yaml's own line and
  * column; each schema violation is mapped back to the node it concerns (the key, for unknown
  * keys; the enclosing map, for missing ones). An empty document counts as `{}` so that an empty
@@ -81,7 +88,7 @@ export function parseYamlConfig<S extends z.ZodType>(
       errors: [{ file, line: 1, column: 1, path: "", message: `invalid YAML: ${message}`, kind: "yaml" }],
     };
   }
-  const parsed = schema.safeParse(data);
+  const parsed = schema.safeParse(data, PARSED_ONCE);
   if (parsed.success) return { ok: true, config: parsed.data };
   const errors = parsed.error.issues.flatMap((issue) =>
     locateIssue(issue, document, lineCounter, data, file),

@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { errorMessage } from "@penguin/protocol";
 import type { LoginEnvironmentMode } from "@penguin/state";
 import { processGroupSpawnOptions } from "./platform.js";
+import { afterNextRequestSent } from "./request-sent.js";
 
 // "Capture the login environment once per session (exported variables and shell functions, from
 // one `bash -lc` run in the workspace when the session starts …), store it as a private file in
@@ -55,6 +56,13 @@ export interface LoginEnvironmentOptions {
   /** Names the capture must not override (the non-interactive settings and the embedder's extras). */
   keep: ReadonlySet<string>;
   timeoutMs?: number;
+  /**
+   * When the capture starts: `now`, or `after-request`: once the next HTTP request of the process
+   * (a session's first model request) has been sent, so that the spawn and the shell do not
+   * delay that request; the model's answer takes longer than a capture. A command that comes
+   * first starts it. Default `now`.
+   */
+  start?: "now" | "after-request";
 }
 
 /** A single-quoted shell word: safe for any value. */
@@ -120,9 +128,30 @@ export class LoginEnvironment {
   private capturing: Promise<void> | undefined;
   private stamp = "";
   private readonly warnings: string[] = [];
+  /** Cancels the wait for the first request while the capture has not started yet. */
+  private cancelDeferredStart: (() => void) | undefined;
 
   constructor(private readonly options: LoginEnvironmentOptions) {
-    if (options.mode === "once" || options.mode === "refresh") this.capture();
+    if (options.mode !== "once" && options.mode !== "refresh") return;
+    if (options.start === "after-request") {
+      this.cancelDeferredStart = afterNextRequestSent(() => this.startCapture());
+    } else {
+      this.capture();
+    }
+  }
+
+  /** Starts the first capture if it has not started yet (deferred until the first request). */
+  private startCapture(): void {
+    if (this.cancelDeferredStart === undefined) return;
+    this.cancelDeferredStart();
+    this.cancelDeferredStart = undefined;
+    this.capture();
+  }
+
+  /** Stops waiting for the first request (the session ends); a capture under way runs out. */
+  dispose(): void {
+    this.cancelDeferredStart?.();
+    this.cancelDeferredStart = undefined;
   }
 
   /** Warnings not yet reported (a failed capture), taken once. */
@@ -139,6 +168,8 @@ export class LoginEnvironment {
     const { mode } = this.options;
     if (mode === "none") return PLAIN_SHELL;
     if (mode === "always") return LOGIN_SHELL;
+    // A command before any request was sent: the capture starts now, this one is a login shell.
+    this.startCapture();
     if (
       mode === "refresh" &&
       this.ready &&

@@ -39,7 +39,13 @@ export interface ProcessManagerOptions {
    * `exec.login_environment` and where its capture runs (the workspace) and is kept (the
    * session's scratchpad). Absent: every command is a login shell (`bash -lc`).
    */
-  loginEnvironment?: { mode: LoginEnvironmentMode; cwd: string; dir: string };
+  loginEnvironment?: {
+    mode: LoginEnvironmentMode;
+    cwd: string;
+    dir: string;
+    /** When its capture starts (see LoginEnvironmentOptions.start); default `now`. */
+    start?: "now" | "after-request";
+  };
   /**
    * The process registry's folder (`<scratchpad>/processes`): each command is recorded there, a
    * run_command job writes its output to a spool file there, and the commands an earlier run of
@@ -88,7 +94,7 @@ export class ProcessManager {
     if (this.journal) this.restore(this.journal);
   }
 
-  /** The session's captured login environment; it starts capturing now, beside the first model request. */
+  /** The session's captured login environment (its capture starts now or after the first request). */
   private loginEnvironmentOf(
     settings: ProcessManagerOptions["loginEnvironment"],
   ): LoginEnvironment | undefined {
@@ -249,6 +255,7 @@ export class ProcessManager {
   /** Ends every process group (SIGTERM, then SIGKILL after a short grace) and forgets every session. */
   async disposeAll(): Promise<void> {
     this.disposed = true;
+    this.login?.dispose();
     const all = [...this.sessions.values()];
     this.sessions.clear();
     await Promise.all([

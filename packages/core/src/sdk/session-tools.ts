@@ -38,6 +38,8 @@ export function sessionProcesses(
       mode: config.exec.login_environment,
       cwd: where.workspaceDir,
       dir: where.scratchpadDir,
+      // Spawning the shell would delay the session's first model request; its answer takes longer.
+      start: "after-request",
     },
     // Commands and jobs are recorded in the scratchpad, so a resumed session finds them again.
     registryDir: processRegistryDir(where.scratchpadDir),

@@ -6,9 +6,9 @@ import { LOGIN_ENVIRONMENT_FILE } from "../../src/processes/login-environment.js
 import { collect, stack, toolMessage } from "../hooks/support.js";
 import { cleanedUpAfterEach } from "../support/cleaned-up.js";
 
-// A session captures its login environment into its scratchpad when it starts (exec.login_environment,
-// default once) and its commands source it; `always` keeps today's login shell per command.
-// Through the SDK, against fake-llm over HTTP.
+// A session captures its login environment into its scratchpad (exec.login_environment, default
+// once) once its first model request has been sent, and its commands source it; `always` keeps a
+// login shell per command. Through the SDK, against fake-llm over HTTP.
 
 const start = cleanedUpAfterEach(stack);
 const exec = (id: string, cmd: string) => ({
@@ -31,9 +31,16 @@ describe("exec.login_environment in a session", () => {
       { text: "done" },
     ]);
     const session = await env.session();
-    await session.processes.loginEnvironmentSettled();
-    await collect(session.run("Check the shell.", { approve: allowAll }));
     const file = join(session.scratchpadDir, LOGIN_ENVIRONMENT_FILE);
+    // Nothing is captured before the first request (the shell would compete with it).
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(() => statSync(file)).toThrow();
+    // The call is approved once the capture, started after the request went out, has ended.
+    const approve = async () => {
+      await session.processes.loginEnvironmentSettled();
+      return "allow" as const;
+    };
+    await collect(session.run("Check the shell.", { approve }));
     await session.dispose();
     expect(statSync(file).mode & 0o777).toBe(0o600);
     // BASH_ENV is gone once sourced, and the shell is no login shell.

@@ -1,0 +1,122 @@
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { join } from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { type CommandSession, ProcessManager } from "../../src/tools/command/index.js";
+import { tempWorkspace } from "./helpers.js";
+
+// A session's login-environment capture waits for the session's first model request to be sent
+// (`start: "after-request"`), so that spawning the login shell does not delay that request. A
+// real HTTP request through `fetch` (what the model SDKs use) to a local server starts it; a
+// command that comes first starts it too. The profile counts its runs (a line in `sourced.log`).
+
+let workspace: { dir: string; cleanup: () => void };
+let managers: ProcessManager[] = [];
+let server: Server | undefined;
+
+beforeEach(() => {
+  workspace = tempWorkspace();
+  const home = join(workspace.dir, "home");
+  mkdirSync(home, { recursive: true });
+  writeFileSync(join(home, ".bash_profile"), 'echo run >> "$HOME/sourced.log"\nexport FROM_PROFILE=yes\n');
+});
+afterEach(async () => {
+  await Promise.all(managers.map((m) => m.disposeAll()));
+  managers = [];
+  await new Promise((resolve) => (server ? server.close(resolve) : resolve(undefined)));
+  server = undefined;
+  workspace.cleanup();
+});
+
+const sourcedLog = () => join(workspace.dir, "home", "sourced.log");
+const sourcedCount = () =>
+  existsSync(sourcedLog()) ? readFileSync(sourcedLog(), "utf8").split("\n").filter(Boolean).length : 0;
+const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+function deferredManager(): ProcessManager {
+  const processes = new ProcessManager({
+    baseEnv: { PATH: process.env.PATH, HOME: join(workspace.dir, "home") },
+    loginEnvironment: {
+      mode: "once",
+      cwd: workspace.dir,
+      dir: join(workspace.dir, "scratch"),
+      start: "after-request",
+    },
+  });
+  managers.push(processes);
+  return processes;
+}
+
+/** One POST through Node's fetch to a local server, as a model request is sent. */
+async function sendRequest(): Promise<void> {
+  server ??= await new Promise<Server>((resolve) => {
+    const s = createServer((req, res) => {
+      req.resume();
+      req.on("end", () => res.end("ok"));
+    });
+    s.listen(0, "127.0.0.1", () => resolve(s));
+  });
+  const { port } = server.address() as AddressInfo;
+  const response = await fetch(`http://127.0.0.1:${port}/v1/chat/completions`, {
+    method: "POST",
+    body: JSON.stringify({ messages: [] }),
+  });
+  expect(await response.text()).toBe("ok");
+}
+
+/** Polls until the capture has run its shell (it starts on the loop turn after the request). */
+async function captureStarted(processes: ProcessManager): Promise<void> {
+  for (let i = 0; i < 100 && sourcedCount() === 0; i++) await pause(20);
+  await processes.loginEnvironmentSettled();
+}
+
+async function run(processes: ProcessManager, cmd: string): Promise<string> {
+  const started = processes.start({ cmd, cwd: workspace.dir });
+  if (!started.ok) throw new Error(started.error);
+  const session: CommandSession = started.session;
+  let output = "";
+  while (!session.finished) {
+    await session.waitForActivity(1000);
+    output += session.takeUnread();
+  }
+  return (output + session.takeUnread()).trim();
+}
+
+describe("a login-environment capture that starts after the first request", () => {
+  it("runs no shell until a request is sent, then captures once; commands source it", async () => {
+    const processes = deferredManager();
+    await pause(300);
+    expect(sourcedCount()).toBe(0);
+    await sendRequest();
+    await captureStarted(processes);
+    expect(sourcedCount()).toBe(1);
+    expect(
+      await run(processes, 'echo "$FROM_PROFILE"; shopt -q login_shell && echo login || echo plain'),
+    ).toBe("yes\nplain");
+    // Later requests start nothing more.
+    await sendRequest();
+    await pause(100);
+    expect(sourcedCount()).toBe(1);
+  });
+
+  it("a command before any request runs as a login shell and starts the capture", async () => {
+    const processes = deferredManager();
+    expect(await run(processes, 'echo "$FROM_PROFILE"')).toBe("yes");
+    await processes.loginEnvironmentSettled();
+    // The command's own login shell and the capture.
+    expect(sourcedCount()).toBe(2);
+    expect(
+      await run(processes, 'echo "$FROM_PROFILE"; shopt -q login_shell && echo login || echo plain'),
+    ).toBe("yes\nplain");
+    expect(sourcedCount()).toBe(2);
+  });
+
+  it("a manager disposed before any request never captures", async () => {
+    const processes = deferredManager();
+    await processes.disposeAll();
+    await sendRequest();
+    await pause(200);
+    expect(sourcedCount()).toBe(0);
+  });
+});
