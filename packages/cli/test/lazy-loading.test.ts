@@ -1,6 +1,7 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { startFakeLlm } from "@penguin/fake-llm";
+import { presetToolDefinitions } from "@penguin/state";
 import { execa } from "execa";
 import { describe, expect, test } from "vitest";
 import { stringify } from "yaml";
@@ -16,10 +17,16 @@ import { writeParentSession } from "./trace-fixtures.js";
 const OPENAI_SDK = "openai";
 const ANTHROPIC_SDK = "@anthropic-ai/sdk";
 const MCP_SDK = "@modelcontextprotocol/sdk";
-/** Loaded only when their first use comes: a tool call (ajv), an edit (diff), a log file (pino), a PDF. */
+/** Loaded only when their first use comes: a tool call (ajv's runtime helpers; its compiler for a schema not built in), an edit (diff), a log file (pino), a PDF. */
 const ON_FIRST_USE = ["ajv", "diff", "pino", "pdfjs-dist", "html-to-text", "@penguin/server"];
 const CASSETTE = join(REPO_ROOT, "examples/quickstart.cassette.yaml");
 const HIDE_PACKAGES = join(import.meta.dirname, "fixtures/hide-packages.mjs");
+
+/** The files of ajv's compiler (anything of ajv but its runtime helpers) in a load log, as `ajv/dist/…`. */
+function ajvCompilerFiles(loads: string): string[] {
+  const files = [...loads.matchAll(/node_modules\/ajv\/(dist\/[^\s]+)/g)].map((match) => `ajv/${match[1]}`);
+  return [...new Set(files)].filter((file) => !file.startsWith("ajv/dist/runtime/"));
+}
 
 /** A data root whose default agent has one MCP server, whose program does not exist. */
 function dataRootWithMcpServer(): string {
@@ -113,7 +120,8 @@ describe("penguin run loads only the SDKs its session uses", () => {
     }
   });
 
-  test("the first tool call loads ajv (required on first use, and seen by the load log)", async () => {
+  /** A run whose model calls exec_command once; `dataRoot` holds the agent. */
+  async function runOneToolCall(dataRoot: string) {
     const apiKey = "sk-test-lazy-0123456789abcdef";
     const llm = await startFakeLlm({
       apiKey,
@@ -124,17 +132,43 @@ describe("penguin run loads only the SDKs its session uses", () => {
     });
     try {
       const run = withLoadLog(["run", "--model", "openai/fake-model", "-w", tempDir("ws"), "-m", "hi"], {
-        PENGUIN_HOME: tempDir("data"),
+        PENGUIN_HOME: dataRoot,
         OPENAI_API_KEY: apiKey,
         OPENAI_BASE_URL: `${llm.url}/v1`,
       });
       const r = await run.child;
       expect(r.exitCode).toBe(0);
       expect(r.stdout).toContain("Said hi.");
-      expect(loadedPackages(run.loads())).toContain("ajv");
+      // The call ran: its output went back to the model.
+      expect(JSON.stringify(llm.requests.at(-1))).toContain("hi\\n");
+      return run.loads();
     } finally {
       await llm.close();
     }
+  }
+
+  test("a built-in tool's first call loads no ajv compiler: its validator is precompiled", async () => {
+    const loads = await runOneToolCall(tempDir("data"));
+    // The precompiled code uses ajv's small runtime helpers (ajv/dist/runtime/*), nothing else of ajv.
+    expect(loads).toMatch(/precompiled-validators\.generated-[^/]*\.js/);
+    expect(ajvCompilerFiles(loads)).toEqual([]);
+    // …which resolve from the CLI's bundle (ajv is one of its dependencies).
+    expect(loads).toMatch(/node_modules\/ajv\/dist\/runtime\/ucs2length\.js/);
+  });
+
+  test("a tool whose schema the agent's configuration changed is compiled by ajv on its first call", async () => {
+    const dataRoot = tempDir("data");
+    mkdirSync(join(dataRoot, "agents", "default"), { recursive: true });
+    const execCommand = presetToolDefinitions("core").find((tool) => tool.name === "exec_command");
+    if (execCommand === undefined) throw new Error("exec_command is missing from the core preset");
+    execCommand.parameters = { ...execCommand.parameters, $comment: "edited by the user" };
+    writeFileSync(
+      join(dataRoot, "agents", "default", "system_config.yaml"),
+      stringify({ tools: { builtin: [execCommand] } }),
+    );
+    const loads = await runOneToolCall(dataRoot);
+    expect(ajvCompilerFiles(loads)).toContain("ajv/dist/2020.js");
+    expect(loadedPackages(loads)).toContain("ajv");
   });
 
   test("an agent with MCP servers loads the MCP SDK when its session connects to them", async () => {

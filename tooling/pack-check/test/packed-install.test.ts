@@ -88,6 +88,26 @@ describe("packed tarballs installed side by side", () => {
     });
   });
 
+  test("the built-in tools' precompiled validators load in the install (ajv's runtime helpers resolve)", async () => {
+    // A module that failed to load would leave every schema to ajv's compiler without a word, so
+    // each package's copy is imported here, as the CLI and the SDK import it on a first tool call.
+    for (const pkg of ["cli", "core"]) {
+      const dist = join(app, "node_modules", "@penguin", pkg, "dist");
+      const [file] = readdirSync(dist).filter((name) =>
+        /^precompiled-validators\.generated-.*\.js$/.test(name),
+      );
+      expect(file, `@penguin/${pkg}`).toBeDefined();
+      const script = `const { validators } = await import(${JSON.stringify(join(dist, file))});
+        const checks = [...validators.values()].map((validate) => validate({}));
+        console.log(JSON.stringify({ size: validators.size, refused: checks.filter((ok) => ok === false).length }));`;
+      const r = await execa("node", ["--input-type=module", "-e", script], { cwd: app });
+      const loaded = JSON.parse(r.stdout) as { size: number; refused: number };
+      expect(loaded.size, `@penguin/${pkg}`).toBeGreaterThan(30);
+      // Most tools have required arguments: their validators refuse no arguments at all.
+      expect(loaded.refused, `@penguin/${pkg}`).toBeGreaterThan(20);
+    }
+  });
+
   test("the installed penguin binary runs an offline replay session", async () => {
     const bin = join(app, "node_modules", ".bin", "penguin");
     const version = await execa(bin, ["--version"]);

@@ -231,7 +231,7 @@ export class Environment {
       if (!entry) {
         yield* this.deltas(id, out.appendBlock(this.unknownToolMessage(call.payload.name)));
       } else {
-        const check = entry.validator.check(call.payload.arguments);
+        const check = await entry.validator.check(call.payload.arguments);
         if (!check.ok) {
           yield* this.deltas(id, out.appendBlock(this.redactor.redact(check.message)));
         } else {

@@ -1,6 +1,9 @@
 import { createRequire } from "node:module";
 import { errorMessage } from "@penguin/protocol";
-import type { Ajv2020, ErrorObject, ValidateFunction } from "ajv/dist/2020.js";
+import type { Ajv2020, ErrorObject } from "ajv/dist/2020.js";
+import { AJV_OPTIONS } from "./ajv-options.js";
+import type { PrecompiledValidate } from "./precompiled-validators.generated.js";
+import { schemaHash } from "./schema-hash.js";
 import { MCP_TOOL_PREFIX } from "./tool-names.js";
 
 // "Bad input (malformed tool arguments, unknown tool …) becomes a clear message that the model
@@ -11,15 +14,20 @@ export type ArgumentsCheck = { ok: true; args: Record<string, unknown> } | { ok:
 
 type JsonSchema = Record<string, unknown>;
 
-/** A compiled schema, or why the schema is broken. `checked`: the schema was checked against the meta-schema. */
+/**
+ * A tool's validator, or why its schema is broken. `checked`: the schema is known to pass the
+ * meta-schema (a precompiled one was checked when it was generated).
+ */
 type Compiled =
-  | { validate: ValidateFunction; checked: boolean; error?: undefined }
+  | { validate: PrecompiledValidate; checked: boolean; error?: undefined }
   | { validate?: undefined; error: string };
 
 /**
- * One validator per tool, compiled on the tool's first call: a session offers dozens of tools and
- * a task calls a few, and compiling every schema (and loading ajv) would delay the first model
- * request by a tenth of a second.
+ * One validator per tool, made on the tool's first call: a session offers dozens of tools and
+ * a task calls a few. A built-in tool's schema, as Penguin defines it, has a validator compiled
+ * at build time (precompiled-validators.generated.js, found by the schema's hash), so its first
+ * call loads neither ajv's compiler nor compiles anything. Any other schema (edited in the agent's
+ * configuration, an MCP server's, an SDK custom tool's) is compiled by ajv, loaded then.
  */
 export class ArgumentsValidator {
   private compiled: Compiled | undefined;
@@ -29,23 +37,28 @@ export class ArgumentsValidator {
     private readonly schema: JsonSchema,
   ) {}
 
-  private compile(): Compiled {
+  private async compile(): Promise<Compiled> {
     if (this.compiled === undefined) {
-      try {
-        this.compiled = { validate: sharedAjv().compile(this.schema), checked: false };
-      } catch (error) {
-        this.compiled = { error: schemaFaults(this.schema) ?? errorMessage(error) };
+      const precompiled = await precompiledValidator(this.schema);
+      if (precompiled !== undefined) {
+        this.compiled = { validate: precompiled, checked: true };
+      } else {
+        try {
+          this.compiled = { validate: sharedAjv().compile(this.schema), checked: false };
+        } catch (error) {
+          this.compiled = { error: schemaFaults(this.schema) ?? errorMessage(error) };
+        }
       }
     }
     return this.compiled;
   }
 
   /** Parses the model's argument text and checks it against the tool's schema. */
-  check(argumentsText: string): ArgumentsCheck {
+  async check(argumentsText: string): Promise<ArgumentsCheck> {
     const parsed = parseArguments(argumentsText);
     if (!parsed.ok)
       return { ok: false, message: `Invalid arguments for ${this.toolName}: ${parsed.message}` };
-    let compiled = this.compile();
+    let compiled = await this.compile();
     if (compiled.validate?.(parsed.args)) return parsed;
     // Arguments the schema refuses may be the schema's fault (`maxLength: -1` compiles and refuses
     // every string): the first refusal checks the schema against the meta-schema.
@@ -72,28 +85,34 @@ export class ArgumentsValidator {
   }
 }
 
+let precompiledTable: Promise<ReadonlyMap<string, PrecompiledValidate>> | undefined;
+
+/**
+ * The precompiled validator of a schema, if it is a built-in tool's as generated. The table (some
+ * 150 KB of code) is imported on the first call of any tool, not with the SDK. Should it fail to
+ * load (an install missing ajv's runtime helpers), every schema is compiled at run time instead.
+ */
+export async function precompiledValidator(schema: JsonSchema): Promise<PrecompiledValidate | undefined> {
+  precompiledTable ??= import("./precompiled-validators.generated.js").then(
+    (module) => module.validators,
+    () => new Map<string, PrecompiledValidate>(),
+  );
+  return (await precompiledTable).get(schemaHash(schema));
+}
+
 let ajvInstance: Ajv2020 | undefined;
 
 /**
- * Schemas come from user-editable config: unknown keywords are tolerated, every error is reported.
- * ajv (CommonJS) is required on the first tool call rather than imported with the SDK. Schemas are
- * not checked against the JSON Schema meta-schema when compiled (`validateSchema: false`): compiling
- * that costs ten times a tool's own schema on the first call, and the compiler itself still refuses
- * a known keyword with a value of the wrong type (`minimum: "abc"`, `type: "strin"`). The check is
- * made on the error paths only (see `schemaFaults`).
+ * ajv (CommonJS) is required when a schema without a precompiled validator is first used, rather
+ * than imported with the SDK. Its options (shared with the generator) are in ajv-options.ts; the
+ * meta-schema check is made on the error paths only (see `schemaFaults`).
  */
 function sharedAjv(): Ajv2020 {
   if (ajvInstance === undefined) {
     const { Ajv2020: AjvClass } = createRequire(import.meta.url)(
       "ajv/dist/2020.js",
     ) as typeof import("ajv/dist/2020.js");
-    ajvInstance = new AjvClass({
-      allErrors: true,
-      verbose: true,
-      strict: false,
-      validateFormats: false,
-      validateSchema: false,
-    });
+    ajvInstance = new AjvClass({ ...AJV_OPTIONS });
   }
   return ajvInstance;
 }

@@ -26,12 +26,43 @@ export function estimateRequestTokens(
   let chars = request.systemPrompt.length;
   let images = 0;
   for (const message of request.messages) {
-    const counted = textAndImages(message);
-    chars += JSON.stringify(counted.payload).length;
+    const counted = measuredPayload(message);
+    chars += counted.chars;
     images += counted.images;
   }
-  if (request.tools.length > 0) chars += JSON.stringify(request.tools).length;
+  // The length of `JSON.stringify(request.tools)`: the brackets, each spec, the commas between.
+  if (request.tools.length > 0) {
+    chars += 2 + request.tools.length - 1;
+    for (const tool of request.tools) chars += jsonLength(tool);
+  }
   return Math.ceil(chars / ESTIMATED_CHARS_PER_TOKEN) + images * ESTIMATED_IMAGE_TOKENS;
+}
+
+/**
+ * The JSON length of each payload and spec already measured. The estimate is made before every
+ * request, over the whole context: measuring only what is new keeps a round's cost from growing
+ * with the conversation. Messages and specs are not changed once made (a changed context is made
+ * of new objects), so an object's length holds as long as the object lives.
+ */
+const measured = new WeakMap<object, { chars: number; images: number }>();
+
+function measuredPayload(message: EstimatedMessage): { chars: number; images: number } {
+  let counted = measured.get(message.payload);
+  if (counted === undefined) {
+    const { payload, images } = textAndImages(message);
+    counted = { chars: JSON.stringify(payload).length, images };
+    measured.set(message.payload, counted);
+  }
+  return counted;
+}
+
+function jsonLength(value: object): number {
+  let counted = measured.get(value);
+  if (counted === undefined) {
+    counted = { chars: JSON.stringify(value).length, images: 0 };
+    measured.set(value, counted);
+  }
+  return counted.chars;
 }
 
 /** A message's payload with its image data left out, and how many images it carries. */
