@@ -1,16 +1,4 @@
-import {
-  closeSync,
-  constants,
-  fstatSync,
-  mkdirSync,
-  openSync,
-  readdirSync,
-  readFileSync,
-  renameSync,
-  rmSync,
-  writeFileSync,
-  writeSync,
-} from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { z } from "zod";
 
@@ -60,51 +48,13 @@ export const ProcessRecordSchema = z.object({
 
 export type ProcessRecord = z.infer<typeof ProcessRecordSchema>;
 
-/**
- * A record this size or smaller (all but those of very long commands) is written with one write at
- * the start of its file: a write within the file's first page reaches the page cache whole or not
- * at all, even when Penguin is killed during it, so a reader finds the old record or the new one,
- * never half of one.
- */
-const IN_PLACE_MAX_BYTES = 4096;
-
-/**
- * Writes a command's record whole. Done three times per command (before it starts, once it runs,
- * when it ends), so in place where it can: creating a temporary file and renaming it over the old
- * one costs a new inode each time (about half a millisecond on ext4, more on a busy disk), a
- * rewrite of the file's first bytes some 20 µs. A longer record takes the temporary file's way.
- * Private to the user (0600).
- */
+/** Writes a record atomically (a temp file renamed over it), private to the user (0600). */
 export function writeProcessRecord(dir: string, record: ProcessRecord): void {
   mkdirSync(dir, { recursive: true, mode: 0o700 });
   const file = join(dir, `${record.id}.json`);
-  const text = JSON.stringify(record);
-  if (writeInPlace(file, text)) return;
   const temp = `${file}.${process.pid}.tmp`;
-  writeFileSync(temp, `${text}\n`, { mode: 0o600 });
+  writeFileSync(temp, `${JSON.stringify(record)}\n`, { mode: 0o600 });
   renameSync(temp, file);
-}
-
-/**
- * The record as one line over the file's first bytes, padded with spaces (which JSON allows) to at
- * least the old record's length so that nothing of it is left after the new one. False when the
- * line would not fit in the first page, or was not written whole: the caller writes it otherwise.
- */
-function writeInPlace(file: string, text: string): boolean {
-  let fd: number;
-  try {
-    fd = openSync(file, constants.O_RDWR | constants.O_CREAT | constants.O_NOFOLLOW, 0o600);
-  } catch {
-    return false;
-  }
-  try {
-    const padding = Math.max(0, fstatSync(fd).size - Buffer.byteLength(text) - 1);
-    const line = Buffer.from(`${text}${" ".repeat(padding)}\n`);
-    if (line.length > IN_PLACE_MAX_BYTES) return false;
-    return writeSync(fd, line, 0, line.length, 0) === line.length;
-  } finally {
-    closeSync(fd);
-  }
 }
 
 /** Removes a record and its spool (a session that was evicted is forgotten). */
