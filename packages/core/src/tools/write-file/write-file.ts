@@ -4,7 +4,7 @@ import type { ToolDefinitionConfig } from "@penguin/state";
 import { DIFF_MAX_FILE_BYTES, WRITE_DIFF_MAX_LINES } from "../../environment/limits.js";
 import type { BuiltinTool } from "../../environment/types.js";
 import { answer, fail } from "../call-text.js";
-import { recordFileEffects } from "../files/effects.js";
+import { checkpointPaths, recordFileEffects } from "../files/effects.js";
 import {
   describeFsError,
   executeWithArguments,
@@ -136,6 +136,8 @@ export function createWriteFileTool(definition: ToolDefinitionConfig): BuiltinTo
         if (previous !== undefined && before === undefined) return { stopReason: "aborted" };
         recordFileEffects(ctx, [{ path, before_sha256: before ?? null, after_sha256: sha256Of(content) }]);
       }
+      const saved = await checkpointPaths(ctx, [path]);
+      if (!saved.ok) return yield* fail(ctx, saved.error);
       try {
         await mkdir(dirname(path), { recursive: true });
         await writeRegularFile(path, content);

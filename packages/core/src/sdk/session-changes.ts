@@ -1,0 +1,93 @@
+import { type OmniMessage, taskChanges } from "@penguin/protocol";
+import type { TraceWriter } from "@penguin/trace";
+import {
+  type ChangeSummary,
+  checkpointBookOf,
+  type RevertOptions,
+  type RevertOutcome,
+  revertChangeSet,
+  summarize,
+} from "../checkpoints/index.js";
+import type { Environment } from "../environment/environment.js";
+
+// `session.changes(task)` and `session.revert(task, options)`: a task's file changes and their
+// revert, from the checkpoints the file tools took (checkpoints/). A task is named by its number
+// in the session (1 is the first) or, for a revert, by the id the revert returned (`undo-1`);
+// none: the latest change set with changes.
+
+export type ChangeSetRef = number | string;
+export type { ChangeSummary, RevertOptions, RevertOutcome };
+
+export interface ChangesOptions {
+  /** Include a unified diff of every text file. */
+  diff?: boolean;
+}
+
+interface ChangeParts {
+  id: string;
+  trace: TraceWriter;
+  environment: Environment;
+}
+
+function bookOf(parts: ChangeParts) {
+  const book = checkpointBookOf(parts.id);
+  if (!book) throw new Error(`session ${parts.id} keeps no checkpoints (it is a subagent's, or closed)`);
+  return book;
+}
+
+/** The change set `ref` names; none: for `changes` the latest, for a revert the latest task not reverted. */
+function changeSetOf(
+  parts: ChangeParts,
+  ref: ChangeSetRef | undefined,
+  forRevert = false,
+): string | undefined {
+  const book = bookOf(parts);
+  if (ref !== undefined) return String(ref);
+  return forRevert ? book.latestTask() : book.changeSets().at(-1);
+}
+
+export async function changesOf(
+  parts: ChangeParts,
+  ref: ChangeSetRef | undefined,
+  options: ChangesOptions = {},
+): Promise<ChangeSummary | undefined> {
+  const changeSet = changeSetOf(parts, ref);
+  if (changeSet === undefined) return undefined;
+  return summarize(bookOf(parts), changeSet, options);
+}
+
+export async function revertOf(
+  parts: ChangeParts,
+  ref: ChangeSetRef | undefined,
+  options: RevertOptions,
+  running: boolean,
+): Promise<RevertOutcome | undefined> {
+  if (running) throw new Error(`session ${parts.id} is running a task; revert once it has ended`);
+  const book = bookOf(parts);
+  const changeSet = changeSetOf(parts, ref, true);
+  if (changeSet === undefined) return undefined;
+  const append = (record: OmniMessage) => {
+    if (!parts.trace.closed) parts.trace.append(record);
+  };
+  const outcome = await revertChangeSet(book, changeSet, options, append);
+  // The write guard forgets what it knew of the restored paths: they must be read again.
+  parts.environment.forgetReads(outcome.restored);
+  if (outcome.changeSet) {
+    const summary = await summarize(book, outcome.changeSet);
+    append(taskChanges({ change_set: summary.changeSet, files: summary.files }));
+  }
+  return outcome;
+}
+
+/** At a task's end: its change summary (recorded in the trace), when it changed any file. */
+export async function* taskChangesEvent(parts: ChangeParts): AsyncGenerator<OmniMessage, void, undefined> {
+  const book = checkpointBookOf(parts.id);
+  if (!book || parts.trace.closed) return;
+  const changeSet = book.currentTask();
+  if (book.entries(changeSet).length === 0) return;
+  const summary = await summarize(book, changeSet);
+  if (summary.files.length === 0) return;
+  const event = taskChanges({ change_set: changeSet, files: summary.files });
+  parts.trace.append(event);
+  yield event;
+}
