@@ -126,6 +126,8 @@ export function createWriteFileTool(definition: ToolDefinitionConfig): BuiltinTo
         if (!verdict.ok) return yield* fail(ctx, verdict.message);
       }
 
+      const saved = await checkpointPaths(ctx, [path]);
+      if (!saved.ok) return yield* fail(ctx, saved.error);
       if (ctx.recordEffect) {
         let before: string | undefined;
         try {
@@ -136,8 +138,6 @@ export function createWriteFileTool(definition: ToolDefinitionConfig): BuiltinTo
         if (previous !== undefined && before === undefined) return { stopReason: "aborted" };
         recordFileEffects(ctx, [{ path, before_sha256: before ?? null, after_sha256: sha256Of(content) }]);
       }
-      const saved = await checkpointPaths(ctx, [path]);
-      if (!saved.ok) return yield* fail(ctx, saved.error);
       try {
         await mkdir(dirname(path), { recursive: true });
         await writeRegularFile(path, content);
