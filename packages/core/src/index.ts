@@ -34,7 +34,12 @@ export {
   splitShellCommand,
 } from "./approval/shell-split.js";
 // A crash's uncertain calls: what `session.uncertainSteps()` lists and `session.resolve()` takes and answers.
-export { CHECKPOINT_FILE_LIMIT, CHECKPOINT_STORE_LIMIT } from "./checkpoints/index.js";
+export {
+  CHECKPOINT_FILE_LIMIT,
+  CHECKPOINT_STORE_LIMIT,
+  openSessionChanges,
+  type SessionChanges,
+} from "./checkpoints/index.js";
 // Engine limits and markers that front ends show or configure.
 export { clampMaxTokens, type ModelPrices, type SessionBudget } from "./engine/limits.js";
 export { DEFAULT_RETRY_POLICY, type RetryPolicy } from "./engine/retry.js";

@@ -1,9 +1,15 @@
 import { chmod, lstat, mkdir, readdir, rm, rmdir, symlink, unlink, writeFile } from "node:fs/promises";
 import { dirname, sep } from "node:path";
-import { changesReverted, type PathState, type RevertConflict } from "@penguin/protocol";
+import {
+  changesReverted,
+  type OmniMessage,
+  type PathState,
+  type RevertConflict,
+  taskChanges,
+} from "@penguin/protocol";
 import type { CheckpointBook, CheckpointEntry } from "./book.js";
 import { currentState, sameContent, stateHash } from "./path-state.js";
-import { restorable } from "./summary.js";
+import { restorable, summarize } from "./summary.js";
 
 // Reverting a change set: each path goes back to its state before the change set (content, mode,
 // or absence), newest change first. A path changed since (its state now is not the one the change
@@ -33,7 +39,7 @@ export async function revertChangeSet(
   book: CheckpointBook,
   target: string,
   options: RevertOptions,
-  append: (record: ReturnType<typeof changesReverted>) => void,
+  append: (record: OmniMessage) => void,
 ): Promise<RevertOutcome> {
   const entries = book.entries(target);
   const conflicts: RevertConflict[] = [];
@@ -83,6 +89,9 @@ export async function revertChangeSet(
   };
   append(changesReverted(record));
   book.noteRevert(changeSet, target);
+  // Its own change summary, as a task's: what the revert added, changed and removed.
+  const summary = await summarize(book, changeSet);
+  append(taskChanges({ change_set: changeSet, files: summary.files }));
   return { reverted: target, changeSet, restored, conflicts, dryRun: false };
 }
 

@@ -1,7 +1,9 @@
 import { type OmniMessage, taskChanges } from "@penguin/protocol";
 import type { TraceWriter } from "@penguin/trace";
 import {
+  type ChangeSetRef,
   type ChangeSummary,
+  changeSetOf,
   checkpointBookOf,
   type RevertOptions,
   type RevertOutcome,
@@ -15,8 +17,7 @@ import type { Environment } from "../environment/environment.js";
 // in the session (1 is the first) or, for a revert, by the id the revert returned (`undo-1`);
 // none: the latest change set with changes.
 
-export type ChangeSetRef = number | string;
-export type { ChangeSummary, RevertOptions, RevertOutcome };
+export type { ChangeSetRef, ChangeSummary, RevertOptions, RevertOutcome };
 
 export interface ChangesOptions {
   /** Include a unified diff of every text file. */
@@ -35,25 +36,15 @@ function bookOf(parts: ChangeParts) {
   return book;
 }
 
-/** The change set `ref` names; none: for `changes` the latest, for a revert the latest task not reverted. */
-function changeSetOf(
-  parts: ChangeParts,
-  ref: ChangeSetRef | undefined,
-  forRevert = false,
-): string | undefined {
-  const book = bookOf(parts);
-  if (ref !== undefined) return String(ref);
-  return forRevert ? book.latestTask() : book.changeSets().at(-1);
-}
-
 export async function changesOf(
   parts: ChangeParts,
   ref: ChangeSetRef | undefined,
   options: ChangesOptions = {},
 ): Promise<ChangeSummary | undefined> {
-  const changeSet = changeSetOf(parts, ref);
+  const book = bookOf(parts);
+  const changeSet = changeSetOf(book, ref);
   if (changeSet === undefined) return undefined;
-  return summarize(bookOf(parts), changeSet, options);
+  return summarize(book, changeSet, options);
 }
 
 export async function revertOf(
@@ -64,7 +55,7 @@ export async function revertOf(
 ): Promise<RevertOutcome | undefined> {
   if (running) throw new Error(`session ${parts.id} is running a task; revert once it has ended`);
   const book = bookOf(parts);
-  const changeSet = changeSetOf(parts, ref, true);
+  const changeSet = changeSetOf(book, ref, true);
   if (changeSet === undefined) return undefined;
   const append = (record: OmniMessage) => {
     if (!parts.trace.closed) parts.trace.append(record);
@@ -72,10 +63,6 @@ export async function revertOf(
   const outcome = await revertChangeSet(book, changeSet, options, append);
   // The write guard forgets what it knew of the restored paths: they must be read again.
   parts.environment.forgetReads(outcome.restored);
-  if (outcome.changeSet) {
-    const summary = await summarize(book, outcome.changeSet);
-    append(taskChanges({ change_set: summary.changeSet, files: summary.files }));
-  }
   return outcome;
 }
 
