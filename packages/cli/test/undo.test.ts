@@ -26,6 +26,10 @@ describe("penguin undo", () => {
     const run = await penguin(["run", "--model", "openai/fake-model", "-w", ws, "-m", "change"], { env });
     expect(run.exitCode).toBe(0);
     expect(readFileSync(join(ws, "a.txt"), "utf8")).toBe("two\n");
+    // The run names what the task changed, and how to take it back.
+    expect(run.stderr).toContain(`${join(ws, "a.txt")} +1/\u22121`);
+    expect(run.stderr).toContain(`${join(ws, "b.txt")} added +1/\u22120`);
+    expect(run.stderr).toContain("(penguin undo reverts them)");
 
     const dry = await penguin(["undo", "--dry-run"], { env });
     expect(dry.exitCode).toBe(0);
@@ -43,8 +47,13 @@ describe("penguin undo", () => {
     writeFileSync(join(ws, "a.txt"), "by hand\n");
     const redo = await penguin(["undo", "--task", "undo-1", "--json"], { env });
     expect(redo.exitCode).toBe(1);
-    const outcome = JSON.parse(redo.stdout) as { conflicts: { path: string; reason: string }[]; restored: string[] };
-    expect(outcome.conflicts).toEqual([expect.objectContaining({ path: join(ws, "a.txt"), reason: "changed_since" })]);
+    const outcome = JSON.parse(redo.stdout) as {
+      conflicts: { path: string; reason: string }[];
+      restored: string[];
+    };
+    expect(outcome.conflicts).toEqual([
+      expect.objectContaining({ path: join(ws, "a.txt"), reason: "changed_since" }),
+    ]);
     expect(outcome.restored).toEqual([join(ws, "b.txt")]);
     expect(readFileSync(join(ws, "a.txt"), "utf8")).toBe("by hand\n");
     expect(readFileSync(join(ws, "b.txt"), "utf8")).toBe("new\n");
