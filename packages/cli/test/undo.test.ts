@@ -48,9 +48,12 @@ describe("penguin undo", () => {
     const redo = await penguin(["undo", "--task", "undo-1", "--json"], { env });
     expect(redo.exitCode).toBe(1);
     const outcome = JSON.parse(redo.stdout) as {
+      reverted: string;
+      change_set: string;
       conflicts: { path: string; reason: string }[];
       restored: string[];
     };
+    expect(outcome).toMatchObject({ reverted: "undo-1", change_set: "undo-2", dry_run: false });
     expect(outcome.conflicts).toEqual([
       expect.objectContaining({ path: join(ws, "a.txt"), reason: "changed_since" }),
     ]);

@@ -47,9 +47,15 @@ export async function undoCommand(opts: UndoOptions): Promise<number> {
     }
     const outcome = await changes.revert(task, { dryRun: opts.dryRun === true, force: opts.force === true });
     if (opts.json) {
-      out(
-        JSON.stringify({ session_id: sessionId, ...(outcome ?? { restored: [], conflicts: [] }) }, null, 2),
-      );
+      const json = {
+        session_id: sessionId,
+        reverted: outcome?.reverted ?? null,
+        change_set: outcome?.changeSet ?? null,
+        restored: outcome?.restored ?? [],
+        conflicts: outcome?.conflicts ?? [],
+        dry_run: opts.dryRun === true,
+      };
+      out(JSON.stringify(json, null, 2));
     } else if (!outcome) {
       note(`session ${sessionId} has no file changes left to undo. ${UNTRACKED}`);
     } else {
