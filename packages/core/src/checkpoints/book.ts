@@ -61,6 +61,16 @@ export class CheckpointBook implements CheckpointPort {
     this.loaded.task += 1;
   }
 
+  /**
+   * The owner's current task when it changed files in this process, else undefined (without
+   * reading the trace: a book never used has nothing for the task now ending).
+   */
+  changedTask(): string | undefined {
+    if (!this.loaded) return undefined;
+    const task = String(this.loaded.task);
+    return (this.loaded.sets.get(task)?.size ?? 0) > 0 ? task : undefined;
+  }
+
   /** The change set of the owner's current (or last) task. */
   currentTask(): string {
     return String(this.load().task);

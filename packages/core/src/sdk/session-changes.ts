@@ -54,6 +54,8 @@ export async function revertOf(
   running: boolean,
 ): Promise<RevertOutcome | undefined> {
   if (running) throw new Error(`session ${parts.id} is running a task; revert once it has ended`);
+  // A revert is recorded, so that it can be undone: not once the trace is closed.
+  if (parts.trace.closed) throw new Error(`session ${parts.id} is disposed; penguin undo reverts it offline`);
   const book = bookOf(parts);
   const changeSet = changeSetOf(book, ref, true);
   if (changeSet === undefined) return undefined;
@@ -70,8 +72,8 @@ export async function revertOf(
 export async function* taskChangesEvent(parts: ChangeParts): AsyncGenerator<OmniMessage, void, undefined> {
   const book = checkpointBookOf(parts.id);
   if (!book || parts.trace.closed) return;
-  const changeSet = book.currentTask();
-  if (book.entries(changeSet).length === 0) return;
+  const changeSet = book.changedTask();
+  if (changeSet === undefined) return;
   const summary = await summarize(book, changeSet);
   if (summary.files.length === 0) return;
   const event = taskChanges({ change_set: changeSet, files: summary.files });

@@ -148,6 +148,48 @@ describe("a task's file changes are checkpointed and reverted", () => {
     await s.dispose();
   });
 
+  it("reverts every file an apply_patch touched: added, updated, moved (mode kept) and deleted", async () => {
+    const patch = [
+      "*** Begin Patch",
+      "*** Add File: docs/new.md",
+      "+# New",
+      "*** Update File: main.py",
+      "@@",
+      "-print('hi')",
+      "+print('hello')",
+      "*** Update File: tool.sh",
+      "*** Move to: bin/tool.sh",
+      "*** Delete File: gone.txt",
+      "*** End Patch",
+    ].join("\n");
+    const env = await start([{ tool_calls: [call("p1", "apply_patch", { patch })] }, { text: "Patched." }]);
+    writeTree(
+      env.workspaceDir,
+      { "main.py": "print('hi')\n", "tool.sh": "echo 1\n", "gone.txt": "bye\n" },
+      { "tool.sh": 0o755 },
+    );
+    const before = treeOf(env.workspaceDir);
+    const s = await session(env);
+    await collect(s.run("Patch.", { approve: allowAll }));
+    const after = treeOf(env.workspaceDir);
+    expect(after["bin/tool.sh"]).toMatch(/^file 755 /);
+    expect(after["docs/new.md"]).toBeDefined();
+    const summary = await s.changes(1);
+    const statuses = Object.fromEntries(
+      (summary?.files ?? []).map((f) => [f.path.slice(env.workspaceDir.length + 1), f.status]),
+    );
+    expect(statuses).toMatchObject({
+      "docs/new.md": "added",
+      "main.py": "changed",
+      "bin/tool.sh": "moved",
+      "gone.txt": "removed",
+    });
+    const outcome = await s.revert(1);
+    expect(outcome?.conflicts).toEqual([]);
+    expect(treeOf(env.workspaceDir)).toEqual(before);
+    await s.dispose();
+  });
+
   it("a revert is recorded and can itself be reverted", async () => {
     const env = await start(TASK_ONE);
     seed(env);
