@@ -2,7 +2,7 @@ import { dirname, resolve, sep } from "node:path";
 import { fileCheckpoint, isPayload, type OmniMessage, type PathState } from "@penguin/protocol";
 import { taskSpans } from "@penguin/trace";
 import type { CheckpointOutcome, CheckpointPort } from "../environment/types.js";
-import { afterState, capturePath, pathExists } from "./path-state.js";
+import { afterState, capturePath, linkTarget, pathExists } from "./path-state.js";
 import type { BlobStore } from "./store.js";
 
 // The checkpoints of one top-level session: which change set (a task, or a revert) changed which
@@ -182,8 +182,17 @@ export class CheckpointBook implements CheckpointPort {
     const who =
       call.sessionId && call.sessionId !== this.options.ownerSessionId ? { session_id: call.sessionId } : {};
     try {
+      const targets: string[] = [];
       for (const raw of paths) {
         const path = resolve(raw);
+        // The store itself is never checkpointed.
+        if (path === this.options.store.dir || isBelow(path, this.options.store.dir)) continue;
+        targets.push(path);
+        // A write through a symlink changes the file it points to: that file is checkpointed too.
+        const target = recursive ? undefined : await linkTarget(path);
+        if (target !== undefined) targets.push(target);
+      }
+      for (const path of targets) {
         pending.paths.add(path);
         if (set.has(path)) continue;
         // A path below one that was absent before the change set was absent too.

@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { lstat, readdir, readFile, readlink } from "node:fs/promises";
+import { lstat, readdir, readFile, readlink, realpath } from "node:fs/promises";
 import { join } from "node:path";
 import type { PathState } from "@penguin/protocol";
 import { fsErrorCode } from "../tools/files/file-tool-support.js";
@@ -27,6 +27,7 @@ export async function capturePath(
   const info = await lstatOrUndefined(path);
   if (!info) return [{ path, state: { kind: "absent" } }];
   if (info.isSymbolicLink()) return [{ path, state: { kind: "symlink", target: await readlink(path) } }];
+  if (isSpecial(info)) return [{ path, state: specialState(info.mode) }];
   if (info.isDirectory()) {
     const captured: CapturedPath[] = [
       { path, state: { kind: "directory", mode: permissionBits(info.mode) } },
@@ -59,6 +60,7 @@ export async function currentState(path: string, withTree = false): Promise<Path
     const state: PathState = { kind: "directory", mode: permissionBits(info.mode) };
     return withTree ? { ...state, tree_sha256: await treeHash(path) } : state;
   }
+  if (isSpecial(info)) return specialState(info.mode);
   const sha256 = (await sha256File(path)) ?? "";
   return { kind: "file", sha256, mode: permissionBits(info.mode), size: info.size, stored: false };
 }
@@ -104,11 +106,33 @@ async function treeHash(dir: string): Promise<string> {
       else if (info.isDirectory()) {
         hash.update(`${rel}\0d\0${mode}\n`);
         await walk(child, rel);
-      } else hash.update(`${rel}\0f\0${mode}\0${await sha256File(child)}\n`);
+      } else if (isSpecial(info)) hash.update(`${rel}\0s\0${mode}\n`);
+      else hash.update(`${rel}\0f\0${mode}\0${await sha256File(child)}\n`);
     }
   };
   await walk(dir, "");
   return hash.digest("hex");
+}
+
+const EMPTY_SHA256 = "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855";
+
+/** A pipe, socket or device: never read (a read may wait forever), so never restorable. */
+const isSpecial = (info: { isFile(): boolean; isDirectory(): boolean; isSymbolicLink(): boolean }) =>
+  !info.isFile() && !info.isDirectory() && !info.isSymbolicLink();
+
+function specialState(mode: number): PathState {
+  return { kind: "file", sha256: EMPTY_SHA256, mode: permissionBits(mode), size: 0, stored: false };
+}
+
+/** The file a symlink at `path` points to (the one a write through it changes), when it is one. */
+export async function linkTarget(path: string): Promise<string | undefined> {
+  const info = await lstatOrUndefined(path);
+  if (!info?.isSymbolicLink()) return undefined;
+  try {
+    return await realpath(path);
+  } catch {
+    return undefined;
+  }
 }
 
 /** Whether anything (a link included) is at `path`. */

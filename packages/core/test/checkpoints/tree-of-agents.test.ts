@@ -1,4 +1,5 @@
-import { existsSync, readFileSync, truncateSync, writeFileSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { existsSync, readFileSync, symlinkSync, truncateSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { isPayload } from "@penguin/protocol";
 import { describe, expect, it } from "vitest";
@@ -17,6 +18,36 @@ const start = cleanedUpAfterEach((script: Parameters<typeof setup>[0]) =>
 );
 
 describe("checkpoints across a tree of agents and past the size limit", () => {
+  it("a write through a symlink checkpoints the file it points to; a pipe is never read, and not restorable", async () => {
+    const env = await start([
+      {
+        tool_calls: [
+          call("c1", "write_file", { file_path: "link.txt", content: "through the link\n" }),
+          call("c2", "remove_path", { path: "pipe" }),
+        ],
+      },
+      { text: "Done." },
+    ]);
+    writeTree(env.workspaceDir, { "real.txt": "real\n" });
+    symlinkSync("real.txt", join(env.workspaceDir, "link.txt"));
+    execFileSync("mkfifo", [join(env.workspaceDir, "pipe")]);
+    const session = await env.agent.createSession({
+      workspaceDir: env.workspaceDir,
+      model: MODEL,
+      retry: RETRY_FAST,
+    });
+    await collect(session.run("Write and remove.", { approve: allowAll }));
+    expect(readFileSync(join(env.workspaceDir, "real.txt"), "utf8")).toBe("through the link\n");
+    expect(existsSync(join(env.workspaceDir, "pipe"))).toBe(false);
+
+    const outcome = await session.revert(1);
+    expect(readFileSync(join(env.workspaceDir, "real.txt"), "utf8")).toBe("real\n");
+    expect(outcome?.conflicts).toEqual([
+      expect.objectContaining({ path: join(env.workspaceDir, "pipe"), reason: "not_restorable" }),
+    ]);
+    await session.dispose();
+  });
+
   it("reverts a subagent's changes with its parent's task", async () => {
     const env = await start([
       { tool_calls: [call("call_run", "run_subagent", { description: "edit", prompt: "Edit the notes." })] },
