@@ -2,6 +2,7 @@ import { dirname, resolve, sep } from "node:path";
 import { fileCheckpoint, isPayload, type OmniMessage, type PathState } from "@penguin/protocol";
 import { taskSpans } from "@penguin/trace";
 import type { CheckpointOutcome, CheckpointPort } from "../environment/types.js";
+import { type LineCounts, lineCounts } from "./line-counts.js";
 import { afterState, capturePath, linkTarget, pathExists } from "./path-state.js";
 import type { BlobStore } from "./store.js";
 
@@ -17,6 +18,8 @@ export interface CheckpointEntry {
   before: PathState;
   /** The latest state a call of the change set left it in; absent: no call finished after the change. */
   after?: PathState;
+  /** Its line counts, taken when a call of this process left it (a file's). */
+  lines?: LineCounts;
 }
 
 export interface CheckpointBookOptions {
@@ -146,6 +149,7 @@ export class CheckpointBook implements CheckpointPort {
         const state = await afterState(entry.path, this.options.store, entry.before.kind === "absent");
         if (entry.after && JSON.stringify(entry.after) === JSON.stringify(state)) continue;
         entry.after = state;
+        entry.lines = await lineCounts(this.options.store, entry.path, entry.before, state, false);
         this.record({
           change_set: pending.changeSet,
           path: entry.path,

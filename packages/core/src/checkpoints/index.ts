@@ -4,4 +4,4 @@ export { type ChangeSetRef, changeSetOf, openSessionChanges, type SessionChanges
 export { type RevertOptions, type RevertOutcome, revertChangeSet } from "./revert.js";
 export { checkpointBookFor, checkpointBookOf } from "./shared.js";
 export { BlobStore, CHECKPOINT_FILE_LIMIT, CHECKPOINT_STORE_LIMIT } from "./store.js";
-export { type ChangeSummary, summarize } from "./summary.js";
+export { type ChangeSummary, summarize, summaryNow } from "./summary.js";

@@ -1,4 +1,4 @@
-import { type OmniMessage, taskChanges } from "@penguin/protocol";
+import { isPayload, type OmniMessage, taskChanges } from "@penguin/protocol";
 import type { TraceWriter } from "@penguin/trace";
 import {
   type ChangeSetRef,
@@ -9,6 +9,7 @@ import {
   type RevertOutcome,
   revertChangeSet,
   summarize,
+  summaryNow,
 } from "../checkpoints/index.js";
 import type { Environment } from "../environment/environment.js";
 
@@ -68,15 +69,38 @@ export async function revertOf(
   return outcome;
 }
 
-/** At a task's end: its change summary (recorded in the trace), when it changed any file. */
-export async function* taskChangesEvent(parts: ChangeParts): AsyncGenerator<OmniMessage, void, undefined> {
-  const book = checkpointBookOf(parts.id);
-  if (!book || parts.trace.closed) return;
-  const changeSet = book.changedTask();
-  if (changeSet === undefined) return;
-  const summary = await summarize(book, changeSet);
-  if (summary.files.length === 0) return;
-  const event = taskChanges({ change_set: changeSet, files: summary.files });
-  parts.trace.append(event);
-  yield event;
+/**
+ * A task's change summary, just before its `task_end`: in the trace (`beforeRecord` sees every
+ * record the task writes) and in the stream (`around` the task's messages). Built from what the
+ * calls of this process recorded, so it reads nothing and delays nothing.
+ */
+export class TaskChangesSlot {
+  private event: OmniMessage | undefined;
+
+  constructor(private readonly parts: ChangeParts) {}
+
+  beforeRecord(message: OmniMessage): void {
+    if (!isPayload(message, "task_end")) return;
+    const book = checkpointBookOf(this.parts.id);
+    const changeSet = book?.changedTask();
+    if (!book || changeSet === undefined || this.parts.trace.closed) return;
+    const { files } = summaryNow(book, changeSet);
+    if (files.length === 0) return;
+    this.event = taskChanges({ change_set: changeSet, files });
+    this.parts.trace.append(this.event);
+  }
+
+  async *around(
+    task: AsyncGenerator<OmniMessage, unknown, undefined>,
+  ): AsyncGenerator<OmniMessage, unknown, undefined> {
+    for (;;) {
+      const step = await task.next();
+      if (step.done) return step.value;
+      if (this.event && isPayload(step.value, "task_end")) {
+        yield this.event;
+        this.event = undefined;
+      }
+      yield step.value;
+    }
+  }
 }

@@ -436,6 +436,7 @@ export class Session {
         });
       }
       const goalRun = goal;
+      const changesSlot = new changes.TaskChangesSlot(parts);
       const task = runTask(
         {
           ...this.loopParts(thinkingLevel, controller.signal),
@@ -457,14 +458,14 @@ export class Session {
           boundary: parts.notices,
           ...(goalRun ? { rounds: goalRun } : {}),
           record: (message) => {
+            changesSlot.beforeRecord(message);
             parts.trace.append(parts.callRedaction?.apply(message) ?? message);
             goalRun?.observe(message);
           },
         },
         messages,
       );
-      yield* this.readUnlessAbandoned(task, controller);
-      yield* changes.taskChangesEvent(parts);
+      yield* this.readUnlessAbandoned(changesSlot.around(task), controller);
       if (goalRun?.finished) {
         const finished = goalRun.finishedEvent();
         goalReported = true;

@@ -100,6 +100,11 @@ describe("a task's file changes are checkpointed and reverted", () => {
     expect(byPath["dir/sub/deep.txt"]).toMatchObject({ status: "removed" });
     expect(byPath["blob.bin"]).toMatchObject({ status: "changed", lines_added: 0, lines_removed: 0 });
     expect(payloads(traceRecords(s.tracePath), "task_changes")).toHaveLength(1);
+    // Just before the task's end, in the stream and in the trace: a task_end still ends the task.
+    const types = (records: readonly OmniMessage[]) =>
+      records.map((m) => (m.type === "session_meta" ? "" : (m.payload as { type: string }).type));
+    expect(types(messages).slice(-2)).toEqual(["task_changes", "task_end"]);
+    expect(types(traceRecords(s.tracePath)).slice(-2)).toEqual(["task_changes", "task_end"]);
 
     const summary = await s.changes(1, { diff: true });
     expect(summary?.diff).toContain("-two\n+TWO");
