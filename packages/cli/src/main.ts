@@ -6,6 +6,7 @@ import { registerServeCommand } from "./register/serve.js";
 import { registerSessionCommands } from "./register/session.js";
 import { registerSessionsCommands } from "./register/sessions.js";
 import { registerTraceCommand } from "./register/trace.js";
+import { registerUndoCommand } from "./register/undo.js";
 import { CLI_VERSION } from "./version.js";
 
 /**
@@ -27,6 +28,7 @@ export async function main(argv: string[]): Promise<number> {
   registerSessionCommands(program, setExitCode);
   registerSessionsCommands(program, setExitCode);
   registerTraceCommand(program, setExitCode);
+  registerUndoCommand(program, setExitCode);
   registerMetricsCommand(program, setExitCode);
   registerConfigCommands(program, setExitCode);
   registerServeCommand(program, setExitCode);

@@ -33,6 +33,13 @@ export {
   type SplitResult,
   splitShellCommand,
 } from "./approval/shell-split.js";
+// A crash's uncertain calls: what `session.uncertainSteps()` lists and `session.resolve()` takes and answers.
+export {
+  CHECKPOINT_FILE_LIMIT,
+  CHECKPOINT_STORE_LIMIT,
+  openSessionChanges,
+  type SessionChanges,
+} from "./checkpoints/index.js";
 // Engine limits and markers that front ends show or configure.
 export { clampMaxTokens, type ModelPrices, type SessionBudget } from "./engine/limits.js";
 export { DEFAULT_RETRY_POLICY, type RetryPolicy } from "./engine/retry.js";
@@ -141,6 +148,13 @@ export type {
 export type { CustomToolRegistration } from "./sdk/custom-tools.js";
 export type { RunInput } from "./sdk/input.js";
 export { type CompactOptions, type RunOptions, Session } from "./sdk/session.js";
+export type {
+  ChangeSetRef,
+  ChangeSummary,
+  ChangesOptions,
+  RevertOptions,
+  RevertOutcome,
+} from "./sdk/session-changes.js";
 // Retained work: `session.executions(filter)` and `session.execution(id, part, page)`.
 export type {
   Execution,
@@ -153,7 +167,6 @@ export type {
 } from "./sdk/session-executions.js";
 export { newSessionId } from "./sdk/session-id.js";
 export { AGENT_FINISHED, JOB_EXITED } from "./sdk/session-notices.js";
-// A crash's uncertain calls: what `session.uncertainSteps()` lists and `session.resolve()` takes and answers.
 export type { ResolveOutcome, ResolveStepInput, UncertainStep } from "./sdk/session-recovery.js";
 export type { WakeListener, WakeRunOptions, WakeTurn } from "./sdk/session-wake.js";
 export { SetupError } from "./sdk/setup-error.js";

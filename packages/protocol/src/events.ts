@@ -7,6 +7,11 @@ import {
   QuestionAnsweredPayloadSchema,
   QuestionAskedPayloadSchema,
 } from "./agent-events.js";
+import {
+  ChangesRevertedPayloadSchema,
+  FileCheckpointPayloadSchema,
+  TaskChangesPayloadSchema,
+} from "./checkpoint-events.js";
 import { PermissionSchema, StopReasonSchema, TokenCountsSchema } from "./common.js";
 import {
   ActivityResolvedPayloadSchema,
@@ -291,6 +296,9 @@ export const EventPayloadSchema = z.discriminatedUnion("type", [
   ToolDispatchedPayloadSchema,
   ToolEffectPayloadSchema,
   ActivityResolvedPayloadSchema,
+  FileCheckpointPayloadSchema,
+  TaskChangesPayloadSchema,
+  ChangesRevertedPayloadSchema,
 ]);
 export type EventPayload = z.infer<typeof EventPayloadSchema>;
 export type EventType = EventPayload["type"];

@@ -68,6 +68,21 @@ export {
   warningEvent,
   withOrigin,
 } from "./builders.js";
+export { changesReverted, fileCheckpoint, taskChanges } from "./checkpoint-event-builders.js";
+export {
+  type ChangesRevertedPayload,
+  ChangesRevertedPayloadSchema,
+  type FileChange,
+  FileChangeSchema,
+  type FileCheckpointPayload,
+  FileCheckpointPayloadSchema,
+  type PathState,
+  PathStateSchema,
+  type RevertConflict,
+  RevertConflictSchema,
+  type TaskChangesPayload,
+  TaskChangesPayloadSchema,
+} from "./checkpoint-events.js";
 export {
   APPROVAL_MODES,
   type ApprovalMode,

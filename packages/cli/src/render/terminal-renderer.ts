@@ -1,5 +1,6 @@
 import type { GoalFinishedPayload, OmniMessage, TokenCounts, ToolSpec } from "@penguin/protocol";
 import { agentEventLine } from "./agent-event-line.js";
+import { changesLine } from "./changes-line.js";
 import { completedTopLevelString } from "./partial-json.js";
 import { Screen } from "./screen.js";
 import type { Style } from "./style.js";
@@ -223,6 +224,9 @@ export class TerminalRenderer {
         return;
       case "goal_finished":
         if (!child) this.summary.goal = p;
+        return;
+      case "task_changes":
+        if (!child) this.line(style.dim(changesLine(p)));
         return;
       default: {
         const line = agentEventLine(p, style, (id) => this.shownMessages.has(id));

@@ -37,7 +37,13 @@ import {
 import { KeyedLock, type Release } from "./path-lock.js";
 import { SecretRedactor } from "./redact.js";
 import { stopReasonOf } from "./stop-reason.js";
-import type { BuiltinTool, DescribeImageFn, ToolExecutionContext, ToolResult } from "./types.js";
+import type {
+  BuiltinTool,
+  CheckpointPort,
+  DescribeImageFn,
+  ToolExecutionContext,
+  ToolResult,
+} from "./types.js";
 import { ArgumentsValidator } from "./validate-arguments.js";
 
 export interface EnvironmentOptions {
@@ -47,6 +53,8 @@ export interface EnvironmentOptions {
   workspaceDir: string;
   /** `scratchpad/<session-id>/` (absolute); oversized outputs are saved under its `truncated-tool-output/`. */
   scratchpadDir: string;
+  /** Where file tools store prior states, so that a task can be reverted (absent: nowhere). */
+  checkpoints?: CheckpointPort;
   /** Values replaced by `[redacted]` in every tool output before it is streamed, given to the model or traced. */
   secrets?: string[];
   processes: ProcessManager;
@@ -154,6 +162,12 @@ export class Environment {
    */
   startTask(): void {
     this.fileReads?.clear();
+    this.options.checkpoints?.taskStarted(this.options.sessionId);
+  }
+
+  /** Paths a revert restored: the write guard forgets what it knew of them. */
+  forgetReads(paths: readonly string[]): void {
+    for (const path of paths) this.fileReads?.forget(path);
   }
 
   /** Steering delivered into the conversation counts as a user message for the write guard too. */
@@ -375,6 +389,11 @@ export class Environment {
           );
           ctx.recordEffect = (effect) => journal(toolEffect({ tool_call_id: id, ...effect }));
         }
+        const book = this.options.checkpoints;
+        if (book) {
+          const call = { sessionId: this.options.sessionId, toolCallId: id };
+          ctx.checkpoint = (paths, options) => book.before(paths, call, options);
+        }
         iterator = tool.execute(args, ctx);
         for (;;) {
           const step = await nextStep(iterator);
@@ -409,6 +428,7 @@ export class Environment {
       if (iterator && !finished) void iterator.return(undefined).catch(() => {});
       release?.();
     }
+    await this.options.checkpoints?.after(id);
     yield* this.closeOut(tool, id, out, images, outcome, limit, timeoutMs);
     return stopReasonOf({
       interrupted: outcome.interrupted,

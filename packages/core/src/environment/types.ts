@@ -61,6 +61,31 @@ export interface ToolExecutionContext {
    * Absent outside an engine turn (nothing is journaled then).
    */
   recordEffect?: (effect: ToolEffect) => void;
+  /**
+   * Stores the prior state of the paths this call is about to change (content and mode, or
+   * absence; directories with everything below them), before the task's first change to each, so
+   * the task can be reverted. Called with every path the call changes, before it changes any.
+   * Absent when the session keeps no checkpoints. `recursive`: a directory's whole tree (a
+   * removal or a move of it), not only the directory itself.
+   */
+  checkpoint?: (paths: readonly string[], options?: { recursive?: boolean }) => Promise<CheckpointOutcome>;
+}
+
+/** Whether the prior states were stored; when not, the tool changes nothing and says why. */
+export type CheckpointOutcome = { ok: true } | { ok: false; error: string };
+
+/** Where the Environment keeps checkpoints (checkpoints/book.ts is one). */
+export interface CheckpointPort {
+  /** See `ToolExecutionContext.checkpoint`. */
+  before(
+    paths: readonly string[],
+    call: { sessionId: string; toolCallId: string },
+    options?: { recursive?: boolean },
+  ): Promise<CheckpointOutcome>;
+  /** After a call that checkpointed: records the state it left its paths in (never throws). */
+  after(toolCallId: string): Promise<void>;
+  /** A task of session `sessionId` starts (only the owner's tasks count). */
+  taskStarted(sessionId: string): void;
 }
 
 /** What a call is about to change: recorded as a `tool_effect` event before the change. */

@@ -361,6 +361,7 @@ export class Agent {
       processes,
       surroundings: input.surroundings,
       logger: this.logger,
+      checkpoints: { trace, location: this.location, root: input.parentSessionId ?? id },
     });
     const toolSpecs = environment.toolSpecs();
     const mcp = sessionMcpToolset({

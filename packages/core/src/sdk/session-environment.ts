@@ -1,4 +1,6 @@
 import { type ProjectConfig, type SystemConfig, writeGuardEnabled } from "@penguin/state";
+import type { TraceLocation, TraceWriter } from "@penguin/trace";
+import { checkpointBookFor } from "../checkpoints/index.js";
 import { Environment } from "../environment/environment.js";
 import { SecretRedactor } from "../environment/redact.js";
 import type { BuiltinTool } from "../environment/types.js";
@@ -24,6 +26,8 @@ export interface SessionEnvironmentInput {
   processes: ProcessManager;
   surroundings: SessionSurroundings;
   logger: AgentLogger;
+  /** Where the checkpoints of the session's file changes are recorded (`root`: its top-level session). */
+  checkpoints: { trace: TraceWriter; location: TraceLocation; root: string };
 }
 
 export function sessionEnvironment(input: SessionEnvironmentInput): {
@@ -52,6 +56,13 @@ export function sessionEnvironment(input: SessionEnvironmentInput): {
     sessionId: input.sessionId,
     workspaceDir: input.workspaceDir,
     scratchpadDir: input.scratchpadDir,
+    checkpoints: checkpointBookFor({
+      sessionId: input.sessionId,
+      rootSessionId: input.checkpoints.root,
+      scratchpadDir: input.scratchpadDir,
+      trace: input.checkpoints.trace,
+      location: input.checkpoints.location,
+    }),
     secrets,
     processes: input.processes,
     modelHasVision: adapter.info.vision,

@@ -1,4 +1,4 @@
-import { type OmniMessage, type SessionMetaPayload, type ToolSpec, toolListReady } from "@penguin/protocol";
+import type { OmniMessage, SessionMetaPayload, ToolSpec } from "@penguin/protocol";
 import type { GuardrailRule } from "@penguin/state";
 import type { TraceWriter } from "@penguin/trace";
 import { approverOf } from "../approval/approver-of.js";
@@ -21,8 +21,9 @@ import type { UserAnswerers } from "../tools/messaging/index.js";
 import type { SubagentInfo, SubagentManager } from "../tools/subagent/index.js";
 import type { ToolCallRedaction } from "./call-redaction.js";
 import { inputMessages, type RunInput } from "./input.js";
-import { openWorkOf } from "./open-work.js";
 import type { CompactOptions, RunOptions } from "./run-options.js";
+import * as changes from "./session-changes.js";
+import { sessionCompactionHooks } from "./session-compaction.js";
 import * as retained from "./session-executions.js";
 import { connectMcp } from "./session-mcp-connect.js";
 import * as recovery from "./session-recovery.js";
@@ -206,6 +207,11 @@ export class Session {
   /** Calls a crash left uncertain with Penguin's check, and the user's decision on one (sdk/session-recovery.ts). */
   uncertainSteps = (sessionId?: string) => recovery.listUncertainSteps(this.parts.journal, sessionId);
   resolve = (input: recovery.ResolveStepInput) => recovery.resolveStep(this.parts.journal, input);
+  /** A task's file changes (its number; none: the latest) and their revert (sdk/session-changes.ts). */
+  changes = (task?: changes.ChangeSetRef, options?: changes.ChangesOptions) =>
+    changes.changesOf(this.parts, task, options);
+  revert = (task?: changes.ChangeSetRef, options: changes.RevertOptions = {}) =>
+    changes.revertOf(this.parts, task, options, this.isRunning);
 
   /** Notices waiting for the model's next turn boundary. */
   get pendingNotices(): number {
@@ -350,29 +356,11 @@ export class Session {
       contextWindow: parts.contextWindow,
       prices: parts.prices,
       retry: parts.retry,
-      ...(parts.compaction ? { compaction: this.compactionHooks(parts.compaction) } : {}),
+      ...(parts.compaction ? { compaction: sessionCompactionHooks(parts, parts.compaction) } : {}),
       record: (message: OmniMessage) => {
         parts.trace.append(parts.callRedaction?.apply(message) ?? message);
       },
     } satisfies Partial<AgentLoopOptions>;
-  }
-
-  /** The trace's next file for a compacted context: "starts with session_meta and tool_list_ready". */
-  private compactionHooks(settings: CompactionHooks["settings"]): CompactionHooks {
-    const { parts } = this;
-    return {
-      settings,
-      startNewContext: () => {
-        parts.trace.rotate();
-        const header = [
-          { ...parts.meta, timestamp: new Date().toISOString() },
-          toolListReady(parts.toolSpecs),
-        ];
-        for (const record of header) parts.trace.append(record);
-        return header;
-      },
-      openWork: () => openWorkOf({ ...parts, processes: parts.environment.processes }),
-    };
   }
 
   private async *executeCompaction(
@@ -393,7 +381,7 @@ export class Session {
       const compaction = compactContext(
         {
           ...loop,
-          compaction: this.compactionHooks(settings),
+          compaction: sessionCompactionHooks(parts, settings),
           usageEvent: (outcome) => usageEvent(parts.state, outcome, parts.prices),
         },
         "manual",
@@ -448,6 +436,7 @@ export class Session {
         });
       }
       const goalRun = goal;
+      const changesSlot = new changes.TaskChangesSlot(parts);
       const task = runTask(
         {
           ...this.loopParts(thinkingLevel, controller.signal),
@@ -469,13 +458,14 @@ export class Session {
           boundary: parts.notices,
           ...(goalRun ? { rounds: goalRun } : {}),
           record: (message) => {
+            changesSlot.beforeRecord(message);
             parts.trace.append(parts.callRedaction?.apply(message) ?? message);
             goalRun?.observe(message);
           },
         },
         messages,
       );
-      yield* this.readUnlessAbandoned(task, controller);
+      yield* this.readUnlessAbandoned(changesSlot.around(task), controller);
       if (goalRun?.finished) {
         const finished = goalRun.finishedEvent();
         goalReported = true;

@@ -56,12 +56,15 @@ describe("file tools journal their effect before they change anything", () => {
     expect(effects("c_over")).toEqual([
       { path: join(workspace, "old.txt"), before_sha256: sha("first\n"), after_sha256: sha("second\n") },
     ]);
-    // The effect is recorded after the dispatch and before the result.
+    // The effect is recorded after the dispatch and before the result; the prior state's
+    // checkpoint before the effect, the state the call left after it.
     expect(steps("c_over")).toEqual([
       "tool_call",
       "approval_decision",
       "tool_dispatched",
+      "file_checkpoint",
       "tool_effect",
+      "file_checkpoint",
       "tool_call_output",
     ]);
     expect(readFileSync(join(workspace, "old.txt"), "utf8")).toBe("second\n");

@@ -8,7 +8,7 @@ import {
 } from "../../environment/limits.js";
 import type { BuiltinTool } from "../../environment/types.js";
 import { answer, fail } from "../call-text.js";
-import { recordFileEffects } from "../files/effects.js";
+import { checkpointPaths, recordFileEffects } from "../files/effects.js";
 import {
   booleanArg,
   describeFsError,
@@ -249,6 +249,8 @@ export function createEditFileTool(definition: ToolDefinitionConfig): BuiltinToo
       const body = replaceSites(file.body, sites, replacements);
       if (body === file.body) return yield* fail(ctx, unchangedByKeptEncoding(file, shown));
       const updated = fileText(file, body);
+      const saved = await checkpointPaths(ctx, [path]);
+      if (!saved.ok) return yield* fail(ctx, saved.error);
       recordFileEffects(ctx, [{ path, before_sha256: sha256Of(bytes), after_sha256: sha256Of(updated) }]);
       try {
         await writeRegularFile(path, updated);

@@ -2,6 +2,7 @@ import { mkdir, stat } from "node:fs/promises";
 import type { ToolDefinitionConfig } from "@penguin/state";
 import type { BuiltinTool } from "../../environment/types.js";
 import { answer, fail } from "../call-text.js";
+import { checkpointPaths } from "../files/effects.js";
 import {
   describeFsError,
   executeWithArguments,
@@ -23,6 +24,8 @@ export function createMakeDirectoryTool(definition: ToolDefinitionConfig): Built
     } catch (error) {
       if (fsErrorCode(error) !== "ENOENT") return yield* fail(ctx, describeFsError("check", path, error));
     }
+    const saved = await checkpointPaths(ctx, [path]);
+    if (!saved.ok) return yield* fail(ctx, saved.error);
     try {
       await mkdir(path, { recursive: true });
     } catch (error) {

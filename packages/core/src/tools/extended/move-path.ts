@@ -4,7 +4,7 @@ import { dirname } from "node:path";
 import type { ToolDefinitionConfig } from "@penguin/state";
 import type { BuiltinTool } from "../../environment/types.js";
 import { answer, fail } from "../call-text.js";
-import { effectHash, recordFileEffects } from "../files/effects.js";
+import { checkpointPaths, effectHash, recordFileEffects } from "../files/effects.js";
 import {
   describeFsError,
   executeWithArguments,
@@ -57,6 +57,8 @@ export function createMovePathTool(definition: ToolDefinitionConfig): BuiltinToo
       if (verdict === "aborted") return { stopReason: "aborted" };
       if (!verdict.ok) return yield* fail(ctx, verdict.message);
 
+      const saved = await checkpointPaths(ctx, [from, to], { recursive: true });
+      if (!saved.ok) return yield* fail(ctx, saved.error);
       // A regular file's move is journaled with its hash at both ends; a directory or a link has none.
       if (info.isFile() && ctx.recordEffect) {
         const hash = await effectHash(from, verdict.sha256);

@@ -3,7 +3,7 @@ import { parse, sep } from "node:path";
 import type { ToolDefinitionConfig } from "@penguin/state";
 import type { BuiltinTool } from "../../environment/types.js";
 import { answer, fail } from "../call-text.js";
-import { effectHash, recordFileEffects } from "../files/effects.js";
+import { checkpointPaths, effectHash, recordFileEffects } from "../files/effects.js";
 import {
   booleanArg,
   describeFsError,
@@ -72,6 +72,8 @@ export function createRemovePathTool(definition: ToolDefinitionConfig): BuiltinT
       if (verdict === "aborted") return { stopReason: "aborted" };
       if (!verdict.ok) return yield* fail(ctx, verdict.message);
 
+      const saved = await checkpointPaths(ctx, [target], { recursive: recursive === true });
+      if (!saved.ok) return yield* fail(ctx, saved.error);
       // A regular file's removal is journaled with its hash; a directory or a link has none.
       if (info.isFile() && ctx.recordEffect) {
         const hash = await effectHash(target, verdict.sha256);

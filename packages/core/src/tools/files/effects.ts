@@ -1,5 +1,5 @@
 import type { FileEffect } from "@penguin/protocol";
-import type { ToolExecutionContext } from "../../environment/types.js";
+import type { CheckpointOutcome, ToolExecutionContext } from "../../environment/types.js";
 import { fsErrorCode } from "./file-tool-support.js";
 import { sha256File } from "./hashes.js";
 
@@ -38,4 +38,16 @@ export async function effectHash(
   } catch (error) {
     return { ok: false, error };
   }
+}
+
+/**
+ * Stores the prior state of the paths a call is about to change, for a revert of its task
+ * (`ctx.checkpoint`); ok when the session keeps no checkpoints.
+ */
+export async function checkpointPaths(
+  ctx: ToolExecutionContext,
+  paths: readonly string[],
+  options?: { recursive?: boolean },
+): Promise<CheckpointOutcome> {
+  return (await ctx.checkpoint?.(paths, options)) ?? { ok: true };
 }

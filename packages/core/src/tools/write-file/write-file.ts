@@ -4,7 +4,7 @@ import type { ToolDefinitionConfig } from "@penguin/state";
 import { DIFF_MAX_FILE_BYTES, WRITE_DIFF_MAX_LINES } from "../../environment/limits.js";
 import type { BuiltinTool } from "../../environment/types.js";
 import { answer, fail } from "../call-text.js";
-import { recordFileEffects } from "../files/effects.js";
+import { checkpointPaths, recordFileEffects } from "../files/effects.js";
 import {
   describeFsError,
   executeWithArguments,
@@ -126,6 +126,8 @@ export function createWriteFileTool(definition: ToolDefinitionConfig): BuiltinTo
         if (!verdict.ok) return yield* fail(ctx, verdict.message);
       }
 
+      const saved = await checkpointPaths(ctx, [path]);
+      if (!saved.ok) return yield* fail(ctx, saved.error);
       if (ctx.recordEffect) {
         let before: string | undefined;
         try {

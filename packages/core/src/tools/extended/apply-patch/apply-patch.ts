@@ -1,7 +1,7 @@
 import { defaultToolLimits, type ToolDefinitionConfig } from "@penguin/state";
 import type { BuiltinTool } from "../../../environment/types.js";
 import { answer, fail } from "../../call-text.js";
-import { recordFileEffects } from "../../files/effects.js";
+import { checkpointPaths, recordFileEffects } from "../../files/effects.js";
 import {
   executeWithArguments,
   resolveToolPath,
@@ -34,7 +34,13 @@ export function createApplyPatchTool(
     const planned = await planPatch(ctx, limits, parsed.operations);
     if (!planned.ok) return yield* fail(ctx, planFailureMessage(planned.failure));
     if (ctx.signal?.aborted) return { stopReason: "aborted" };
-    recordFileEffects(ctx, planEffects(planned.plan.steps));
+    const effects = planEffects(planned.plan.steps);
+    const saved = await checkpointPaths(
+      ctx,
+      effects.map((effect) => effect.path),
+    );
+    if (!saved.ok) return yield* fail(ctx, saved.error);
+    recordFileEffects(ctx, effects);
     const written = await writePlan(planned.plan.steps);
     if (!written.ok) return yield* fail(ctx, writeFailureMessage(written.failure));
     let note: string | undefined;

@@ -1,0 +1,106 @@
+import { isPayload, type OmniMessage, taskChanges } from "@penguin/protocol";
+import type { TraceWriter } from "@penguin/trace";
+import {
+  type ChangeSetRef,
+  type ChangeSummary,
+  changeSetOf,
+  checkpointBookOf,
+  type RevertOptions,
+  type RevertOutcome,
+  revertChangeSet,
+  summarize,
+  summaryNow,
+} from "../checkpoints/index.js";
+import type { Environment } from "../environment/environment.js";
+
+// `session.changes(task)` and `session.revert(task, options)`: a task's file changes and their
+// revert, from the checkpoints the file tools took (checkpoints/). A task is named by its number
+// in the session (1 is the first) or, for a revert, by the id the revert returned (`undo-1`);
+// none: the latest change set with changes.
+
+export type { ChangeSetRef, ChangeSummary, RevertOptions, RevertOutcome };
+
+export interface ChangesOptions {
+  /** Include a unified diff of every text file. */
+  diff?: boolean;
+}
+
+interface ChangeParts {
+  id: string;
+  trace: TraceWriter;
+  environment: Environment;
+}
+
+function bookOf(parts: ChangeParts) {
+  const book = checkpointBookOf(parts.id);
+  if (!book) throw new Error(`session ${parts.id} keeps no checkpoints (it is a subagent's, or closed)`);
+  return book;
+}
+
+export async function changesOf(
+  parts: ChangeParts,
+  ref: ChangeSetRef | undefined,
+  options: ChangesOptions = {},
+): Promise<ChangeSummary | undefined> {
+  const book = bookOf(parts);
+  const changeSet = changeSetOf(book, ref);
+  if (changeSet === undefined) return undefined;
+  return summarize(book, changeSet, options);
+}
+
+export async function revertOf(
+  parts: ChangeParts,
+  ref: ChangeSetRef | undefined,
+  options: RevertOptions,
+  running: boolean,
+): Promise<RevertOutcome | undefined> {
+  if (running) throw new Error(`session ${parts.id} is running a task; revert once it has ended`);
+  // A revert is recorded, so that it can be undone: not once the trace is closed.
+  if (parts.trace.closed) throw new Error(`session ${parts.id} is disposed; penguin undo reverts it offline`);
+  const book = bookOf(parts);
+  const changeSet = changeSetOf(book, ref, true);
+  if (changeSet === undefined) return undefined;
+  const append = (record: OmniMessage) => {
+    if (!parts.trace.closed) parts.trace.append(record);
+  };
+  const outcome = await revertChangeSet(book, changeSet, options, append);
+  // The write guard forgets what it knew of the restored paths: they must be read again.
+  parts.environment.forgetReads(outcome.restored);
+  return outcome;
+}
+
+/**
+ * A task's change summary, just before its `task_end`: in the trace (`beforeRecord` sees every
+ * record the task writes) and in the stream (`around` the task's messages). Built from what the
+ * calls of this process recorded, so it reads nothing and delays nothing.
+ */
+export class TaskChangesSlot {
+  private event: OmniMessage | undefined;
+
+  constructor(private readonly parts: ChangeParts) {}
+
+  beforeRecord(message: OmniMessage): void {
+    if (!isPayload(message, "task_end")) return;
+    const book = checkpointBookOf(this.parts.id);
+    const changeSet = book?.changedTask();
+    if (!book || changeSet === undefined || this.parts.trace.closed) return;
+    const { files } = summaryNow(book, changeSet);
+    if (files.length === 0) return;
+    this.event = taskChanges({ change_set: changeSet, files });
+    this.parts.trace.append(this.event);
+  }
+
+  async *around(
+    task: AsyncGenerator<OmniMessage, unknown, undefined>,
+  ): AsyncGenerator<OmniMessage, unknown, undefined> {
+    for (;;) {
+      const step = await task.next();
+      if (step.done) return step.value;
+      if (this.event && isPayload(step.value, "task_end")) {
+        yield this.event;
+        this.event = undefined;
+      }
+      yield step.value;
+    }
+  }
+}

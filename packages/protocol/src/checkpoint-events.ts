@@ -1,0 +1,93 @@
+import { z } from "zod";
+
+// Checkpoints of the files a task changes, so that the task can be reverted. Every record names
+// its change set: a task of the top-level session (`"3"`, the task's number in that session's
+// trace) or a revert (`"undo-1"`), whose own changes can be reverted in turn. The records are in
+// the top-level session's trace, subagents' and named agents' changes included (they belong to
+// the task that launched them). The content they point at lives in the session's scratchpad
+// (`checkpoints/blobs/<sha256>`).
+
+const sha256 = z.string().regex(/^[0-9a-f]{64}$/);
+
+/** What was at a path: nothing, a file (its content's hash and mode), a directory or a symlink. */
+export const PathStateSchema = z.discriminatedUnion("kind", [
+  z.looseObject({ kind: z.literal("absent") }),
+  z.looseObject({
+    kind: z.literal("file"),
+    sha256,
+    /** Permission bits (e.g. 0o644 as 420). */
+    mode: z.number().int().nonnegative(),
+    size: z.number().int().nonnegative(),
+    /** Whether the content is in the store; `false`: over the size limit, the file cannot be restored. */
+    stored: z.boolean(),
+  }),
+  z.looseObject({
+    kind: z.literal("directory"),
+    mode: z.number().int().nonnegative(),
+    /** Hash of the listing of everything below it (paths, kinds, modes, hashes): after-states only. */
+    tree_sha256: sha256.optional(),
+  }),
+  z.looseObject({ kind: z.literal("symlink"), target: z.string() }),
+]);
+export type PathState = z.infer<typeof PathStateSchema>;
+
+/**
+ * One path of a change set: its state before the change set's first change to it (`before`,
+ * recorded before that change), or the state a call left it in (`after`, recorded after each call
+ * that changed it; the latest one counts).
+ */
+export const FileCheckpointPayloadSchema = z.looseObject({
+  type: z.literal("file_checkpoint"),
+  change_set: z.string().min(1),
+  /** Absolute path. */
+  path: z.string().min(1),
+  before: PathStateSchema.optional(),
+  after: PathStateSchema.optional(),
+  /** The session whose tool made the change (a subagent's), when not this one. */
+  session_id: z.string().min(1).optional(),
+  tool_call_id: z.string().min(1).optional(),
+});
+export type FileCheckpointPayload = z.infer<typeof FileCheckpointPayloadSchema>;
+
+/** One path of a change summary. */
+export const FileChangeSchema = z.looseObject({
+  path: z.string().min(1),
+  status: z.enum(["added", "changed", "moved", "removed"]),
+  /** For `moved`: where it was before. */
+  from: z.string().min(1).optional(),
+  kind: z.enum(["file", "directory", "symlink"]),
+  lines_added: z.number().int().nonnegative(),
+  lines_removed: z.number().int().nonnegative(),
+  /** Whether its prior state can be restored (false: a file over the checkpoint size limit). */
+  restorable: z.boolean(),
+});
+export type FileChange = z.infer<typeof FileChangeSchema>;
+
+/** The files a change set added, changed, moved and removed: recorded when a task ends. */
+export const TaskChangesPayloadSchema = z.looseObject({
+  type: z.literal("task_changes"),
+  change_set: z.string().min(1),
+  files: z.array(FileChangeSchema),
+});
+export type TaskChangesPayload = z.infer<typeof TaskChangesPayloadSchema>;
+
+/** A path a revert left alone: changed since the change set (or not restorable). */
+export const RevertConflictSchema = z.looseObject({
+  path: z.string().min(1),
+  reason: z.enum(["changed_since", "not_restorable"]),
+  /** The hash the change set left (null: nothing there), and the hash there now. */
+  expected_sha256: z.string().nullable().optional(),
+  current_sha256: z.string().nullable().optional(),
+});
+export type RevertConflict = z.infer<typeof RevertConflictSchema>;
+
+/** A revert of change set `reverted`, itself change set `change_set` (so it can be reverted). */
+export const ChangesRevertedPayloadSchema = z.looseObject({
+  type: z.literal("changes_reverted"),
+  change_set: z.string().min(1),
+  reverted: z.string().min(1),
+  restored: z.array(z.string()),
+  conflicts: z.array(RevertConflictSchema),
+  forced: z.boolean(),
+});
+export type ChangesRevertedPayload = z.infer<typeof ChangesRevertedPayloadSchema>;
