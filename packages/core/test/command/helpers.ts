@@ -136,3 +136,16 @@ export async function waitUntil(check: () => boolean, what: string, ms = 10_000)
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
 }
+
+/** Runs `cmd` through the manager in `cwd` and returns its whole output, trimmed. */
+export async function runToEnd(processes: ProcessManager, cmd: string, cwd: string): Promise<string> {
+  const started = processes.start({ cmd, cwd });
+  if (!started.ok) throw new Error(started.error);
+  const session = started.session;
+  let output = "";
+  while (!session.finished) {
+    await session.waitForActivity(1000);
+    output += session.takeUnread();
+  }
+  return (output + session.takeUnread()).trim();
+}

@@ -3,8 +3,8 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { type CommandSession, ProcessManager } from "../../src/tools/command/index.js";
-import { tempWorkspace } from "./helpers.js";
+import { ProcessManager } from "../../src/tools/command/index.js";
+import { runToEnd, tempWorkspace } from "./helpers.js";
 
 // A session's login-environment capture waits for the session's first model request to be sent
 // (`start: "after-request"`), so that spawning the login shell does not delay that request. A
@@ -71,17 +71,7 @@ async function captureStarted(processes: ProcessManager): Promise<void> {
   await processes.loginEnvironmentSettled();
 }
 
-async function run(processes: ProcessManager, cmd: string): Promise<string> {
-  const started = processes.start({ cmd, cwd: workspace.dir });
-  if (!started.ok) throw new Error(started.error);
-  const session: CommandSession = started.session;
-  let output = "";
-  while (!session.finished) {
-    await session.waitForActivity(1000);
-    output += session.takeUnread();
-  }
-  return (output + session.takeUnread()).trim();
-}
+const run = (processes: ProcessManager, cmd: string) => runToEnd(processes, cmd, workspace.dir);
 
 describe("a login-environment capture that starts after the first request", () => {
   it("runs no shell until a request is sent, then captures once; commands source it", async () => {

@@ -3,8 +3,8 @@ import { join } from "node:path";
 import type { LoginEnvironmentMode } from "@penguin/state";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { LOGIN_ENVIRONMENT_FILE } from "../../src/processes/login-environment.js";
-import { type CommandSession, ProcessManager } from "../../src/tools/command/index.js";
-import { tempWorkspace } from "./helpers.js";
+import { ProcessManager } from "../../src/tools/command/index.js";
+import { runToEnd, tempWorkspace } from "./helpers.js";
 
 // "Capture the login environment once per session … and run each command with `bash -c` sourcing
 // it." Each test gives the shell a HOME of its own whose .bash_profile counts how often it is
@@ -43,17 +43,7 @@ function manager(mode: LoginEnvironmentMode, dir = join(workspace.dir, "scratch"
   return processes;
 }
 
-async function run(processes: ProcessManager, cmd: string): Promise<string> {
-  const started = processes.start({ cmd, cwd: workspace.dir });
-  if (!started.ok) throw new Error(started.error);
-  const session: CommandSession = started.session;
-  let output = "";
-  while (!session.finished) {
-    await session.waitForActivity(1000);
-    output += session.takeUnread();
-  }
-  return (output + session.takeUnread()).trim();
-}
+const run = (processes: ProcessManager, cmd: string) => runToEnd(processes, cmd, workspace.dir);
 
 describe("the login environment, captured once per session", () => {
   it("sources a slow profile once: later commands have its variables and functions without running it", async () => {
