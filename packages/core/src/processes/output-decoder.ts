@@ -1,5 +1,5 @@
 import { isAscii } from "node:buffer";
-import { replaceControlCharacters } from "../text/control-characters.js";
+import { hasUnsafeControlBytes, replaceControlCharacters } from "../text/control-characters.js";
 
 // The one rule for control characters, shared with MCP results and hook output.
 export { REPLACEMENT_CHARACTER, replaceControlCharacters } from "../text/control-characters.js";
@@ -30,6 +30,11 @@ export class OutputDecoder {
       // Most output is ASCII, and for it a byte-for-byte copy is the decoding, several times
       // faster than the UTF-8 decoder (this is the hot path of a command printing gigabytes).
       const text = asBuffer(chunk).toString("latin1");
+      // The byte check is cheaper than the pattern's scan of the text, and most chunks pass it.
+      if (!hasUnsafeControlBytes(chunk)) {
+        this.lastWriteAscii = true;
+        return text;
+      }
       const safe = replaceControlCharacters(text);
       this.lastWriteAscii = safe === text;
       return safe;
