@@ -136,7 +136,17 @@ export class CheckpointBook implements CheckpointPort {
     return run;
   }
 
-  async after(toolCallId: string): Promise<void> {
+  /**
+   * Records the states the call `toolCallId` left its paths in. Queued behind the captures, so a
+   * content dropped as superseded is never one a capture is storing at the same moment.
+   */
+  after(toolCallId: string): Promise<void> {
+    const run = this.queue.then(() => this.recordAfter(toolCallId));
+    this.queue = run.catch(() => {});
+    return run;
+  }
+
+  private async recordAfter(toolCallId: string): Promise<void> {
     const pending = this.pending.get(toolCallId);
     if (!pending) return;
     this.pending.delete(toolCallId);
@@ -148,6 +158,7 @@ export class CheckpointBook implements CheckpointPort {
       try {
         const state = await afterState(entry.path, this.options.store, entry.before.kind === "absent");
         if (entry.after && JSON.stringify(entry.after) === JSON.stringify(state)) continue;
+        const superseded = entry.after;
         entry.after = state;
         entry.lines = await lineCounts(this.options.store, entry.path, entry.before, state, false);
         this.record({
@@ -156,10 +167,28 @@ export class CheckpointBook implements CheckpointPort {
           after: state,
           tool_call_id: toolCallId,
         });
+        await this.dropIfUnused(superseded);
       } catch {
         // Unreadable now: the entry keeps no after-state, and a revert reports it as a conflict.
       }
     }
+  }
+
+  /**
+   * A change set keeps the latest state each call left a path in, not every one: an earlier
+   * after-state's content goes once nothing else refers to it (1,000 edits of a file in one task
+   * keep two copies of it, not a thousand).
+   */
+  private async dropIfUnused(state: PathState | undefined): Promise<void> {
+    if (state?.kind !== "file" || !state.stored) return;
+    for (const set of this.load().sets.values()) {
+      for (const entry of set.values()) {
+        for (const other of [entry.before, entry.after]) {
+          if (other?.kind === "file" && other.sha256 === state.sha256) return;
+        }
+      }
+    }
+    await this.options.store.remove(state.sha256);
   }
 
   /** Records a revert's after-states (it has no tool call). */

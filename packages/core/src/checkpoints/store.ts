@@ -1,5 +1,5 @@
 import { createHash, randomUUID } from "node:crypto";
-import { chmod, mkdir, readdir, readFile, rename, stat, writeFile } from "node:fs/promises";
+import { chmod, mkdir, readdir, readFile, rename, stat, unlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 
 // The content-addressed store of checkpoints: `<scratchpad>/checkpoints/blobs/<sha256>`, one file
@@ -62,6 +62,18 @@ export class BlobStore {
       return await readFile(join(this.blobs, sha256));
     } catch {
       return undefined;
+    }
+  }
+
+  /** Drops the content stored under `sha256` (nothing happens when it is not there). */
+  async remove(sha256: string): Promise<void> {
+    const path = join(this.blobs, sha256);
+    try {
+      const { size } = await stat(path);
+      await unlink(path);
+      if (this.used !== undefined) this.used = Math.max(0, this.used - size);
+    } catch {
+      // Not stored (over a limit) or already gone.
     }
   }
 

@@ -211,4 +211,33 @@ describe("a task's file changes are checkpointed and reverted", () => {
     expect(again?.reverted).toBe("1");
     await s.dispose();
   });
+  it("many edits of one file in a task keep its first and latest content only, and the revert still restores it", async () => {
+    const edits = Array.from({ length: 30 }, (_, n) =>
+      call(`e${n}`, "edit_file", {
+        file_path: "big.txt",
+        old_string: `line ${n}\n`,
+        new_string: `LINE ${n}\n`,
+      }),
+    );
+    // One call a turn, as a model editing a file again and again does.
+    const env = await start([...edits.map((edit) => ({ tool_calls: [edit] })), { text: "Done." }]);
+    const original = `${Array.from({ length: 2000 }, (_, n) => `line ${n}\n`).join("")}`;
+    writeTree(env.workspaceDir, { "big.txt": original });
+    const s = await session(env);
+    await collect(s.run("Edit it.", { approve: allowAll }));
+    expect(readFileSync(join(env.workspaceDir, "big.txt"), "utf8")).toContain("LINE 29\n");
+
+    const blobs = readdirSync(join(s.scratchpadDir, "checkpoints", "blobs")).filter(
+      (n) => !n.startsWith("."),
+    );
+    expect(blobs).toHaveLength(2);
+    const summary = await s.changes(1, { diff: true });
+    expect(summary?.files).toHaveLength(1);
+    expect(summary?.files[0]).toMatchObject({ lines_added: 30, lines_removed: 30 });
+    expect(summary?.diff).toContain("+LINE 29");
+
+    await s.revert(1);
+    expect(readFileSync(join(env.workspaceDir, "big.txt"), "utf8")).toBe(original);
+    await s.dispose();
+  });
 });
