@@ -37,6 +37,8 @@ export {
 export {
   CHECKPOINT_FILE_LIMIT,
   CHECKPOINT_STORE_LIMIT,
+  // The checkpoint book a session's Environment writes into (benchmarks build one directly).
+  checkpointBookFor,
   openSessionChanges,
   type SessionChanges,
 } from "./checkpoints/index.js";

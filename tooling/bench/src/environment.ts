@@ -1,13 +1,17 @@
-import { createBuiltinTools, Environment, ProcessManager } from "@penguin/core";
+import { createBuiltinTools, Environment, type EnvironmentOptions, ProcessManager } from "@penguin/core";
 import { type OmniMessage, type ToolCallOutputPayload, toolCall } from "@penguin/protocol";
 import { DEFAULT_TOOL_DEFINITIONS } from "@penguin/state";
 import { type BenchDirs, shellEnv } from "./workdir.js";
 
 /**
  * An Environment with the default toolset (default output caps, archive on), as a session gets
- * it, but without a model: a benchmark calls its tools directly.
+ * it, but without a model: a benchmark calls its tools directly. Without `checkpoints` its file
+ * tools keep no prior states (a session's Environment always has them).
  */
-export function defaultEnvironment(dirs: BenchDirs): Environment {
+export function defaultEnvironment(
+  dirs: BenchDirs,
+  checkpoints?: EnvironmentOptions["checkpoints"],
+): Environment {
   const { tools, unknown } = createBuiltinTools(DEFAULT_TOOL_DEFINITIONS);
   if (unknown.length > 0 && !tools.some((tool) => tool.name === "exec_command")) {
     throw new Error(`the default toolset has no exec_command (unknown: ${unknown.join(", ")})`);
@@ -19,6 +23,7 @@ export function defaultEnvironment(dirs: BenchDirs): Environment {
     scratchpadDir: dirs.scratchpad,
     processes: new ProcessManager({ baseEnv: shellEnv(dirs.home) }),
     warn: (line) => process.stderr.write(`bench: environment warning: ${line}\n`),
+    ...(checkpoints ? { checkpoints } : {}),
   });
 }
 

@@ -1,6 +1,7 @@
 import type { Benchmark } from "./benchmark.js";
 import { agentRounds } from "./benchmarks/agent-rounds.js";
 import { agents } from "./benchmarks/agents.js";
+import { checkpoints } from "./benchmarks/checkpoints.js";
 import { cliStart } from "./benchmarks/cli-start.js";
 import { compaction } from "./benchmarks/compaction.js";
 import { endToEnd } from "./benchmarks/end-to-end.js";
@@ -19,6 +20,7 @@ export const BENCHMARKS: readonly Benchmark[] = [
   readFileTail,
   trace,
   journal,
+  checkpoints,
   agentRounds,
   agents,
   compaction,
