@@ -47,6 +47,13 @@ function startTicks(pid: number): string {
   return stat.slice(stat.lastIndexOf(")") + 2).split(" ")[19] ?? "";
 }
 
+/** Writes the record of a `make` run_command (`cmd_1`) as a session that crashed left it. */
+function writeMakeRecord(dir: string, home: string, fields: Record<string, unknown>): void {
+  mkdirSync(dir, { recursive: true });
+  const base = { id: "cmd_1", origin: "run_command", command: "make", cwd: home, started_at: 1 };
+  writeFileSync(join(dir, "cmd_1.json"), JSON.stringify({ ...base, ...fields }));
+}
+
 const record = (dir: string, id: string) => JSON.parse(readFileSync(join(dir, `${id}.json`), "utf8"));
 
 describe.skipIf(process.platform !== "linux")("process registry", () => {
@@ -184,18 +191,7 @@ describe.skipIf(process.platform !== "linux")("process registry", () => {
 
   it("a command recorded as starting but never with a pid (a crash in between) is interrupted, and never signalled", () => {
     const { dir, home } = registry();
-    mkdirSync(dir, { recursive: true });
-    writeFileSync(
-      join(dir, "cmd_1.json"),
-      JSON.stringify({
-        id: "cmd_1",
-        origin: "run_command",
-        command: "make",
-        cwd: home,
-        started_at: 1,
-        state: "running",
-      }),
-    );
+    writeMakeRecord(dir, home, { state: "running" });
     const job = manager(dir, home).get("cmd_1");
     expect(job?.exit).toEqual({ kind: "unknown", reason: "interrupted" });
     expect(job?.canSignal).toBe(false);
@@ -216,20 +212,11 @@ describe.skipIf(process.platform !== "linux")("process registry", () => {
 
   it("a resumed job whose spool is longer than the output buffer holds its newest output, read from the end of the file", () => {
     const { dir, home } = registry();
-    mkdirSync(dir, { recursive: true });
-    writeFileSync(
-      join(dir, "cmd_1.json"),
-      JSON.stringify({
-        id: "cmd_1",
-        origin: "run_command",
-        command: "make",
-        cwd: home,
-        started_at: 1,
-        output_file: "cmd_1.out",
-        state: "exited",
-        exit: { kind: "code", code: 0 },
-      }),
-    );
+    writeMakeRecord(dir, home, {
+      output_file: "cmd_1.out",
+      state: "exited",
+      exit: { kind: "code", code: 0 },
+    });
     const lines = Array.from({ length: 2000 }, (_, i) => `line ${i + 1}`);
     writeFileSync(join(dir, "cmd_1.out"), `${lines.join("\n")}\n`);
     const resumed = new ProcessManager({ registryDir: dir, unreadBufferChars: 100, baseEnv: { HOME: home } });
