@@ -63,8 +63,9 @@ export async function setup(
     async cleanup() {
       await llm.close();
       // A killed session process may leave a shell of its own (the login environment capture)
-      // finishing a write into the scratchpad: retry what a racing write makes fail.
-      rmSync(root, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 });
+      // finishing a write into the scratchpad: retry what a racing write makes fail (up to some
+      // 5 s: on a loaded CI machine 1.5 s was seen to be too short).
+      rmSync(root, { recursive: true, force: true, maxRetries: 9, retryDelay: 100 });
     },
   };
 }
