@@ -130,6 +130,8 @@ export class LoginEnvironment {
   private readonly warnings: string[] = [];
   /** Cancels the wait for the first request while the capture has not started yet. */
   private cancelDeferredStart: (() => void) | undefined;
+  /** Ends a capture under way (its shell's whole group), for disposal. */
+  private readonly stopCapture = new AbortController();
 
   constructor(private readonly options: LoginEnvironmentOptions) {
     if (options.mode !== "once" && options.mode !== "refresh") return;
@@ -148,10 +150,16 @@ export class LoginEnvironment {
     this.capture();
   }
 
-  /** Stops waiting for the first request (the session ends); a capture under way runs out. */
-  dispose(): void {
+  /**
+   * The session ends: stops waiting for the first request, ends a capture under way and resolves
+   * once it is gone, so that no shell of a disposed session still writes into its scratchpad
+   * (which its owner may be removing).
+   */
+  async dispose(): Promise<void> {
     this.cancelDeferredStart?.();
     this.cancelDeferredStart = undefined;
+    this.stopCapture.abort();
+    await this.capturing;
   }
 
   /** Warnings not yet reported (a failed capture), taken once. */
@@ -190,6 +198,7 @@ export class LoginEnvironment {
         this.ready = plan;
       })
       .catch((error: unknown) => {
+        if (this.stopCapture.signal.aborted) return;
         this.warnings.push(
           `the login environment could not be captured (${errorMessage(error)}); every command runs as a login shell (bash -lc), which sources the profile each time. Set exec.login_environment to always or none to choose.`,
         );
@@ -201,13 +210,21 @@ export class LoginEnvironment {
 
   private async run(): Promise<LaunchPlan> {
     const { dir, env, shell, cwd } = this.options;
+    if (this.stopCapture.signal.aborted) throw new Error("the session ended before the capture started");
     mkdirSync(dir, { recursive: true, mode: 0o700 });
     const envFile = join(dir, ".login-capture.env");
     const functionsFile = join(dir, ".login-capture.functions");
     // Written by the shell itself (umask 077: private), read here, then removed.
     const script = `umask 077; env -0 > ${shellQuote(envFile)} && declare -f > ${shellQuote(functionsFile)}`;
     try {
-      await runCapture(shell, script, cwd, env, this.options.timeoutMs ?? LOGIN_CAPTURE_TIMEOUT_MS);
+      await runCapture(
+        shell,
+        script,
+        cwd,
+        env,
+        this.options.timeoutMs ?? LOGIN_CAPTURE_TIMEOUT_MS,
+        this.stopCapture.signal,
+      );
       const captured = parseNulEnvironment(readFileSync(envFile, "utf8"));
       const functions = readFileSync(functionsFile, "utf8");
       const file = join(dir, LOGIN_ENVIRONMENT_FILE);
@@ -220,13 +237,18 @@ export class LoginEnvironment {
   }
 }
 
-/** Runs `shell -lc script` in its own process group; rejects on a non-zero exit or the timeout. */
+/**
+ * Runs `shell -lc script` in its own process group; rejects on a non-zero exit, the timeout or
+ * `stop` (which end the whole group: a profile may have started helpers of its own; `stop`
+ * resolves the promise only once the shell has exited).
+ */
 function runCapture(
   shell: string,
   script: string,
   cwd: string,
   env: Readonly<Record<string, string>>,
   timeoutMs: number,
+  stop: AbortSignal,
 ): Promise<void> {
   return new Promise((resolve, reject) => {
     const child = spawn(shell, ["-lc", script], {
@@ -239,21 +261,27 @@ function runCapture(
     child.stderr.on("data", (chunk: Buffer) => {
       if (stderr.length < 2_000) stderr += chunk.toString("utf8");
     });
-    const timer = setTimeout(() => {
-      // The whole group: a profile may have started helpers of its own.
-      if (child.pid !== undefined) {
-        try {
-          process.kill(-child.pid, "SIGKILL");
-        } catch {}
+    const killGroup = () => {
+      if (child.pid === undefined) return;
+      try {
+        process.kill(-child.pid, "SIGKILL");
+      } catch {
+        // Already gone.
       }
+    };
+    const timer = setTimeout(() => {
+      killGroup();
       reject(new Error(`the login shell took longer than ${timeoutMs} ms`));
     }, timeoutMs);
+    stop.addEventListener("abort", killGroup, { once: true });
     child.on("error", (error) => {
       clearTimeout(timer);
+      stop.removeEventListener("abort", killGroup);
       reject(error);
     });
     child.on("exit", (code, signal) => {
       clearTimeout(timer);
+      stop.removeEventListener("abort", killGroup);
       if (code === 0) resolve();
       else
         reject(

@@ -255,10 +255,10 @@ export class ProcessManager {
   /** Ends every process group (SIGTERM, then SIGKILL after a short grace) and forgets every session. */
   async disposeAll(): Promise<void> {
     this.disposed = true;
-    this.login?.dispose();
     const all = [...this.sessions.values()];
     this.sessions.clear();
     await Promise.all([
+      this.login?.dispose(),
       ...all.map((session) => session.terminate(this.terminateGraceMs)),
       ...this.terminations,
     ]);

@@ -1,9 +1,10 @@
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { ProcessManager } from "../../src/tools/command/index.js";
+import { alive } from "../jobs/support.js";
 import { runToEnd, tempWorkspace } from "./helpers.js";
 
 // A session's login-environment capture waits for the session's first model request to be sent
@@ -108,5 +109,26 @@ describe("a login-environment capture that starts after the first request", () =
     await sendRequest();
     await pause(200);
     expect(sourcedCount()).toBe(0);
+  });
+
+  it("disposal during a capture ends the capture's shell and its helpers, and nothing more is written", async () => {
+    // A profile that hangs with a helper of its own, after saying it runs (and their pids).
+    const home = join(workspace.dir, "home");
+    writeFileSync(
+      join(home, ".bash_profile"),
+      'echo $$ > "$HOME/shell.pid"; sleep 60 & echo $! > "$HOME/helper.pid"; wait\n',
+    );
+    const processes = deferredManager();
+    await sendRequest();
+    const pidOf = (name: string) =>
+      existsSync(join(home, name)) ? Number(readFileSync(join(home, name), "utf8").trim()) || 0 : 0;
+    for (let i = 0; i < 250 && pidOf("helper.pid") === 0; i++) await pause(20);
+    const pids = [pidOf("shell.pid"), pidOf("helper.pid")];
+    expect(pids.every((pid) => pid > 0)).toBe(true);
+    await processes.disposeAll();
+    for (const pid of pids) expect(alive(pid), `process ${pid}`).toBe(false);
+    // The scratchpad keeps no capture files, and a dispose reports no failed capture.
+    expect(readdirSync(join(workspace.dir, "scratch"))).toEqual([]);
+    expect(processes.takeWarnings()).toEqual([]);
   });
 });

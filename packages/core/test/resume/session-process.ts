@@ -1,10 +1,10 @@
 import { type ChildProcess, spawn } from "node:child_process";
-import { existsSync, readFileSync, statSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
 import { scratchpadDir } from "@penguin/state";
-import { waitUntil } from "../jobs/support.js";
+import { alive, waitUntil } from "../jobs/support.js";
 import { MODEL } from "../sdk/fixtures.js";
 
 // A session run in its own Node process (child-session.mjs), so that a test can kill it for real
@@ -72,6 +72,7 @@ export function spawnSessionProcess(
       child.kill("SIGKILL");
       await exited;
       if (child.signalCode !== "SIGKILL") throw new Error(`the process ended with ${child.signalCode}`);
+      await endOrphanedCaptures(env.root);
     },
     cleanup() {
       if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
@@ -125,6 +126,34 @@ export async function crashDuringJob(
   );
   await run.kill();
   return { sessionId, jobPid: readPid(pidFile) };
+}
+
+/**
+ * A killed session can leave its login-environment capture running (a shell in a group of its
+ * own, as commands are), still to write into the scratchpad: ended here, so that it neither
+ * races the test's removal of its temp folder nor outlives the test. Found by its command line,
+ * which names the capture file under `root`.
+ */
+async function endOrphanedCaptures(root: string): Promise<void> {
+  const captures = readdirSync("/proc")
+    .filter((name) => /^\d+$/.test(name))
+    .filter((pid) => {
+      try {
+        const cmdline = readFileSync(`/proc/${pid}/cmdline`, "utf8");
+        return cmdline.includes(root) && cmdline.includes(".login-capture");
+      } catch {
+        return false;
+      }
+    })
+    .map(Number);
+  for (const pid of captures) {
+    try {
+      process.kill(-pid, "SIGKILL");
+    } catch {
+      // Already gone.
+    }
+  }
+  await waitUntil(() => !captures.some(alive), "the killed session's capture shell to end");
 }
 
 /** The pid a job wrote to its file. */

@@ -62,9 +62,8 @@ export async function setup(
     agent,
     async cleanup() {
       await llm.close();
-      // A killed session process may leave a shell of its own (the login environment capture)
-      // finishing a write into the scratchpad: retry what a racing write makes fail (up to some
-      // 5 s: on a loaded CI machine 1.5 s was seen to be too short).
+      // A process that has just ended may still have a write landing in the folder: retry what
+      // such a racing write makes fail (for up to some 5 s on a loaded machine).
       rmSync(root, { recursive: true, force: true, maxRetries: 9, retryDelay: 100 });
     },
   };
