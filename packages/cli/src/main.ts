@@ -1,5 +1,5 @@
 import { Command, CommanderError } from "commander";
-import { EXIT_USAGE, UsageError } from "./exit-codes.js";
+import { EXIT_TASK_FAILED, EXIT_USAGE, UsageError } from "./exit-codes.js";
 import { registerConfigCommands } from "./register/config.js";
 import { registerMetricsCommand } from "./register/metrics.js";
 import { registerServeCommand } from "./register/serve.js";
@@ -43,6 +43,11 @@ export async function main(argv: string[]): Promise<number> {
     if (err instanceof UsageError) {
       process.stderr.write(`penguin: ${err.message}\n`);
       return err.exitCode;
+    }
+    // Another process has the session open (penguin chat or penguin serve): named, not a crash.
+    if (err instanceof Error && err.name === "SessionHeldError") {
+      process.stderr.write(`penguin: ${err.message}\n`);
+      return EXIT_TASK_FAILED;
     }
     // The SDK's SetupError: a model, workspace, config or session id the user can fix.
     if (err instanceof Error && err.name === "SetupError") {

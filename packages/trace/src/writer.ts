@@ -13,6 +13,8 @@ export interface TraceWriterOptions {
    * crash or SIGKILL of the process but not a power cut or a kernel crash.
    */
   fsync?: boolean;
+  /** Called once when the writer is closed (its owner lets go of what it held for it). */
+  onClose?: () => void;
 }
 
 export interface CreateTraceOptions extends TraceWriterOptions {
@@ -48,6 +50,7 @@ export class TraceWriter {
   readonly sessionId: string;
   readonly #dayDir: string;
   readonly #fsync: boolean;
+  readonly #onClose: (() => void) | undefined;
   #index: number;
   #path: string;
   #fd: number | undefined;
@@ -69,6 +72,7 @@ export class TraceWriter {
     this.#path = join(dayDir, traceFileName(sessionId, index));
     this.#fd = fd;
     this.#fsync = opts.fsync === true;
+    this.#onClose = opts.onClose;
     const size = fstatSync(fd).size;
     this.#fileHasRecords = size > 0;
     this.#checkTail = size > 0;
@@ -175,7 +179,11 @@ export class TraceWriter {
     if (this.#fd === undefined) return;
     const fd = this.#fd;
     this.#fd = undefined;
-    closeSync(fd);
+    try {
+      closeSync(fd);
+    } finally {
+      this.#onClose?.();
+    }
   }
 
   #openFd(action: string): number {

@@ -189,6 +189,15 @@ export async function sessionsDelete(id: string, opts: SessionsDeleteOptions): P
   const loc = traceLocationOf(dataRootOf(opts));
   checkSessionId(id);
   const files = requireSessionOrScratchpad(loc, id);
+  // Core is loaded only here: the other sessions commands read traces alone.
+  const { sessionHolder } = await import("@penguin/core");
+  const holder = sessionHolder(join(loc.scratchpadRoot, id));
+  if (holder) {
+    throw new UsageError(
+      `session ${id} is open in another process (pid ${holder.pid}, since ${holder.since}): end it there before deleting it`,
+      EXIT_TASK_FAILED,
+    );
+  }
   const consent = await askConsent(
     `delete session ${id} (${files.length} trace file${files.length === 1 ? "" : "s"} and its scratchpad)?`,
     opts.yes,

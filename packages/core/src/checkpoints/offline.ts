@@ -1,13 +1,15 @@
 import { scratchpadDir, scratchpadRoot, tracesDir } from "@penguin/state";
 import { readSession, TraceWriter } from "@penguin/trace";
+import { holdSession } from "../processes/session-holder.js";
 import { CheckpointBook } from "./book.js";
 import { type RevertOptions, type RevertOutcome, revertChangeSet } from "./revert.js";
 import { BlobStore } from "./store.js";
 import { type ChangeSummary, summarize } from "./summary.js";
 
 // A top-level session's changes and their revert without opening the session (no model, no
-// tools): what `penguin undo` uses. The session must not be running in another process meanwhile:
-// the revert appends to its trace.
+// tools): what `penguin undo` uses. A revert appends to the session's trace, so it holds the
+// session while it does (processes/session-holder.ts): it is refused while another process has the
+// session open (`penguin chat`, `penguin serve`), which would not know of the revert.
 
 /** A task by its number in the session (1 is the first), or a revert by the id it returned (`undo-1`). */
 export type ChangeSetRef = number | string;
@@ -30,14 +32,26 @@ export interface SessionChanges {
 export function openSessionChanges(dataRoot: string, sessionId: string): SessionChanges {
   const location = { tracesDir: tracesDir(dataRoot), scratchpadRoot: scratchpadRoot(dataRoot) };
   const { records } = readSession(location, sessionId);
+  const scratchpad = scratchpadDir(dataRoot, sessionId);
   let trace: TraceWriter | undefined;
+  /** Holds the session and opens its trace, once, before the revert's first change. */
+  const openTrace = (): TraceWriter => {
+    if (trace) return trace;
+    const release = holdSession(scratchpad, sessionId);
+    try {
+      trace = TraceWriter.open(location, sessionId, { onClose: release });
+    } catch (error) {
+      release();
+      throw error;
+    }
+    return trace;
+  };
   const append = (record: Parameters<TraceWriter["append"]>[0]) => {
-    trace ??= TraceWriter.open(location, sessionId);
-    trace.append(record);
+    openTrace().append(record);
   };
   const book = new CheckpointBook({
     ownerSessionId: sessionId,
-    store: new BlobStore(scratchpadDir(dataRoot, sessionId)),
+    store: new BlobStore(scratchpad),
     records: () => records,
     append,
   });
@@ -49,7 +63,10 @@ export function openSessionChanges(dataRoot: string, sessionId: string): Session
     },
     async revert(ref, options = {}) {
       const changeSet = changeSetOf(book, ref, true);
-      return changeSet === undefined ? undefined : revertChangeSet(book, changeSet, options, append);
+      if (changeSet === undefined) return undefined;
+      // A dry run changes nothing and records nothing; a revert holds the session from the start.
+      if (options.dryRun !== true) openTrace();
+      return revertChangeSet(book, changeSet, options, append);
     },
     close: () => trace?.close(),
   };

@@ -19,7 +19,6 @@ import {
   rebuildContext,
   TraceError,
   type TraceLocation,
-  TraceWriter,
 } from "@penguin/trace";
 import { SessionRules } from "../approval/session-rules.js";
 import type { ConversationState } from "../engine/types.js";
@@ -58,6 +57,7 @@ import { traceMetrics } from "./session-metrics.js";
 import { sessionNotices } from "./session-notices.js";
 import { sessionSystemPrompt } from "./session-prompt.js";
 import { sessionProcesses, sessionTools } from "./session-tools.js";
+import { sessionTrace, traceLocation } from "./session-trace.js";
 import { SetupError } from "./setup-error.js";
 import { createSubagentManager, subagentPointers } from "./subagents.js";
 import { prepareSurroundings, type SessionSurroundings } from "./surroundings.js";
@@ -82,7 +82,7 @@ export class Agent {
   }
 
   private get location(): TraceLocation {
-    return { tracesDir: tracesDir(this.dataRoot), scratchpadRoot: scratchpadRoot(this.dataRoot) };
+    return traceLocation(this.dataRoot);
   }
 
   /** Starts a session: its trace opens with session_meta and tool_list_ready. */
@@ -122,7 +122,7 @@ export class Agent {
       surroundings,
       child: child && { instructions: child.instructions, mayLaunch: mayLaunchAt(this.config, child.tree) },
     });
-    const trace = TraceWriter.create(this.location, id);
+    const trace = sessionTrace(this.dataRoot, id, { mode: "create", topLevel: !child });
     return this.assemble({
       id,
       resolved,
@@ -251,7 +251,7 @@ export class Agent {
     const rules = new SessionRules();
     for (const rule of grantedRules(records)) rules.add(rule);
     const surroundings = await this.surroundings(workspaceDir, records);
-    const trace = TraceWriter.open(this.location, sessionId);
+    const trace = sessionTrace(this.dataRoot, sessionId, { mode: "open", topLevel: !parentSessionId });
     const closed = closeOpenCompaction(trace, resume);
     const journal = new SessionJournal({ location: this.location, sessionId, trace, records });
     return this.assemble({

@@ -22,6 +22,8 @@ export interface SessionProcess {
   waitFor(test: (line: Line) => boolean): Promise<Line>;
   /** Every line printed so far. */
   readonly lines: readonly Line[];
+  /** The process's pid. */
+  readonly pid: number | undefined;
   /** SIGKILL, and the process is gone (fails if it ended otherwise). */
   kill(): Promise<void>;
   /** Kills it if it still runs (for after each test). */
@@ -60,6 +62,7 @@ export function spawnSessionProcess(
   const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
   return {
     lines: seen,
+    pid: child.pid,
     waitFor(test) {
       const already = seen.find(test);
       if (already) return Promise.resolve(already);

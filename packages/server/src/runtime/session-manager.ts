@@ -7,6 +7,7 @@ import {
   type ResolveStepInput,
   type RunInput,
   type Session,
+  SessionHeldError,
   SetupError,
 } from "@penguin/core";
 import type { ApprovalMode } from "@penguin/state";
@@ -260,7 +261,9 @@ export class SessionManager {
 }
 
 function asSetupError(error: unknown): Error {
-  if (error instanceof SetupError || error instanceof TypeError) return new SessionSetupError(error.message);
+  // A session another process has open (a `penguin chat` on this machine) cannot be reopened here either.
+  if (error instanceof SetupError || error instanceof TypeError || error instanceof SessionHeldError)
+    return new SessionSetupError(error.message);
   if (error instanceof Error && /^cannot load agent/.test(error.message))
     return new SessionSetupError(error.message);
   return error instanceof Error ? error : new Error(String(error));
