@@ -105,6 +105,21 @@ describe("TraceWriter.append", () => {
     expect(() => writer.rotate()).toThrow(expect.objectContaining({ code: "writer_closed" }));
   });
 
+  it("calls onClose once, when the writer is closed (not on a rotate)", () => {
+    const loc = tempLocation();
+    let closes = 0;
+    const writer = TraceWriter.create(loc, "s1", { onClose: () => closes++ });
+    writer.append(meta("s1"));
+    writer.rotate();
+    expect(closes).toBe(0);
+    writer.close();
+    writer.close();
+    expect(closes).toBe(1);
+    const reopened = TraceWriter.open(loc, "s1", { onClose: () => closes++ });
+    reopened.close();
+    expect(closes).toBe(2);
+  });
+
   it("with fsync on, writes the same lines", () => {
     const loc = tempLocation();
     const writer = TraceWriter.create(loc, "s1", { fsync: true });
