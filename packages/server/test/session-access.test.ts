@@ -23,6 +23,8 @@ describe("session access and input checks", () => {
       ["GET", `/api/sessions/${id}/trace`],
       ["GET", `/api/sessions/${id}/processes`],
       ["GET", `/api/sessions/${id}/agents`],
+      ["GET", `/api/sessions/${id}/changes`],
+      ["POST", `/api/sessions/${id}/revert`, { dry_run: true }],
       ["DELETE", `/api/sessions/${id}/processes/cmd_1`],
       ["GET", `/api/sessions/${id}/stream`],
     ];

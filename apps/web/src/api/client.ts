@@ -10,6 +10,7 @@ import type {
   GoalRequest,
   MessagesResponse,
   PendingApproval,
+  RevertResult,
   Session,
   TaskState,
   TraceResponse,
@@ -126,6 +127,14 @@ export const api = {
 
   sessionAgents: (id: string) =>
     request<{ agents: AgentRow[] }>("GET", `${sessionPath(id)}/agents`).then((r) => r.agents),
+
+  /** Reverts a change set's files (a task's number, or a revert's id), or with dryRun previews it. */
+  revert: (id: string, task: string, options: { dryRun?: boolean; force?: boolean } = {}) =>
+    request<RevertResult>("POST", `${sessionPath(id)}/revert`, {
+      task,
+      dry_run: options.dryRun === true,
+      force: options.force === true,
+    }),
 
   recovery: (id: string) => request<RecoveryView>("GET", `${sessionPath(id)}/recovery`),
   resolveStep: (id: string, toolCallId: string, decision: "retry" | "accept", evidence: string) =>

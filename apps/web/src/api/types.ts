@@ -158,3 +158,25 @@ export interface GoalRequest {
   /** Tokens the goal may spend (total minus cache reads); then one wrap-up round. */
   budget?: number;
 }
+
+/** A path a revert left alone: changed since its change set (or its prior content never kept). */
+export interface RevertConflict {
+  path: string;
+  reason: "changed_since" | "not_restorable";
+  /** The hash the change set left (null: nothing there). */
+  expected_sha256?: string | null;
+  /** The hash there now (null: nothing there). */
+  current_sha256?: string | null;
+}
+
+/** The answer of POST /api/sessions/:id/revert. */
+export interface RevertResult {
+  session_id: string;
+  reverted: string;
+  /** The revert's own change set (it can be reverted in turn); null for a dry run or when nothing changed. */
+  change_set: string | null;
+  restored: string[];
+  conflicts: RevertConflict[];
+  dry_run: boolean;
+  forced: boolean;
+}

@@ -1,13 +1,22 @@
 import { useEffect, useRef } from "react";
 import { compactionText, goalText } from "../stream/long-session.js";
 import type { TimelineItem } from "../stream/timeline.js";
+import { ChangesCard } from "./changes-card.js";
 import { ToolCallCard } from "./tool-call-card.js";
+
+/** What the items need to know of their session: where its workspace is, whether it is busy. */
+export interface TimelineContext {
+  sessionId?: string;
+  workspace?: string;
+  /** A task or a compaction runs. */
+  busy: boolean;
+}
 
 function OriginBadge({ origin }: { origin?: string[] }) {
   return origin ? <span className="badge">subagent {origin.join(" › ")}</span> : null;
 }
 
-function Item({ item }: { item: TimelineItem }) {
+function Item({ item, context }: { item: TimelineItem; context: TimelineContext }) {
   switch (item.kind) {
     case "text":
       return (
@@ -64,6 +73,15 @@ function Item({ item }: { item: TimelineItem }) {
           {goalText(item.goal)}
         </p>
       );
+    case "changes":
+      return (
+        <ChangesCard
+          changes={item.changes}
+          busy={context.busy}
+          {...(context.sessionId ? { sessionId: context.sessionId } : {})}
+          {...(context.workspace ? { workspace: context.workspace } : {})}
+        />
+      );
     case "status":
       return (
         <p className={`status-line tone-${item.tone === "error" ? "bad" : "info"}`} data-testid="status-line">
@@ -74,7 +92,13 @@ function Item({ item }: { item: TimelineItem }) {
 }
 
 /** The session's messages in order, the live streams last; it follows the bottom while you are there. */
-export function TimelineView({ items }: { items: TimelineItem[] }) {
+export function TimelineView({
+  items,
+  context = { busy: false },
+}: {
+  items: TimelineItem[];
+  context?: TimelineContext;
+}) {
   const end = useRef<HTMLDivElement>(null);
   const following = useRef(true);
 
@@ -95,7 +119,7 @@ export function TimelineView({ items }: { items: TimelineItem[] }) {
     <div className="timeline" data-testid="timeline">
       {items.length === 0 && <p className="muted">Nothing here yet: ask for something below.</p>}
       {items.map((item) => (
-        <Item key={item.key} item={item} />
+        <Item key={item.key} item={item} context={context} />
       ))}
       <div ref={end} />
     </div>

@@ -75,7 +75,10 @@ export function ChatPage({ sessionId }: { sessionId: string }) {
           {streamBanner(stream)}
         </p>
       )}
-      <TimelineView items={timeline?.items ?? []} />
+      <TimelineView
+        items={timeline?.items ?? []}
+        context={{ sessionId, workspace: session.workspace, busy: taskState !== "idle" }}
+      />
       {timeline && <AgentsPanel sessionId={sessionId} activity={timeline.agents} taskState={taskState} />}
       <RecoveryPanel sessionId={sessionId} taskState={taskState} />
       {timeline && timeline.approvals.length > 0 && (

@@ -11,6 +11,7 @@ import type {
 } from "../api/types.js";
 import { type AgentActivity, agentActivity } from "./agent-activity.js";
 import { callDescription } from "./call-description.js";
+import { type ChangesView, changesView, revertsOf } from "./changes.js";
 import {
   type CompactionView,
   compactionBegun,
@@ -35,7 +36,8 @@ export type TimelineItem =
   | { kind: "image"; key: string; src: string; origin?: string[] }
   | { kind: "status"; key: string; tone: "info" | "error"; text: string }
   | { kind: "compaction"; key: string; compaction: CompactionView }
-  | { kind: "goal"; key: string; goal: GoalView };
+  | { kind: "goal"; key: string; goal: GoalView }
+  | { kind: "changes"; key: string; changes: ChangesView };
 
 export interface ToolCallView {
   toolCallId: string;
@@ -259,6 +261,9 @@ export function buildItems(
     return call;
   };
 
+  // Which change sets a standing revert took back: their "Files changed" blocks say so.
+  const reverts = revertsOf(records);
+
   // The compaction in progress: its summary request's reply and the new context it starts with
   // (the summary and the kept user messages) are part of it, not new chat messages.
   let compacting: CompactionView | undefined;
@@ -384,6 +389,10 @@ export function buildItems(
         return;
       case "goal_finished":
         items.push({ kind: "goal", key, goal: goalFinished(event) });
+        return;
+      case "task_changes":
+        if (origin !== undefined) return;
+        items.push({ kind: "changes", key, changes: changesView(event, reverts) });
         return;
       case "task_end": {
         const failed = event.status !== "completed";

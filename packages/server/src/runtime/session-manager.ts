@@ -5,6 +5,8 @@ import {
   type NotifyOutcome,
   type ResolveOutcome,
   type ResolveStepInput,
+  type RevertOptions,
+  type RevertOutcome,
   type RunInput,
   type Session,
   SessionHeldError,
@@ -24,6 +26,7 @@ import type { Logger } from "pino";
 import type { SessionRow } from "../db/schema.js";
 import { MAX_TITLE_CHARS } from "../limits.js";
 import type { ServerMetrics } from "../metrics/prometheus.js";
+import { openChanges, revertRecords } from "../sessions/changes.js";
 import type { SessionStore } from "../sessions/store.js";
 import type { EventHub } from "../sse/event-hub.js";
 import { publishServerEvent, sessionChannel, userChannel } from "./channels.js";
@@ -62,6 +65,8 @@ export class SessionSetupError extends Error {
 export class SessionManager {
   readonly #runtimes = new Map<string, SessionRuntime>();
   readonly #location: TraceLocation;
+  /** Sessions reverted from their trace right now (no runtime holds them open): nothing starts meanwhile. */
+  readonly #offlineReverts = new Set<string>();
   #closed = false;
 
   constructor(private readonly options: SessionManagerOptions) {
@@ -73,6 +78,10 @@ export class SessionManager {
 
   get location(): TraceLocation {
     return this.#location;
+  }
+
+  get dataRoot(): string {
+    return this.options.dataRoot;
   }
 
   /** Rows a previous server process left "running" become idle: nothing of theirs runs now. */
@@ -132,6 +141,7 @@ export class SessionManager {
    */
   async startTask(row: SessionRow, input: RunInput, options: TaskOptions = {}): Promise<StartOutcome> {
     if (this.#closed) throw new Error("the server is stopping");
+    if (this.#offlineReverts.has(row.id)) return "busy";
     const runtime = this.#runtimes.get(row.id) ?? this.#addRuntime(row);
     const started = await runtime.start(input, options);
     if (started === "started" && row.title === "") {
@@ -148,8 +158,46 @@ export class SessionManager {
    */
   async compact(row: SessionRow): Promise<StartOutcome> {
     if (this.#closed) throw new Error("the server is stopping");
+    if (this.#offlineReverts.has(row.id)) return "busy";
     const runtime = this.#runtimes.get(row.id) ?? this.#addRuntime(row);
     return runtime.compact();
+  }
+
+  /**
+   * Reverts (or previews the revert of) change set `changeSet`: through the SDK session when a
+   * runtime holds it open, else from its trace as `penguin undo` does (no model is opened). `busy`
+   * or `compacting` while a task, a compaction or another revert runs. A revert that ran is
+   * published on the session's stream: its `changes_reverted` and its own `task_changes`.
+   */
+  async revert(
+    row: SessionRow,
+    changeSet: string,
+    options: RevertOptions,
+  ): Promise<RevertOutcome | undefined | Exclude<StartOutcome, "started">> {
+    if (this.#closed) throw new Error("the server is stopping");
+    const runtime = this.#runtimes.get(row.id);
+    if (runtime?.taskState().state === "compacting") return "compacting";
+    if (runtime?.busy || this.#offlineReverts.has(row.id)) return "busy";
+    let outcome: RevertOutcome | undefined;
+    if (runtime?.session) {
+      const answer = await runtime.revert(changeSet, options);
+      if (answer === "busy") return answer;
+      outcome = answer;
+    } else {
+      this.#offlineReverts.add(row.id);
+      const changes = openChanges(this.options.dataRoot, row.id);
+      try {
+        outcome = await changes?.revert(changeSet, options);
+      } finally {
+        changes?.close();
+        this.#offlineReverts.delete(row.id);
+      }
+    }
+    if (outcome?.changeSet !== undefined) {
+      for (const record of revertRecords(this.#location, row.id, outcome.changeSet))
+        this.options.hub.publish(sessionChannel(row.id), { data: JSON.stringify(record) });
+    }
+    return outcome;
   }
 
   /** Hands a notice to the session's event handlers (resuming it from its trace when it has no live runtime). */

@@ -4,6 +4,8 @@ import type {
   NotifyOutcome,
   ResolveOutcome,
   ResolveStepInput,
+  RevertOptions,
+  RevertOutcome,
   RunInput,
   Session,
   UserQuestion,
@@ -91,6 +93,8 @@ export class SessionRuntime {
   #idleTimer: NodeJS.Timeout | undefined;
   /** Decisions on uncertain calls being recorded now (they keep the session open). */
   #resolving = 0;
+  /** A revert of file changes runs: no task or compaction starts meanwhile. */
+  #reverting = false;
 
   constructor(
     readonly sessionId: string,
@@ -112,9 +116,9 @@ export class SessionRuntime {
     return sessionChannel(this.sessionId);
   }
 
-  /** A task or a compaction is starting or running. */
+  /** A task or a compaction is starting or running, or a revert runs. */
   get busy(): boolean {
-    return this.#starting !== undefined || this.#task !== undefined;
+    return this.#starting !== undefined || this.#task !== undefined || this.#reverting;
   }
 
   /** The SDK session, when it is open (undefined after a release until the next task). */
@@ -194,6 +198,25 @@ export class SessionRuntime {
     }
   }
 
+  /**
+   * Reverts (or previews the revert of) a change set through the open SDK session, which records
+   * it in its trace; `busy` while a task, a compaction or another revert runs. The caller makes
+   * sure the session is open (`session`): a released one is reverted from its trace instead.
+   */
+  async revert(changeSet: string, options: RevertOptions): Promise<RevertOutcome | undefined | "busy"> {
+    const session = this.#session;
+    if (this.busy || !session) return "busy";
+    if (this.#disposed) throw new Error(`session ${this.sessionId} is shutting down`);
+    this.#reverting = true;
+    this.#clearIdleTimer();
+    try {
+      return await session.revert(changeSet, options);
+    } finally {
+      this.#reverting = false;
+      this.#scheduleRelease();
+    }
+  }
+
   /** The agent's questions to the user wait for POST .../questions/:questionId/answer. */
   readonly #onAsk = (question: UserQuestion) => this.questions.ask(question);
 
@@ -231,6 +254,7 @@ export class SessionRuntime {
   ): Promise<StartOutcome> {
     const running = this.#task?.activity ?? this.#starting;
     if (running !== undefined) return running === "compaction" ? "compacting" : "busy";
+    if (this.#reverting) return "busy";
     if (this.#disposed) throw new Error(`session ${this.sessionId} is shutting down`);
     this.#starting = activity;
     this.#clearIdleTimer();

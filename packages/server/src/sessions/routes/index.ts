@@ -1,6 +1,7 @@
 import type { AnyRouteSpec } from "../../http/route.js";
 import { sessionAgentRoutes } from "./agents.js";
 import { sessionApprovalRoutes } from "./approvals.js";
+import { sessionChangesRoutes } from "./changes.js";
 import { sessionCompactionRoutes } from "./compaction.js";
 import { sessionHistoryRoutes } from "./history.js";
 import { sessionLifecycleRoutes } from "./lifecycle.js";
@@ -14,7 +15,7 @@ import { sessionTaskRoutes } from "./tasks.js";
 
 export type { SessionRoutesOptions } from "./session-route.js";
 
-/** Sessions, tasks, notices, compaction, steering, abort, approvals, questions, history, trace, processes, agents, recovery and the live streams. */
+/** Sessions, tasks, notices, compaction, steering, abort, approvals, questions, history, trace, processes, agents, recovery, file changes and their revert, and the live streams. */
 export function sessionRoutes(options: SessionRoutesOptions): AnyRouteSpec[] {
   return [
     ...sessionLifecycleRoutes(options),
@@ -27,6 +28,7 @@ export function sessionRoutes(options: SessionRoutesOptions): AnyRouteSpec[] {
     ...sessionProcessRoutes(options),
     ...sessionAgentRoutes(options),
     ...sessionRecoveryRoutes(options),
+    ...sessionChangesRoutes(options),
     ...sessionStreamRoutes(options),
   ];
 }

@@ -81,14 +81,17 @@ async function visibleSession(
 }
 
 /** What a handler under `/api/sessions/:id` gets: the route's input and the session it names. */
-export interface SessionRouteInput<P, B> extends RouteInput<P, B, undefined, "user"> {
+export interface SessionRouteInput<P, B, Q = undefined> extends RouteInput<P, B, Q, "user"> {
   session: SessionRow;
 }
 
 /** A route under `/api/sessions/:id`, for users; its handler runs only for a visible session. */
-export interface SessionRouteSpec<P extends z.ZodType, B extends z.ZodType | undefined>
-  extends Omit<RouteSpec<P, B, undefined, "user">, "access" | "query" | "handle"> {
-  handle(c: AppContext, input: SessionRouteInput<P, B>): Response | Promise<Response>;
+export interface SessionRouteSpec<
+  P extends z.ZodType,
+  B extends z.ZodType | undefined,
+  Q extends z.ZodType | undefined = undefined,
+> extends Omit<RouteSpec<P, B, Q, "user">, "access" | "handle"> {
+  handle(c: AppContext, input: SessionRouteInput<P, B, Q>): Response | Promise<Response>;
 }
 
 /**
@@ -99,9 +102,10 @@ export interface SessionRouteSpec<P extends z.ZodType, B extends z.ZodType | und
 export function defineSessionRoute<
   P extends z.ZodType<{ id: string }>,
   B extends z.ZodType | undefined = undefined,
->(store: SessionStore, spec: SessionRouteSpec<P, B>): AnyRouteSpec {
+  Q extends z.ZodType | undefined = undefined,
+>(store: SessionStore, spec: SessionRouteSpec<P, B, Q>): AnyRouteSpec {
   const { handle, ...route } = spec;
-  return defineRoute<P, B, undefined, "user">({
+  return defineRoute<P, B, Q, "user">({
     ...route,
     access: "user",
     responses: { 404: SESSION_NOT_FOUND, ...spec.responses },

@@ -1,0 +1,129 @@
+import { openSessionChanges, type SessionChanges } from "@penguin/core";
+import { type FileChange, isPayload, type OmniMessage } from "@penguin/protocol";
+import type { z } from "zod";
+import type { ChangeSetRowSchema } from "./changes-schemas.js";
+import { traceRecords } from "./trace-reads.js";
+
+// A session's change sets as GET /api/sessions/:id/changes lists them: read from its trace (the
+// checkpoints the file tools and the reverts recorded), whether the server holds the session
+// open or not. Paths come from the trace only: the client names a change set, never a path.
+
+export type ChangeSetRow = z.infer<typeof ChangeSetRowSchema>;
+
+interface TraceFacts {
+  /** The summary recorded for each change set (the newest one counts). */
+  summaries: Map<string, FileChange[]>;
+  /** Revert change set → the change set it reverted. */
+  reverts: Map<string, string>;
+}
+
+function factsOf(records: readonly OmniMessage[]): TraceFacts {
+  const facts: TraceFacts = { summaries: new Map(), reverts: new Map() };
+  for (const record of records) {
+    if (isPayload(record, "task_changes"))
+      facts.summaries.set(record.payload.change_set, record.payload.files);
+    if (isPayload(record, "changes_reverted"))
+      facts.reverts.set(record.payload.change_set, record.payload.reverted);
+  }
+  return facts;
+}
+
+/** The revert that reverted `changeSet` and stands (is not itself reverted), if any. */
+function standingRevertOf(reverts: ReadonlyMap<string, string>, changeSet: string): string | undefined {
+  for (const [revert, target] of reverts) {
+    if (target === changeSet && standingRevertOf(reverts, revert) === undefined) return revert;
+  }
+  return undefined;
+}
+
+function rowOf(facts: TraceFacts, changeSet: string, files: FileChange[]): ChangeSetRow {
+  const reverts = facts.reverts.get(changeSet);
+  const revertedBy = standingRevertOf(facts.reverts, changeSet);
+  return {
+    change_set: changeSet,
+    kind: changeSet.startsWith("undo-") ? "revert" : "task",
+    ...(reverts !== undefined ? { reverts } : {}),
+    ...(revertedBy !== undefined ? { reverted_by: revertedBy } : {}),
+    files: files.map((file) => ({
+      path: file.path,
+      status: file.status,
+      ...(file.from !== undefined ? { from: file.from } : {}),
+      kind: file.kind,
+      lines_added: file.lines_added,
+      lines_removed: file.lines_removed,
+      restorable: file.restorable,
+    })),
+  };
+}
+
+/** Opens the session's checkpoints from its trace; undefined when it has no trace. */
+export function openChanges(dataRoot: string, sessionId: string): SessionChanges | undefined {
+  try {
+    return openSessionChanges(dataRoot, sessionId);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Every change set of the session, newest first, with its summary: the one recorded in the trace
+ * (a task's end, a revert), else one computed from the checkpoints (a task a crash cut short).
+ */
+export async function listChangeSets(
+  dataRoot: string,
+  location: Parameters<typeof traceRecords>[0],
+  sessionId: string,
+): Promise<ChangeSetRow[]> {
+  const changes = openChanges(dataRoot, sessionId);
+  if (!changes) return [];
+  try {
+    const facts = factsOf(traceRecords(location, sessionId));
+    const rows: ChangeSetRow[] = [];
+    for (const changeSet of changes.changeSets().reverse()) {
+      const files = facts.summaries.get(changeSet) ?? (await changes.changes(changeSet))?.files ?? [];
+      rows.push(rowOf(facts, changeSet, files));
+    }
+    return rows;
+  } finally {
+    changes.close();
+  }
+}
+
+/** One change set with its unified diff when asked; undefined when the session has no such change set. */
+export async function oneChangeSet(
+  dataRoot: string,
+  location: Parameters<typeof traceRecords>[0],
+  sessionId: string,
+  changeSet: string,
+  diff: boolean,
+): Promise<ChangeSetRow | undefined> {
+  const changes = openChanges(dataRoot, sessionId);
+  if (!changes) return undefined;
+  try {
+    if (!changes.changeSets().includes(changeSet)) return undefined;
+    const summary = await changes.changes(changeSet, { diff });
+    if (!summary) return undefined;
+    const row = rowOf(factsOf(traceRecords(location, sessionId)), changeSet, summary.files);
+    return summary.diff !== undefined ? { ...row, diff: summary.diff } : row;
+  } finally {
+    changes.close();
+  }
+}
+
+/** The change set a revert without `task` takes: the newest task not reverted. */
+export function defaultRevertTarget(rows: readonly ChangeSetRow[]): string | undefined {
+  return rows.find((row) => row.kind === "task" && row.reverted_by === undefined)?.change_set;
+}
+
+/** The records a revert wrote (its `changes_reverted` and its own `task_changes`), for the live stream. */
+export function revertRecords(
+  location: Parameters<typeof traceRecords>[0],
+  sessionId: string,
+  changeSet: string,
+): OmniMessage[] {
+  return traceRecords(location, sessionId).filter(
+    (record) =>
+      (isPayload(record, "changes_reverted") || isPayload(record, "task_changes")) &&
+      record.payload.change_set === changeSet,
+  );
+}
