@@ -1,3 +1,4 @@
+import { spawn } from "node:child_process";
 import { createHash } from "node:crypto";
 import { existsSync } from "node:fs";
 import { readFile, writeFile } from "node:fs/promises";
@@ -200,6 +201,34 @@ describe("a session's file changes and their revert through the API", () => {
     const rows = await changesOf(s, id);
     expect(rows.map((row) => row.change_set)).toEqual(["undo-2", "undo-1", "1"]);
   });
+
+  it.runIf(process.platform === "linux")(
+    "refuses a revert (409 session_held) while another process has the session open; a dry run still answers",
+    async () => {
+      const { s, id, a } = await editedSession({ idleReleaseMs: 100 });
+      await eventually(() => s.server.sessions.runtime(id) === undefined, "the runtime to be released");
+      // Another process holds it, as `penguin chat --resume` would: its holder file names it.
+      const other = spawn("sleep", ["60"], { stdio: "ignore" });
+      try {
+        const pid = other.pid as number;
+        const stat = await readFile(`/proc/${pid}/stat`, "utf8");
+        const startTicks = stat.slice(stat.lastIndexOf(")") + 2).split(" ")[19];
+        const bootId = (await readFile("/proc/sys/kernel/random/boot_id", "utf8")).trim();
+        await writeFile(
+          join(s.dataRoot, "scratchpad", id, "holder.json"),
+          JSON.stringify({ pid, startTicks, bootId, since: "2026-12-03T10:00:00.000Z" }),
+        );
+        const held = await revert(s, id, {});
+        expect(held.status).toBe(409);
+        expect(held.body.error).toBe("session_held");
+        expect(held.body.message).toContain(`is open in another process (pid ${pid}`);
+        expect(await readFile(a, "utf8")).toBe("one\nTWO\nthree\n");
+        expect((await revert(s, id, { dry_run: true })).status).toBe(200);
+      } finally {
+        other.kill("SIGKILL");
+      }
+    },
+  );
 
   it("refuses a revert while a task runs (409), an unknown change set (422), bad bodies (400), anonymous callers (401) and other users (404)", async () => {
     const s = await sessionServer([

@@ -1,3 +1,4 @@
+import { SessionHeldError } from "@penguin/core";
 import { jsonError } from "../../http/errors.js";
 import { type AnyRouteSpec, errorResponse } from "../../http/route.js";
 import { defaultRevertTarget, listChangeSets, oneChangeSet } from "../changes.js";
@@ -60,7 +61,7 @@ export function sessionChangesRoutes(options: SessionRoutesOptions): AnyRouteSpe
       },
       400: errorResponse("invalid_request: bad body"),
       409: errorResponse(
-        "task_in_progress: a task (or another revert) is running; wait for task_end. compacting: a compaction is running",
+        "task_in_progress: a task (or another revert) is running; wait for task_end. compacting: a compaction is running. session_held: another process (a penguin chat) has the session open",
       ),
       422: errorResponse(
         "unknown_change_set: the session has no such change set. nothing_to_revert: every task is reverted or none changed files",
@@ -81,10 +82,14 @@ export function sessionChangesRoutes(options: SessionRoutesOptions): AnyRouteSpe
         );
       if (!rows.some((row) => row.change_set === target))
         return jsonError(c, 422, "unknown_change_set", `no change set ${target} in this session`);
-      const outcome = await manager.revert(session, target, {
-        dryRun: body.dry_run === true,
-        force: body.force === true,
-      });
+      const outcome = await manager
+        .revert(session, target, { dryRun: body.dry_run === true, force: body.force === true })
+        .catch((error: unknown) => {
+          // Another process (a `penguin chat` on this machine) has the session open.
+          if (error instanceof SessionHeldError) return error;
+          throw error;
+        });
+      if (outcome instanceof SessionHeldError) return jsonError(c, 409, "session_held", outcome.message);
       if (outcome === "busy" || outcome === "compacting") return refuseWhileBusy(c, outcome);
       if (!outcome) return jsonError(c, 422, "unknown_change_set", `no change set ${target} in this session`);
       return c.json(
