@@ -91,10 +91,20 @@ export class CheckpointBook implements CheckpointPort {
 
   /** Whether `changeSet` is reverted (by a revert that is not itself reverted). */
   isReverted(changeSet: string): boolean {
+    return this.revertedBy(changeSet) !== undefined;
+  }
+
+  /** The revert that reverted `changeSet` and stands (is not itself reverted), if any. */
+  revertedBy(changeSet: string): string | undefined {
     for (const [revert, target] of this.load().reverted) {
-      if (target === changeSet && !this.isReverted(revert)) return true;
+      if (target === changeSet && !this.isReverted(revert)) return revert;
     }
-    return false;
+    return undefined;
+  }
+
+  /** The change set revert `changeSet` reverted; undefined for a task. */
+  revertOf(changeSet: string): string | undefined {
+    return this.load().reverted.get(changeSet);
   }
 
   /** The newest task (not a revert) with changes that is not reverted: what an undo reverts. */

@@ -23,6 +23,12 @@ export function changeSetOf(book: CheckpointBook, ref: ChangeSetRef | undefined,
 export interface SessionChanges {
   /** The change sets with checkpoints, oldest first. */
   changeSets(): string[];
+  /** The standing revert of `changeSet` (one not itself reverted), if any. */
+  revertedBy(changeSet: string): string | undefined;
+  /** For a revert, the change set it reverted. */
+  revertOf(changeSet: string): string | undefined;
+  /** What a revert without a task takes: the newest task with changes not reverted. */
+  latestTask(): string | undefined;
   changes(ref?: ChangeSetRef, options?: { diff?: boolean }): Promise<ChangeSummary | undefined>;
   revert(ref?: ChangeSetRef, options?: RevertOptions): Promise<RevertOutcome | undefined>;
   close(): void;
@@ -57,6 +63,9 @@ export function openSessionChanges(dataRoot: string, sessionId: string): Session
   });
   return {
     changeSets: () => book.changeSets(),
+    revertedBy: (changeSet) => book.revertedBy(changeSet),
+    revertOf: (changeSet) => book.revertOf(changeSet),
+    latestTask: () => book.latestTask(),
     async changes(ref, options) {
       const changeSet = changeSetOf(book, ref);
       return changeSet === undefined ? undefined : summarize(book, changeSet, options);

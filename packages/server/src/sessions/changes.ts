@@ -10,35 +10,18 @@ import { traceRecords } from "./trace-reads.js";
 
 export type ChangeSetRow = z.infer<typeof ChangeSetRowSchema>;
 
-interface TraceFacts {
-  /** The summary recorded for each change set (the newest one counts). */
-  summaries: Map<string, FileChange[]>;
-  /** Revert change set → the change set it reverted. */
-  reverts: Map<string, string>;
-}
-
-function factsOf(records: readonly OmniMessage[]): TraceFacts {
-  const facts: TraceFacts = { summaries: new Map(), reverts: new Map() };
+/** The summary recorded for each change set (the newest one counts). */
+function summariesOf(records: readonly OmniMessage[]): Map<string, FileChange[]> {
+  const summaries = new Map<string, FileChange[]>();
   for (const record of records) {
-    if (isPayload(record, "task_changes"))
-      facts.summaries.set(record.payload.change_set, record.payload.files);
-    if (isPayload(record, "changes_reverted"))
-      facts.reverts.set(record.payload.change_set, record.payload.reverted);
+    if (isPayload(record, "task_changes")) summaries.set(record.payload.change_set, record.payload.files);
   }
-  return facts;
+  return summaries;
 }
 
-/** The revert that reverted `changeSet` and stands (is not itself reverted), if any. */
-function standingRevertOf(reverts: ReadonlyMap<string, string>, changeSet: string): string | undefined {
-  for (const [revert, target] of reverts) {
-    if (target === changeSet && standingRevertOf(reverts, revert) === undefined) return revert;
-  }
-  return undefined;
-}
-
-function rowOf(facts: TraceFacts, changeSet: string, files: FileChange[]): ChangeSetRow {
-  const reverts = facts.reverts.get(changeSet);
-  const revertedBy = standingRevertOf(facts.reverts, changeSet);
+function rowOf(changes: SessionChanges, changeSet: string, files: FileChange[]): ChangeSetRow {
+  const reverts = changes.revertOf(changeSet);
+  const revertedBy = changes.revertedBy(changeSet);
   return {
     change_set: changeSet,
     kind: changeSet.startsWith("undo-") ? "revert" : "task",
@@ -77,11 +60,11 @@ export async function listChangeSets(
   const changes = openChanges(dataRoot, sessionId);
   if (!changes) return [];
   try {
-    const facts = factsOf(traceRecords(location, sessionId));
+    const summaries = summariesOf(traceRecords(location, sessionId));
     const rows: ChangeSetRow[] = [];
     for (const changeSet of changes.changeSets().reverse()) {
-      const files = facts.summaries.get(changeSet) ?? (await changes.changes(changeSet))?.files ?? [];
-      rows.push(rowOf(facts, changeSet, files));
+      const files = summaries.get(changeSet) ?? (await changes.changes(changeSet))?.files ?? [];
+      rows.push(rowOf(changes, changeSet, files));
     }
     return rows;
   } finally {
@@ -92,7 +75,6 @@ export async function listChangeSets(
 /** One change set with its unified diff when asked; undefined when the session has no such change set. */
 export async function oneChangeSet(
   dataRoot: string,
-  location: Parameters<typeof traceRecords>[0],
   sessionId: string,
   changeSet: string,
   diff: boolean,
@@ -103,16 +85,32 @@ export async function oneChangeSet(
     if (!changes.changeSets().includes(changeSet)) return undefined;
     const summary = await changes.changes(changeSet, { diff });
     if (!summary) return undefined;
-    const row = rowOf(factsOf(traceRecords(location, sessionId)), changeSet, summary.files);
+    const row = rowOf(changes, changeSet, summary.files);
     return summary.diff !== undefined ? { ...row, diff: summary.diff } : row;
   } finally {
     changes.close();
   }
 }
 
-/** The change set a revert without `task` takes: the newest task not reverted. */
-export function defaultRevertTarget(rows: readonly ChangeSetRow[]): string | undefined {
-  return rows.find((row) => row.kind === "task" && row.reverted_by === undefined)?.change_set;
+/**
+ * The change set a revert takes: `task` when the session has it, else the newest task not
+ * reverted; or why there is none.
+ */
+export function revertTarget(
+  dataRoot: string,
+  sessionId: string,
+  task: string | undefined,
+): { changeSet: string } | { refused: "nothing_to_revert" | "unknown_change_set" } {
+  const changes = openChanges(dataRoot, sessionId);
+  try {
+    if (task === undefined) {
+      const latest = changes?.latestTask();
+      return latest === undefined ? { refused: "nothing_to_revert" } : { changeSet: latest };
+    }
+    return changes?.changeSets().includes(task) ? { changeSet: task } : { refused: "unknown_change_set" };
+  } finally {
+    changes?.close();
+  }
 }
 
 /** The records a revert wrote (its `changes_reverted` and its own `task_changes`), for the live stream. */

@@ -1,7 +1,7 @@
 import { SessionHeldError } from "@penguin/core";
 import { jsonError } from "../../http/errors.js";
 import { type AnyRouteSpec, errorResponse } from "../../http/route.js";
-import { defaultRevertTarget, listChangeSets, oneChangeSet } from "../changes.js";
+import { listChangeSets, oneChangeSet, revertTarget } from "../changes.js";
 import {
   ChangesQuerySchema,
   ChangesResponseSchema,
@@ -40,7 +40,7 @@ export function sessionChangesRoutes(options: SessionRoutesOptions): AnyRouteSpe
       if (query.task === undefined)
         return c.json({ change_sets: await listChangeSets(dataRoot, location, session.id) }, 200);
       const diff = query.diff === "1" || query.diff === "true";
-      const row = await oneChangeSet(dataRoot, location, session.id, query.task, diff);
+      const row = await oneChangeSet(dataRoot, session.id, query.task, diff);
       if (!row) return jsonError(c, 422, "unknown_change_set", `no change set ${query.task} in this session`);
       return c.json({ change_sets: [row] }, 200);
     },
@@ -71,19 +71,14 @@ export function sessionChangesRoutes(options: SessionRoutesOptions): AnyRouteSpe
       // The files of a running task are still changing: one task or revert at a time.
       const state = taskStateOf(manager, session.id).state;
       if (state !== "idle") return refuseWhileBusy(c, state === "compacting" ? "compacting" : "busy");
-      const rows = await listChangeSets(manager.dataRoot, manager.location, session.id);
-      const target = body.task ?? defaultRevertTarget(rows);
-      if (target === undefined)
-        return jsonError(
-          c,
-          422,
-          "nothing_to_revert",
-          "no task of this session has file changes left to revert",
-        );
-      if (!rows.some((row) => row.change_set === target))
-        return jsonError(c, 422, "unknown_change_set", `no change set ${target} in this session`);
+      const target = revertTarget(manager.dataRoot, session.id, body.task);
+      if ("refused" in target) {
+        return target.refused === "nothing_to_revert"
+          ? jsonError(c, 422, "nothing_to_revert", "no task of this session has file changes left to revert")
+          : jsonError(c, 422, "unknown_change_set", `no change set ${body.task} in this session`);
+      }
       const outcome = await manager
-        .revert(session, target, { dryRun: body.dry_run === true, force: body.force === true })
+        .revert(session, target.changeSet, { dryRun: body.dry_run === true, force: body.force === true })
         .catch((error: unknown) => {
           // Another process (a `penguin chat` on this machine) has the session open.
           if (error instanceof SessionHeldError) return error;
@@ -91,7 +86,8 @@ export function sessionChangesRoutes(options: SessionRoutesOptions): AnyRouteSpe
         });
       if (outcome instanceof SessionHeldError) return jsonError(c, 409, "session_held", outcome.message);
       if (outcome === "busy" || outcome === "compacting") return refuseWhileBusy(c, outcome);
-      if (!outcome) return jsonError(c, 422, "unknown_change_set", `no change set ${target} in this session`);
+      if (!outcome)
+        return jsonError(c, 422, "unknown_change_set", `no change set ${target.changeSet} in this session`);
       return c.json(
         {
           session_id: session.id,
