@@ -42,8 +42,6 @@ export {
   openSessionChanges,
   type SessionChanges,
 } from "./checkpoints/index.js";
-// One process at a time has a session open: others are refused, naming it.
-export { SessionHeldError, type SessionHolderInfo, sessionHolder } from "./processes/session-holder.js";
 // Engine limits and markers that front ends show or configure.
 export { clampMaxTokens, type ModelPrices, type SessionBudget } from "./engine/limits.js";
 export { DEFAULT_RETRY_POLICY, type RetryPolicy } from "./engine/retry.js";
@@ -141,6 +139,8 @@ export {
   type RetainedProcessState,
   retainedProcesses,
 } from "./processes/retained-processes.js";
+// One process at a time has a session open: others are refused, naming it.
+export { SessionHeldError, type SessionHolderInfo, sessionHolder } from "./processes/session-holder.js";
 // SDK.
 export { Agent, createAgent } from "./sdk/agent.js";
 export type {
