@@ -152,12 +152,13 @@ export type {
 export type { CustomToolRegistration } from "./sdk/custom-tools.js";
 export type { RunInput } from "./sdk/input.js";
 export { type CompactOptions, type RunOptions, Session } from "./sdk/session.js";
-export type {
-  ChangeSetRef,
-  ChangeSummary,
-  ChangesOptions,
-  RevertOptions,
-  RevertOutcome,
+export {
+  type ChangeSetRef,
+  type ChangeSummary,
+  type ChangesOptions,
+  RevertBusyError,
+  type RevertOptions,
+  type RevertOutcome,
 } from "./sdk/session-changes.js";
 // Retained work: `session.executions(filter)` and `session.execution(id, part, page)`.
 export type {

@@ -20,6 +20,11 @@ import type { Environment } from "../environment/environment.js";
 
 export type { ChangeSetRef, ChangeSummary, RevertOptions, RevertOutcome };
 
+/** A revert refused because the session's files are still being changed (a task, a subagent). */
+export class RevertBusyError extends Error {
+  override readonly name = "RevertBusyError";
+}
+
 export interface ChangesOptions {
   /** Include a unified diff of every text file. */
   diff?: boolean;
@@ -29,6 +34,8 @@ interface ChangeParts {
   id: string;
   trace: TraceWriter;
   environment: Environment;
+  /** The session's subagents (a top-level session's): one running in the background still changes files. */
+  subagents?: { list(): readonly { subagentId: string; status: string }[] };
 }
 
 function bookOf(parts: ChangeParts) {
@@ -54,7 +61,15 @@ export async function revertOf(
   options: RevertOptions,
   running: boolean,
 ): Promise<RevertOutcome | undefined> {
-  if (running) throw new Error(`session ${parts.id} is running a task; revert once it has ended`);
+  if (running) throw new RevertBusyError(`session ${parts.id} is running a task; revert once it has ended`);
+  // A subagent still at work writes into the same checkpoints: its files would change under the revert.
+  const working = parts.subagents?.list().filter((subagent) => subagent.status === "running") ?? [];
+  if (working.length > 0) {
+    const ids = working.map((subagent) => subagent.subagentId).join(", ");
+    throw new RevertBusyError(
+      `session ${parts.id} has subagents still running (${ids}); revert once they have ended`,
+    );
+  }
   // A revert is recorded, so that it can be undone: not once the trace is closed.
   if (parts.trace.closed) throw new Error(`session ${parts.id} is disposed; penguin undo reverts it offline`);
   const book = bookOf(parts);

@@ -5,6 +5,7 @@ import { isPayload } from "@penguin/protocol";
 import { describe, expect, it } from "vitest";
 import { allowAll } from "../../src/approval/policies.js";
 import { CHECKPOINT_FILE_LIMIT } from "../../src/checkpoints/index.js";
+import { RevertBusyError } from "../../src/index.js";
 import { collect, MODEL, RETRY_FAST, setup, traceRecords } from "../sdk/fixtures.js";
 import { cleanedUpAfterEach } from "../support/cleaned-up.js";
 import { call, treeOf, writeTree } from "./support.js";
@@ -12,6 +13,7 @@ import { call, treeOf, writeTree } from "./support.js";
 // A subagent's file changes belong to the task that launched it; a file too large to keep is
 // reported as not restorable, never silently skipped.
 
+const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const EXTENDED = { tools: { preset: "extended" as const, writeGuard: false } };
 const start = cleanedUpAfterEach((script: Parameters<typeof setup>[0]) =>
   setup(script, { config: EXTENDED }),
@@ -85,6 +87,54 @@ describe("checkpoints across a tree of agents and past the size limit", () => {
     const outcome = await session.revert(1);
     expect(outcome?.conflicts).toEqual([]);
     expect(treeOf(env.workspaceDir)).toEqual(before);
+    await session.dispose();
+  });
+
+  it("refuses a revert while a subagent launched by the task still runs in the background", async () => {
+    const flag = "go";
+    const env = await start([
+      {
+        tool_calls: [
+          call("call_run", "run_subagent", {
+            description: "edit",
+            prompt: "Edit, then wait.",
+            yield_time_ms: 200,
+          }),
+        ],
+      },
+      {
+        tool_calls: [
+          call("c1", "write_file", { file_path: "notes.txt", content: "child wrote this\n" }),
+          call("c2", "exec_command", {
+            description: "wait",
+            cmd: `until [ -e ${flag} ]; do sleep 0.05; done`,
+            yield_time_ms: 30_000,
+          }),
+        ],
+      },
+      { text: "The subagent works on in the background." },
+      { text: "Edited and waited." },
+    ]);
+    writeTree(env.workspaceDir, { "notes.txt": "original\n" });
+    const notes = join(env.workspaceDir, "notes.txt");
+    const session = await env.agent.createSession({
+      workspaceDir: env.workspaceDir,
+      model: MODEL,
+      retry: RETRY_FAST,
+    });
+    await collect(session.run("Delegate.", { approve: allowAll }));
+    expect(session.subagents[0]?.status).toBe("running");
+    expect(readFileSync(notes, "utf8")).toBe("child wrote this\n");
+    const refused = await session.revert(1).catch((error: unknown) => error);
+    expect(refused).toBeInstanceOf(RevertBusyError);
+    expect(String(refused)).toContain("has subagents still running (sub_1); revert once they have ended");
+    expect(readFileSync(notes, "utf8")).toBe("child wrote this\n");
+
+    writeFileSync(join(env.workspaceDir, flag), "");
+    for (let i = 0; i < 500 && session.subagents[0]?.status === "running"; i++) await pause(20);
+    const outcome = await session.revert(1);
+    expect(outcome?.conflicts).toEqual([]);
+    expect(readFileSync(notes, "utf8")).toBe("original\n");
     await session.dispose();
   });
 

@@ -1,4 +1,4 @@
-import { SessionHeldError } from "@penguin/core";
+import { RevertBusyError, SessionHeldError } from "@penguin/core";
 import { jsonError } from "../../http/errors.js";
 import { type AnyRouteSpec, errorResponse } from "../../http/route.js";
 import { listChangeSets, oneChangeSet, revertTarget } from "../changes.js";
@@ -81,10 +81,12 @@ export function sessionChangesRoutes(options: SessionRoutesOptions): AnyRouteSpe
         .revert(session, target.changeSet, { dryRun: body.dry_run === true, force: body.force === true })
         .catch((error: unknown) => {
           // Another process (a `penguin chat` on this machine) has the session open.
-          if (error instanceof SessionHeldError) return error;
+          if (error instanceof SessionHeldError || error instanceof RevertBusyError) return error;
           throw error;
         });
       if (outcome instanceof SessionHeldError) return jsonError(c, 409, "session_held", outcome.message);
+      // A subagent of the session still at work in the background.
+      if (outcome instanceof RevertBusyError) return jsonError(c, 409, "task_in_progress", outcome.message);
       if (outcome === "busy" || outcome === "compacting") return refuseWhileBusy(c, outcome);
       if (!outcome)
         return jsonError(c, 422, "unknown_change_set", `no change set ${target.changeSet} in this session`);
