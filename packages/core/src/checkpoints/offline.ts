@@ -21,6 +21,8 @@ export function changeSetOf(book: CheckpointBook, ref: ChangeSetRef | undefined,
 export interface SessionChanges {
   /** The change sets with checkpoints, oldest first. */
   changeSets(): string[];
+  /** Whether `ref` names a change set with checkpoints or with a record of what its commands changed. */
+  knows(ref: ChangeSetRef): boolean;
   changes(ref?: ChangeSetRef, options?: { diff?: boolean }): Promise<ChangeSummary | undefined>;
   revert(ref?: ChangeSetRef, options?: RevertOptions): Promise<RevertOutcome | undefined>;
   close(): void;
@@ -43,6 +45,7 @@ export function openSessionChanges(dataRoot: string, sessionId: string): Session
   });
   return {
     changeSets: () => book.changeSets(),
+    knows: (ref) => book.knows(String(ref)),
     async changes(ref, options) {
       const changeSet = changeSetOf(book, ref);
       return changeSet === undefined ? undefined : summarize(book, changeSet, options);
