@@ -77,14 +77,19 @@ async function changedPaths(
 ): Promise<Map<string, CommandFileChange["status"]>> {
   const candidates = new Set([...before.paths.keys(), ...after.paths.keys()]);
   // A command that committed its change leaves the path clean: the commits name it.
-  if (after.head !== before.head && before.head && after.head)
-    for (const path of await committedPaths(after.root, before.head, after.head)) candidates.add(path);
+  const committed =
+    after.head !== before.head && before.head && after.head
+      ? await committedPaths(after.root, before.head, after.head)
+      : new Map<string, string>();
+  for (const path of committed.keys()) candidates.add(path);
   const changed = new Map<string, CommandFileChange["status"]>();
   for (const path of candidates) {
     const was = before.paths.get(path);
     const now = after.paths.get(path) ?? { status: "", identity: await identityOf(join(after.root, path)) };
     if (was && was.status === now.status && was.identity === now.identity) continue;
-    const existedBefore = was ? was.identity !== "absent" : !isNewPath(now.status);
+    // Clean before and now: the commits' letter says whether it is new (A).
+    const status = now.status === "" && !was ? (committed.get(path) ?? "") : now.status;
+    const existedBefore = was ? was.identity !== "absent" : !isNewPath(status);
     const existsNow = now.identity !== "absent";
     changed.set(
       path,

@@ -147,9 +147,17 @@ export async function identityOf(path: string): Promise<string> {
   }
 }
 
-/** The paths the commits between `from` and `to` changed (a command that committed its change). */
-export async function committedPaths(root: string, from: string, to: string): Promise<string[]> {
-  const diff = await runGit(root, ["diff", "--name-only", "--no-renames", "-z", from, to, "--"]);
-  if (!diff.ok) return [];
-  return diff.stdout.split("\0").filter((path) => path !== "");
+/** The paths the commits between `from` and `to` changed (a command that committed its change), with git's letter (A, D, M, T). */
+export async function committedPaths(root: string, from: string, to: string): Promise<Map<string, string>> {
+  const diff = await runGit(root, ["diff", "--name-status", "--no-renames", "-z", from, to, "--"]);
+  const found = new Map<string, string>();
+  if (!diff.ok) return found;
+  // `-z --name-status`: `letter\0path\0` for each path.
+  const fields = diff.stdout.split("\0");
+  for (let i = 0; i + 1 < fields.length; i += 2) {
+    const letter = fields[i] ?? "";
+    const path = fields[i + 1] ?? "";
+    if (letter !== "" && path !== "") found.set(path, letter);
+  }
+  return found;
 }

@@ -195,4 +195,48 @@ describe("files changed by commands", () => {
     expect(gitRuns().some((line) => line.includes("status --porcelain=v1 -z"))).toBe(true);
     await s.dispose();
   });
+
+  it("a subagent's command is watched from before it starts, for the task that launched it", async () => {
+    const env = await start([
+      { tool_calls: [call("call_run", "run_subagent", { description: "edit", prompt: "Run it." })] },
+      { tool_calls: [exec("c1", "echo child > child.txt")] },
+      { text: "Ran." },
+      { text: "The subagent ran it." },
+    ]);
+    repo(env, { "a.txt": "a\n" });
+    const s = await session(env);
+    const messages = await collect(s.run("Delegate.", { approve: allowAll }));
+    const [event] = payloads(messages, "task_changes");
+    expect(event).toMatchObject({
+      change_set: "1",
+      files: [],
+      commands: { tracked: "git", files: [{ path: join(env.workspaceDir, "child.txt"), status: "added" }] },
+    });
+    await s.dispose();
+  });
+
+  it("a file a command committed is seen though it is clean at the task's end", async () => {
+    const env = await start([
+      {
+        tool_calls: [
+          exec("c1", "echo c > c.txt && echo more >> a.txt && git add -A && git commit -q -m 'by a command'"),
+        ],
+      },
+      { text: "Committed." },
+    ]);
+    repo(env, { "a.txt": "a\n" });
+    git(env.workspaceDir, "config", "user.name", "Test");
+    git(env.workspaceDir, "config", "user.email", "test@example.com");
+    const s = await session(env);
+    const messages = await collect(s.run("Commit.", { approve: allowAll }));
+    expect(git(env.workspaceDir, "status", "--porcelain")).toBe("");
+    expect(payloads(messages, "task_changes")[0]?.commands).toEqual({
+      tracked: "git",
+      files: [
+        { path: join(env.workspaceDir, "a.txt"), status: "changed" },
+        { path: join(env.workspaceDir, "c.txt"), status: "added" },
+      ],
+    });
+    await s.dispose();
+  });
 });
