@@ -111,6 +111,7 @@ export async function takeSnapshot(dir: string): Promise<WorkspaceSnapshot> {
 /**
  * `git status --porcelain=v1 -z`: `XY path\0`, and for a rename or copy `XY to\0from\0`. The
  * source of a rename is listed too (its status marked `<-`): it changed as much as the target.
+ * (A copy's source is unchanged.)
  */
 export function parseStatus(output: string): Array<[string, string]> {
   const fields = output.split("\0");
@@ -123,7 +124,8 @@ export function parseStatus(output: string): Array<[string, string]> {
     if (code.includes("R") || code.includes("C")) {
       i += 1;
       const from = fields[i];
-      if (from) found.push([trimSlash(from), `${code}<-`]);
+      // A copy leaves its source as it was; a rename takes it away.
+      if (from && code.includes("R")) found.push([trimSlash(from), `${code}<-`]);
     }
   }
   return found;
