@@ -239,4 +239,42 @@ describe("files changed by commands", () => {
     });
     await s.dispose();
   });
+
+  it("input sent to a command left running by an earlier task is watched too", async () => {
+    const env = await start([
+      {
+        tool_calls: [
+          call("c1", "exec_command", {
+            description: "wait for a line",
+            cmd: 'read line; echo "$line" > got.txt',
+            yield_time_ms: 200,
+          }),
+        ],
+      },
+      { text: "Waiting." },
+      {
+        tool_calls: [
+          call("c2", "input_command", {
+            description: "send a line",
+            process_id: "cmd_1",
+            chars: "hi\n",
+            yield_time_ms: 2000,
+          }),
+        ],
+      },
+      { text: "Sent." },
+    ]);
+    repo(env, { "a.txt": "a\n" });
+    const s = await session(env);
+    const first = await collect(s.run("Start it.", { approve: allowAll }));
+    // Nothing changed yet: the command waits for its line.
+    expect(payloads(first, "task_changes")).toEqual([]);
+    const second = await collect(s.run("Send it a line.", { approve: allowAll }));
+    expect(readFileSync(join(env.workspaceDir, "got.txt"), "utf8")).toBe("hi\n");
+    expect(payloads(second, "task_changes")[0]).toMatchObject({
+      change_set: "2",
+      commands: { tracked: "git", files: [{ path: join(env.workspaceDir, "got.txt"), status: "added" }] },
+    });
+    await s.dispose();
+  });
 });
