@@ -1,4 +1,6 @@
+import { execFileSync } from "node:child_process";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, test } from "vitest";
 import { fakeOpenAiPerTest, penguin, tempDir } from "./helpers.js";
@@ -68,5 +70,83 @@ describe("penguin undo", () => {
     const unknown = await penguin(["undo", "--task", "7"], { env });
     expect(unknown.exitCode).toBe(2);
     expect(unknown.stderr).toContain("has no file changes of 7");
+  });
+
+  // git runs with a temp HOME and no system config: the machine's git configuration plays no part.
+  const gitEnv = (home: string) => ({
+    HOME: home,
+    XDG_CONFIG_HOME: join(home, ".config"),
+    GIT_CONFIG_NOSYSTEM: "1",
+    // A temp folder is never taken for part of a repository above it.
+    GIT_CEILING_DIRECTORIES: tmpdir(),
+    GIT_AUTHOR_NAME: "Test",
+    GIT_AUTHOR_EMAIL: "test@example.com",
+    GIT_COMMITTER_NAME: "Test",
+    GIT_COMMITTER_EMAIL: "test@example.com",
+  });
+  const script = [
+    {
+      tool_calls: [
+        {
+          name: "exec_command",
+          arguments: { description: "edit", cmd: "echo x > made.txt; sed -i 's/one/ONE/' tracked.txt" },
+        },
+      ],
+    },
+    { tool_calls: [{ name: "write_file", arguments: { file_path: "tool.txt", content: "by the tool\n" } }] },
+    { text: "Changed." },
+  ];
+
+  test("names what commands changed as not undoable, and leaves it alone on undo", async () => {
+    const started = await start(script);
+    const env = { ...started.env, ...gitEnv(tempDir("home")) };
+    const ws = tempDir("ws");
+    writeFileSync(join(ws, "tracked.txt"), "one\n");
+    for (const args of [
+      ["init", "-q"],
+      ["add", "-A"],
+      ["commit", "-q", "-m", "start"],
+    ])
+      execFileSync("git", args, { cwd: ws, env: { ...process.env, ...env } });
+    const run = await penguin(["run", "--model", "openai/fake-model", "-w", ws, "-m", "change"], { env });
+    expect(run.exitCode).toBe(0);
+    expect(run.stderr).toContain(`${join(ws, "tool.txt")} added +1/\u22120 (penguin undo reverts them)`);
+    expect(run.stderr).toContain(
+      `changed by commands (not undoable): ${join(ws, "made.txt")} added, ${join(ws, "tracked.txt")}`,
+    );
+
+    const dry = await penguin(["undo", "--dry-run"], { env });
+    expect(dry.exitCode).toBe(0);
+    expect(dry.stdout).toMatch(/Would revert task 1 of session \S+: 1 path\(s\)/);
+    expect(dry.stdout).toContain("changed by commands (not undoable):");
+    expect(dry.stderr).toContain("files commands changed are left as they are");
+
+    const undo = await penguin(["undo", "--json"], { env });
+    expect(undo.exitCode).toBe(0);
+    expect(JSON.parse(undo.stdout)).toMatchObject({
+      restored: [join(ws, "tool.txt")],
+      commands: {
+        tracked: "git",
+        files: [
+          { path: join(ws, "made.txt"), status: "added" },
+          { path: join(ws, "tracked.txt"), status: "changed" },
+        ],
+      },
+    });
+    expect(existsSync(join(ws, "tool.txt"))).toBe(false);
+    expect(readFileSync(join(ws, "tracked.txt"), "utf8")).toBe("ONE\n");
+    expect(readFileSync(join(ws, "made.txt"), "utf8")).toBe("x\n");
+  });
+
+  test("outside git it says plainly that commands' changes are not tracked", async () => {
+    const started = await start(script);
+    const env = { ...started.env, ...gitEnv(tempDir("home")) };
+    const ws = tempDir("ws");
+    writeFileSync(join(ws, "tracked.txt"), "one\n");
+    const run = await penguin(["run", "--model", "openai/fake-model", "-w", ws, "-m", "change"], { env });
+    expect(run.exitCode).toBe(0);
+    expect(run.stderr).toContain("commands' changes are not tracked (the workspace is not a git repository)");
+    const dry = await penguin(["undo", "--dry-run"], { env });
+    expect(dry.stdout).toContain("commands' changes are not tracked (the workspace is not a git repository)");
   });
 });

@@ -63,11 +63,32 @@ export const FileChangeSchema = z.looseObject({
 });
 export type FileChange = z.infer<typeof FileChangeSchema>;
 
+/** A path a command (not a file tool) changed: seen in git's view of the workspace, never undone. */
+export const CommandFileChangeSchema = z.looseObject({
+  /** Absolute path. */
+  path: z.string().min(1),
+  status: z.enum(["added", "changed", "removed"]),
+});
+export type CommandFileChange = z.infer<typeof CommandFileChangeSchema>;
+
+/**
+ * What the commands of a task changed outside the file tools: the paths git saw change between
+ * the task's first command and its end (`tracked: "git"`), or why nothing could be seen
+ * (`tracked: "none"`: not a git repository, no git).
+ */
+export const CommandChangesSchema = z.discriminatedUnion("tracked", [
+  z.looseObject({ tracked: z.literal("git"), files: z.array(CommandFileChangeSchema) }),
+  z.looseObject({ tracked: z.literal("none"), reason: z.string().min(1) }),
+]);
+export type CommandChanges = z.infer<typeof CommandChangesSchema>;
+
 /** The files a change set added, changed, moved and removed: recorded when a task ends. */
 export const TaskChangesPayloadSchema = z.looseObject({
   type: z.literal("task_changes"),
   change_set: z.string().min(1),
   files: z.array(FileChangeSchema),
+  /** Present when the task ran a command: what commands changed (not undoable), or that it is not tracked. */
+  commands: CommandChangesSchema.optional(),
 });
 export type TaskChangesPayload = z.infer<typeof TaskChangesPayloadSchema>;
 

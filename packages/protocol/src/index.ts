@@ -72,6 +72,10 @@ export { changesReverted, fileCheckpoint, taskChanges } from "./checkpoint-event
 export {
   type ChangesRevertedPayload,
   ChangesRevertedPayloadSchema,
+  type CommandChanges,
+  CommandChangesSchema,
+  type CommandFileChange,
+  CommandFileChangeSchema,
   type FileChange,
   FileChangeSchema,
   type FileCheckpointPayload,

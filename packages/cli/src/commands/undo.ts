@@ -4,6 +4,7 @@ import { listSessions, type TraceLocation } from "@penguin/trace";
 import { type DataRootOptions, dataRootOf, traceLocationOf } from "../data-root.js";
 import { EXIT_COMPLETED, EXIT_TASK_FAILED, UsageError } from "../exit-codes.js";
 import { note, out } from "../output.js";
+import { commandsLine, quotedName } from "../render/changes-line.js";
 import { requireSession, toCliError } from "../session-lookup.js";
 
 // `penguin undo`: reverts a task's file changes from the checkpoints its file tools took, without
@@ -19,6 +20,8 @@ export interface UndoOptions extends DataRootOptions {
 
 const UNTRACKED =
   "Only changes made through Penguin's file tools are undone: changes made by commands are not tracked.";
+const COMMANDS_LEFT =
+  "Only changes made through Penguin's file tools are undone: files commands changed are left as they are.";
 
 /** The most recent top-level session (a subagent's changes are its parent's). */
 function latestSession(loc: TraceLocation): string {
@@ -40,7 +43,7 @@ export async function undoCommand(opts: UndoOptions): Promise<number> {
     throw toCliError(error, `read session ${sessionId}`);
   }
   try {
-    if (task !== undefined && !changes.changeSets().includes(String(task))) {
+    if (task !== undefined && !changes.knows(task)) {
       throw new UsageError(
         `session ${sessionId} has no file changes of ${opts.task}; changed: ${changes.changeSets().join(", ") || "none"}`,
       );
@@ -54,13 +57,15 @@ export async function undoCommand(opts: UndoOptions): Promise<number> {
         restored: outcome?.restored ?? [],
         conflicts: outcome?.conflicts ?? [],
         dry_run: opts.dryRun === true,
+        // What the task's commands changed: never reverted (absent: the task ran no command).
+        ...(outcome?.commands ? { commands: outcome.commands } : {}),
       };
       out(JSON.stringify(json, null, 2));
     } else if (!outcome) {
       note(`session ${sessionId} has no file changes left to undo. ${UNTRACKED}`);
     } else {
       for (const line of outcomeLines(sessionId, outcome)) out(line);
-      note(UNTRACKED);
+      note(outcome.commands ? COMMANDS_LEFT : UNTRACKED);
     }
     const blocked = outcome !== undefined && !outcome.dryRun && outcome.conflicts.length > 0 && !opts.force;
     return blocked ? EXIT_TASK_FAILED : EXIT_COMPLETED;
@@ -70,7 +75,7 @@ export async function undoCommand(opts: UndoOptions): Promise<number> {
 }
 
 function outcomeLines(sessionId: string, outcome: RevertOutcome): string[] {
-  const shown = (path: string) => relative(process.cwd(), path) || ".";
+  const shown = (path: string) => quotedName(relative(process.cwd(), path) || ".");
   const what = outcome.reverted.startsWith("undo-")
     ? `revert ${outcome.reverted}`
     : `task ${outcome.reverted}`;
@@ -90,6 +95,8 @@ function outcomeLines(sessionId: string, outcome: RevertOutcome): string[] {
       );
     }
   }
+  const byCommands = outcome.commands ? commandsLine(outcome.commands) : undefined;
+  if (byCommands) lines.push(`  ${byCommands}`);
   if (outcome.changeSet)
     lines.push(`Undo this revert with: penguin undo --session ${sessionId} --task ${outcome.changeSet}`);
   return lines;

@@ -226,7 +226,10 @@ export class TerminalRenderer {
         if (!child) this.summary.goal = p;
         return;
       case "task_changes":
-        if (!child) this.line(style.dim(changesLine(p)));
+        if (!child) {
+          const lines = changesLine(p);
+          if (lines !== "") this.line(style.dim(lines));
+        }
         return;
       default: {
         const line = agentEventLine(p, style, (id) => this.shownMessages.has(id));

@@ -1,7 +1,14 @@
 import { dirname, resolve, sep } from "node:path";
-import { fileCheckpoint, isPayload, type OmniMessage, type PathState } from "@penguin/protocol";
+import {
+  type CommandChanges,
+  fileCheckpoint,
+  isPayload,
+  type OmniMessage,
+  type PathState,
+} from "@penguin/protocol";
 import { taskSpans } from "@penguin/trace";
 import type { CheckpointOutcome, CheckpointPort } from "../environment/types.js";
+import { CommandWatch, isWithin } from "./command-changes.js";
 import { type LineCounts, lineCounts } from "./line-counts.js";
 import { afterState, capturePath, linkTarget, pathExists } from "./path-state.js";
 import type { BlobStore } from "./store.js";
@@ -40,6 +47,8 @@ interface Loaded {
   reverts: number;
   /** Revert change set → the change set it reverted. */
   reverted: Map<string, string>;
+  /** Task → what its commands changed, as its `task_changes` recorded it. */
+  commands: Map<string, CommandChanges>;
 }
 
 export class CheckpointBook implements CheckpointPort {
@@ -48,6 +57,8 @@ export class CheckpointBook implements CheckpointPort {
   private readonly pending = new Map<string, { changeSet: string; paths: Set<string> }>();
   /** One capture at a time: two calls' checkpoints of one path never interleave. */
   private queue: Promise<unknown> = Promise.resolve();
+  /** git's view of the workspace before the current task's first command. */
+  private readonly commandWatch = new CommandWatch();
 
   constructor(private readonly options: CheckpointBookOptions) {}
 
@@ -79,9 +90,49 @@ export class CheckpointBook implements CheckpointPort {
     return String(this.load().task);
   }
 
+  /** Before a command starts (of any agent of the tree): the task's first one snapshots git's view of `dir`. */
+  async beforeCommand(dir: string): Promise<void> {
+    try {
+      await this.commandWatch.start(this.currentTask(), dir);
+    } catch {
+      // The trace could not be read: the task's end then says nothing of commands.
+    }
+  }
+
+  /** Whether the owner's current task ran a command (its end then compares git's view). */
+  ranCommands(): boolean {
+    return this.loaded !== undefined && this.commandWatch.watching(String(this.loaded.task));
+  }
+
+  /** At the current task's end: what its commands changed outside the file tools (undefined: it ran none). */
+  async commandChanges(): Promise<{ changeSet: string; commands: CommandChanges } | undefined> {
+    if (!this.ranCommands()) return undefined;
+    const changeSet = this.currentTask();
+    const commands = await this.commandWatch.finish(changeSet, this.entries(changeSet), (path) =>
+      isWithin(path, this.options.store.dir),
+    );
+    return commands ? { changeSet, commands } : undefined;
+  }
+
+  /** What the commands of `changeSet` changed, as its end recorded it. */
+  commandsOf(changeSet: string): CommandChanges | undefined {
+    return this.load().commands.get(changeSet);
+  }
+
+  /** Notes what the commands of `changeSet` changed (its `task_changes` is being recorded). */
+  noteCommands(changeSet: string, commands: CommandChanges): void {
+    this.load().commands.set(changeSet, commands);
+  }
+
   /** The change sets with entries, oldest first. */
   changeSets(): string[] {
     return [...this.load().sets.keys()];
+  }
+
+  /** Whether `changeSet` has checkpoints, or a record of what its commands changed. */
+  knows(changeSet: string): boolean {
+    const loaded = this.load();
+    return loaded.sets.has(changeSet) || loaded.commands.has(changeSet);
   }
 
   /** The entries of `changeSet`, in the order of its first change to each path. */
@@ -287,10 +338,13 @@ export class CheckpointBook implements CheckpointPort {
       task: taskSpans(records).length,
       reverts: 0,
       reverted: new Map(),
+      commands: new Map(),
     };
     for (const record of records) {
       if (isPayload(record, "changes_reverted"))
         loaded.reverted.set(record.payload.change_set, record.payload.reverted);
+      if (isPayload(record, "task_changes") && record.payload.commands)
+        loaded.commands.set(record.payload.change_set, record.payload.commands);
       if (!isPayload(record, "file_checkpoint")) continue;
       const { change_set: changeSet, path, before, after } = record.payload;
       let set = loaded.sets.get(changeSet);

@@ -29,6 +29,8 @@ export interface SessionChanges {
   revertOf(changeSet: string): string | undefined;
   /** What a revert without a task takes: the newest task with changes not reverted. */
   latestTask(): string | undefined;
+  /** Whether `ref` names a change set with checkpoints or with a record of what its commands changed. */
+  knows(ref: ChangeSetRef): boolean;
   changes(ref?: ChangeSetRef, options?: { diff?: boolean }): Promise<ChangeSummary | undefined>;
   revert(ref?: ChangeSetRef, options?: RevertOptions): Promise<RevertOutcome | undefined>;
   close(): void;
@@ -66,6 +68,7 @@ export function openSessionChanges(dataRoot: string, sessionId: string): Session
     revertedBy: (changeSet) => book.revertedBy(changeSet),
     revertOf: (changeSet) => book.revertOf(changeSet),
     latestTask: () => book.latestTask(),
+    knows: (ref) => book.knows(String(ref)),
     async changes(ref, options) {
       const changeSet = changeSetOf(book, ref);
       return changeSet === undefined ? undefined : summarize(book, changeSet, options);

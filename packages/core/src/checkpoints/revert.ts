@@ -1,6 +1,7 @@
 import { chmod, lstat, mkdir, readdir, rm, rmdir, symlink, unlink, writeFile } from "node:fs/promises";
 import { dirname, sep } from "node:path";
 import {
+  type CommandChanges,
   changesReverted,
   type OmniMessage,
   type PathState,
@@ -33,6 +34,8 @@ export interface RevertOutcome {
   restored: string[];
   conflicts: RevertConflict[];
   dryRun: boolean;
+  /** When the task ran a command: what commands changed, which a revert never touches. */
+  commands?: CommandChanges;
 }
 
 export async function revertChangeSet(
@@ -64,8 +67,10 @@ export async function revertChangeSet(
     planned.push(entry);
   }
   const restored = planned.map((entry) => entry.path);
+  const byCommands = book.commandsOf(target);
+  const commands = byCommands ? { commands: byCommands } : {};
   if (options.dryRun || planned.length === 0)
-    return { reverted: target, restored, conflicts, dryRun: options.dryRun === true };
+    return { reverted: target, restored, conflicts, dryRun: options.dryRun === true, ...commands };
 
   const changeSet = book.nextRevert();
   const saved = await book.checkpoint(changeSet, restored, { toolCallId: `revert-${changeSet}` });
@@ -92,7 +97,7 @@ export async function revertChangeSet(
   // Its own change summary, as a task's: what the revert added, changed and removed.
   const summary = await summarize(book, changeSet);
   append(taskChanges({ change_set: changeSet, files: summary.files }));
-  return { reverted: target, changeSet, restored, conflicts, dryRun: false };
+  return { reverted: target, changeSet, restored, conflicts, dryRun: false, ...commands };
 }
 
 const depth = (path: string) => path.split(sep).length;

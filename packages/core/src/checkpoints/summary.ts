@@ -1,4 +1,4 @@
-import type { FileChange, PathState } from "@penguin/protocol";
+import type { CommandChanges, FileChange, PathState } from "@penguin/protocol";
 import type { CheckpointBook, CheckpointEntry } from "./book.js";
 import { type LineCounts, lineCounts } from "./line-counts.js";
 
@@ -10,6 +10,8 @@ export interface ChangeSummary {
   files: FileChange[];
   /** The unified diff of every text file (when asked for). */
   diff?: string;
+  /** When the task ran a command: what commands changed outside the file tools (never undone). */
+  commands?: CommandChanges;
 }
 
 const kindOf = (state: PathState): FileChange["kind"] =>
@@ -94,7 +96,8 @@ function buildSummary(
     if (from) change.from = from;
     files.push(change);
   }
-  return { changeSet, files };
+  const commands = book.commandsOf(changeSet);
+  return { changeSet, files, ...(commands ? { commands } : {}) };
 }
 
 /** Whether the prior state is known whole (a file over the size limit's is not). */

@@ -73,6 +73,8 @@ export interface AgentLoopOptions {
   /** Absent: the context is never compacted (a full window ends the task with `limit_reached`). */
   compaction?: CompactionHooks;
   record(message: OmniMessage): void;
+  /** Awaited just before `task_end` is recorded (the end of the task's commands is compared there). */
+  beforeTaskEnd?: () => Promise<void>;
   now?: () => number;
 }
 
@@ -145,18 +147,19 @@ async function* runTaskUntil(
     // now, so the next run's first request delivers it, and the trace has it for a resume.
     for (const text of options.steering.takeAll()) yield* addToContext(steeringMessage(text));
   }
-  function* end(outcome: TaskOutcome): Generator<OmniMessage, TaskOutcome, undefined> {
+  async function* end(outcome: TaskOutcome): AsyncGenerator<OmniMessage, TaskOutcome, undefined> {
     yield* holdOverSteering();
+    await options.beforeTaskEnd?.();
     state.activeMs += now() - started;
     yield* emit(taskEnd(outcome.status, outcome.message));
     return outcome;
   }
-  function* limit(hit: LimitHit): Generator<OmniMessage, TaskOutcome, undefined> {
+  async function* limit(hit: LimitHit): AsyncGenerator<OmniMessage, TaskOutcome, undefined> {
     yield* holdOverSteering();
     yield* emit(eventMsg({ type: "limit_reached", ...hit }));
     return yield* end({ status: "aborted", message: hit.message });
   }
-  function* interrupted(): Generator<OmniMessage, TaskOutcome, undefined> {
+  async function* interrupted(): AsyncGenerator<OmniMessage, TaskOutcome, undefined> {
     // The wall-clock budget aborts the signal too; then it is that limit, not the user's abort.
     const budget = wallBudgetHit();
     if (budget) return yield* limit(budget);

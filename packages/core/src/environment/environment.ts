@@ -393,6 +393,7 @@ export class Environment {
         if (book) {
           const call = { sessionId: this.options.sessionId, toolCallId: id };
           ctx.checkpoint = (paths, options) => book.before(paths, call, options);
+          ctx.beforeCommand = () => book.beforeCommand(this.options.workspaceDir);
         }
         iterator = tool.execute(args, ctx);
         for (;;) {

@@ -69,6 +69,12 @@ export interface ToolExecutionContext {
    * removal or a move of it), not only the directory itself.
    */
   checkpoint?: (paths: readonly string[], options?: { recursive?: boolean }) => Promise<CheckpointOutcome>;
+  /**
+   * Awaited before a command starts or gets input: the task's first command takes git's view of
+   * the workspace, so the task's end can list what commands changed (never undone). Absent when
+   * the session keeps no checkpoints.
+   */
+  beforeCommand?: () => Promise<void>;
 }
 
 /** Whether the prior states were stored; when not, the tool changes nothing and says why. */
@@ -84,6 +90,8 @@ export interface CheckpointPort {
   ): Promise<CheckpointOutcome>;
   /** After a call that checkpointed: records the state it left its paths in (never throws). */
   after(toolCallId: string): Promise<void>;
+  /** See `ToolExecutionContext.beforeCommand`: `dir` is the session's workspace. */
+  beforeCommand(dir: string): Promise<void>;
   /** A task of session `sessionId` starts (only the owner's tasks count). */
   taskStarted(sessionId: string): void;
 }

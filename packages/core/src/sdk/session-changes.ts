@@ -1,4 +1,4 @@
-import { isPayload, type OmniMessage, taskChanges } from "@penguin/protocol";
+import { type CommandChanges, isPayload, type OmniMessage, taskChanges } from "@penguin/protocol";
 import type { TraceWriter } from "@penguin/trace";
 import {
   type ChangeSetRef,
@@ -87,21 +87,43 @@ export async function revertOf(
 /**
  * A task's change summary, just before its `task_end`: in the trace (`beforeRecord` sees every
  * record the task writes) and in the stream (`around` the task's messages). Built from what the
- * calls of this process recorded, so it reads nothing and delays nothing.
+ * calls of this process recorded, so it reads nothing; only a task that ran a command waits, just
+ * before its end, for git's view of what the commands changed (`beforeTaskEnd`).
  */
 export class TaskChangesSlot {
   private event: OmniMessage | undefined;
+  private commands: { changeSet: string; commands: CommandChanges } | undefined;
 
   constructor(private readonly parts: ChangeParts) {}
+
+  async beforeTaskEnd(): Promise<void> {
+    const book = checkpointBookOf(this.parts.id);
+    if (!book?.ranCommands()) return;
+    try {
+      this.commands = await book.commandChanges();
+    } catch {
+      // git's view could not be compared: the summary says nothing of commands.
+    }
+  }
 
   beforeRecord(message: OmniMessage): void {
     if (!isPayload(message, "task_end")) return;
     const book = checkpointBookOf(this.parts.id);
-    const changeSet = book?.changedTask();
+    const commands = this.commands;
+    this.commands = undefined;
+    const changeSet = book?.changedTask() ?? commands?.changeSet;
     if (!book || changeSet === undefined || this.parts.trace.closed) return;
     const { files } = summaryNow(book, changeSet);
-    if (files.length === 0) return;
-    this.event = taskChanges({ change_set: changeSet, files });
+    const byCommands = commands?.changeSet === changeSet ? commands.commands : undefined;
+    // Commands' changes alone are worth a summary; "not tracked" alone is not (no file changed that is known).
+    const seen = byCommands?.tracked === "git" && byCommands.files.length > 0;
+    if (files.length === 0 && !seen) return;
+    if (byCommands) book.noteCommands(changeSet, byCommands);
+    this.event = taskChanges({
+      change_set: changeSet,
+      files,
+      ...(byCommands ? { commands: byCommands } : {}),
+    });
     this.parts.trace.append(this.event);
   }
 

@@ -457,6 +457,7 @@ export class Session {
           steering: this.steering,
           boundary: parts.notices,
           ...(goalRun ? { rounds: goalRun } : {}),
+          beforeTaskEnd: () => changesSlot.beforeTaskEnd(),
           record: (message) => {
             changesSlot.beforeRecord(message);
             parts.trace.append(parts.callRedaction?.apply(message) ?? message);

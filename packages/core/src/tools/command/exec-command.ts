@@ -68,6 +68,8 @@ export function createExecCommandTool(definition: ToolDefinitionConfig): Builtin
     const cwd = await resolveWorkdir(ctx.workspaceDir, workdir.value);
     if (!cwd.ok) return yield* failed(ctx, cwd.error);
     if (ctx.signal?.aborted) return { stopReason: "aborted", note: "[not started: the call was aborted]" };
+    // git's view of the workspace before the task's first command, so its end lists what commands changed.
+    await ctx.beforeCommand?.();
 
     const started = ctx.processes.start({
       cmd: cmd.value,

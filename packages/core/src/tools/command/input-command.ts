@@ -70,6 +70,8 @@ export function createInputCommandTool(definition: ToolDefinitionConfig): Builti
     if (!session) return yield* failed(ctx, unknownProcessMessage(ctx.processes, processId.value.trim()));
 
     const action = actionFor(chars.value);
+    // Input can make a command change files: the task's first one takes git's view of the workspace.
+    if (action.kind !== "poll") await ctx.beforeCommand?.();
     session.activeCalls += 1;
     session.touch();
     try {

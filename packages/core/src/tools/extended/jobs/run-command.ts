@@ -49,6 +49,8 @@ export function createRunCommandTool(
     const cwd = await resolveWorkdir(ctx.workspaceDir, directory.value);
     if (!cwd.ok) return yield* fail(ctx, cwd.error.replace(/^workdir/, "directory"));
     if (ctx.signal?.aborted) return { stopReason: "aborted", note: "[not started: the call was aborted]" };
+    // git's view of the workspace before the task's first command, so its end lists what commands changed.
+    await ctx.beforeCommand?.();
 
     const started = ctx.processes.start({
       cmd: command.value,
