@@ -34,6 +34,23 @@ const reverted = (changeSet: string, target: string) =>
   });
 
 describe("Files changed in the timeline", () => {
+  it("carries what a task's commands changed, or why that was not seen", () => {
+    const byCommands = taskChanges({
+      change_set: "1",
+      files: [],
+      commands: { tracked: "git", files: [{ path: "/w/made.txt", status: "added" }] },
+    });
+    const untracked = taskChanges({
+      change_set: "2",
+      files: [file("/w/a.txt", "changed")],
+      commands: { tracked: "none", reason: "the workspace is not a git repository" },
+    });
+    const [first, second] = changesItems([byCommands, taskEnd({ stop_reason: "completed" }), untracked]);
+    expect(first?.files).toEqual([]);
+    expect(first?.commands).toEqual({ tracked: "git", files: [{ path: "/w/made.txt", status: "added" }] });
+    expect(second?.commands).toEqual({ tracked: "none", reason: "the workspace is not a git repository" });
+  });
+
   it("shows each change set once, with the revert that stands against it", () => {
     const task = taskChanges({
       change_set: "1",

@@ -1,4 +1,4 @@
-import { spawn } from "node:child_process";
+import { execFileSync, spawn } from "node:child_process";
 import { createHash } from "node:crypto";
 import { existsSync } from "node:fs";
 import { readFile, writeFile } from "node:fs/promises";
@@ -25,6 +25,7 @@ interface ChangeSetRow {
   reverts?: string;
   reverted_by?: string;
   files: { path: string; status: string; kind: string; lines_added: number; lines_removed: number }[];
+  commands?: unknown;
   diff?: string;
 }
 interface RevertAnswer {
@@ -40,6 +41,7 @@ interface RevertAnswer {
   }[];
   dry_run: boolean;
   forced: boolean;
+  commands?: unknown;
 }
 
 const ORIGINAL = "one\ntwo\nthree\n";
@@ -200,6 +202,42 @@ describe("a session's file changes and their revert through the API", () => {
     expect(await readFile(a, "utf8")).toBe(ORIGINAL);
     const rows = await changesOf(s, id);
     expect(rows.map((row) => row.change_set)).toEqual(["undo-2", "undo-1", "1"]);
+  });
+
+  it("lists what a task's commands changed in a git workspace as not undoable, and a revert leaves those files", async () => {
+    const s = await sessionServer([
+      {
+        tool_calls: [
+          { id: "c_write", name: "write_file", arguments: { file_path: "notes.md", content: "n\n" } },
+          {
+            id: "c_cmd",
+            name: "exec_command",
+            arguments: { description: "make", cmd: "echo made > made.txt" },
+          },
+        ],
+      },
+      { text: "Done." },
+    ]);
+    execFileSync("git", ["init", "-q"], {
+      cwd: s.workspace,
+      env: { ...process.env, GIT_CONFIG_NOSYSTEM: "1" },
+    });
+    const id = await s.createSession({ approval_mode: "allow-all" });
+    const stream = await s.stream(id);
+    expect((await s.call(`/api/sessions/${id}/tasks`, { json: { input: "Make things" } })).status).toBe(202);
+    await waitForEnvelope(stream, "task_end");
+    await waitForServerEvent(stream, "task_state", 3);
+    const made = join(s.workspace, "made.txt");
+
+    const [row] = await changesOf(s, id);
+    expect(row?.files.map((file) => file.path)).toEqual([join(s.workspace, "notes.md")]);
+    expect(row?.commands).toEqual({ tracked: "git", files: [{ path: made, status: "added" }] });
+
+    const reverted = await revert(s, id, {});
+    expect(reverted.status).toBe(200);
+    expect(reverted.body.restored).toEqual([join(s.workspace, "notes.md")]);
+    expect(reverted.body.commands).toEqual(row?.commands);
+    expect(await readFile(made, "utf8")).toBe("made\n");
   });
 
   it.runIf(process.platform === "linux")(

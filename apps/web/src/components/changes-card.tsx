@@ -1,7 +1,13 @@
 import { useState } from "react";
 import { api } from "../api/client.js";
 import type { RevertConflict, RevertResult } from "../api/types.js";
-import { type ChangesView, changeSetName, type FileChangeView, shownPath } from "../stream/changes.js";
+import {
+  type ChangesView,
+  type CommandChangesView,
+  changeSetName,
+  type FileChangeView,
+  shownPath,
+} from "../stream/changes.js";
 import { ErrorText } from "./error-text.js";
 import "./changes-card.css";
 
@@ -28,6 +34,30 @@ function FileRow({ file, workspace }: { file: FileChangeView; workspace?: string
         </span>
       )}
     </li>
+  );
+}
+
+/** What the task's commands changed: listed, never reverted; or why it could not be seen. */
+function CommandChanges({ commands, workspace }: { commands: CommandChangesView; workspace?: string }) {
+  if (commands.tracked === "none") {
+    return (
+      <p className="muted" data-testid="commands-untracked">
+        Changes made by commands are not tracked ({commands.reason}).
+      </p>
+    );
+  }
+  if (commands.files.length === 0) return null;
+  return (
+    <div data-testid="commands-changed">
+      <p className="muted">Changed by commands (not undoable):</p>
+      <ul className="changes-files">
+        {commands.files.map((file) => (
+          <li key={file.path}>
+            <code>{shownPath(file.path, workspace)}</code> <span className="muted">{file.status}</span>
+          </li>
+        ))}
+      </ul>
+    </div>
   );
 }
 
@@ -119,12 +149,15 @@ export function ChangesCard({
           </span>
         )}
       </header>
-      <ul className="changes-files">
-        {changes.files.map((file) => (
-          <FileRow key={file.path} file={file} workspace={workspace} />
-        ))}
-      </ul>
-      {sessionId && (phase.step === "idle" || phase.step === "working") && (
+      {changes.files.length > 0 && (
+        <ul className="changes-files">
+          {changes.files.map((file) => (
+            <FileRow key={file.path} file={file} workspace={workspace} />
+          ))}
+        </ul>
+      )}
+      {changes.commands && <CommandChanges commands={changes.commands} workspace={workspace} />}
+      {sessionId && changes.files.length > 0 && (phase.step === "idle" || phase.step === "working") && (
         <div className="changes-actions">
           <button
             type="button"

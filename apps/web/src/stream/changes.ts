@@ -14,10 +14,17 @@ export interface FileChangeView {
   restorable: boolean;
 }
 
+/** What a task's commands changed (never undone), or why that could not be seen. */
+export type CommandChangesView =
+  | { tracked: "git"; files: { path: string; status: string }[] }
+  | { tracked: "none"; reason: string };
+
 export interface ChangesView {
   /** A task's number ("1") or a revert's id ("undo-1"). */
   changeSet: string;
   files: FileChangeView[];
+  /** When the task ran a command. */
+  commands?: CommandChangesView;
   /** For a revert: the change set it reverted. */
   reverts?: string;
   /** The revert that took this change set back and still stands. */
@@ -66,7 +73,21 @@ export function changesView(
     })),
     ...(reverted !== undefined ? { reverts: reverted } : {}),
     ...(revertedBy !== undefined ? { revertedBy } : {}),
+    ...commandsView(event.commands),
   };
+}
+
+function commandsView(value: unknown): { commands?: CommandChangesView } {
+  if (typeof value !== "object" || value === null) return {};
+  const commands = value as { tracked?: unknown; files?: unknown; reason?: unknown };
+  if (commands.tracked === "none")
+    return { commands: { tracked: "none", reason: String(commands.reason ?? "") } };
+  if (commands.tracked !== "git" || !Array.isArray(commands.files)) return {};
+  const files = (commands.files as Record<string, unknown>[]).map((file) => ({
+    path: String(file.path),
+    status: String(file.status),
+  }));
+  return { commands: { tracked: "git", files } };
 }
 
 /** "task 3" or "revert undo-1". */

@@ -1,3 +1,4 @@
+import { CommandChangesSchema } from "@penguin/protocol";
 import { z } from "zod";
 
 // The bodies of GET /api/sessions/:id/changes and POST /api/sessions/:id/revert: a session's
@@ -40,6 +41,9 @@ export const ChangeSetRowSchema = z.object({
     .optional()
     .describe("The revert that reverted this change set (absent when it is not reverted, or its revert was)"),
   files: z.array(FileChangeRowSchema),
+  commands: CommandChangesSchema.optional().describe(
+    "When the task ran a command: the files its commands changed as git saw them (never reverted), or why they could not be seen",
+  ),
   diff: z.string().optional().describe("The unified diff of every text file (with ?diff=1)"),
 });
 
@@ -91,4 +95,7 @@ export const RevertResponseSchema = z.object({
   conflicts: z.array(RevertConflictRowSchema).describe("Paths left alone (with force: overwritten anyway)"),
   dry_run: z.boolean(),
   forced: z.boolean(),
+  commands: CommandChangesSchema.optional().describe(
+    "What the reverted task's commands changed: left as they are (a revert never touches them)",
+  ),
 });

@@ -1,5 +1,5 @@
-import { openSessionChanges, type SessionChanges } from "@penguin/core";
-import { type FileChange, isPayload, type OmniMessage } from "@penguin/protocol";
+import { type ChangeSummary, openSessionChanges, type SessionChanges } from "@penguin/core";
+import { isPayload, type OmniMessage } from "@penguin/protocol";
 import type { z } from "zod";
 import type { ChangeSetRowSchema } from "./changes-schemas.js";
 import { traceRecords } from "./trace-reads.js";
@@ -10,16 +10,31 @@ import { traceRecords } from "./trace-reads.js";
 
 export type ChangeSetRow = z.infer<typeof ChangeSetRowSchema>;
 
-/** The summary recorded for each change set (the newest one counts). */
-function summariesOf(records: readonly OmniMessage[]): Map<string, FileChange[]> {
-  const summaries = new Map<string, FileChange[]>();
-  for (const record of records) {
-    if (isPayload(record, "task_changes")) summaries.set(record.payload.change_set, record.payload.files);
-  }
-  return summaries;
+/** What a change set's summary says: its files, and what its commands changed. */
+type Summary = Pick<ChangeSummary, "files" | "commands">;
+
+interface Recorded {
+  /** The summary recorded for each change set (the newest one counts). */
+  summaries: Map<string, Summary>;
+  /** Change sets in the order the trace first names them (a checkpoint, or a summary). */
+  order: string[];
 }
 
-function rowOf(changes: SessionChanges, changeSet: string, files: FileChange[]): ChangeSetRow {
+function recordedOf(records: readonly OmniMessage[]): Recorded {
+  const summaries = new Map<string, Summary>();
+  const seen = new Set<string>();
+  for (const record of records) {
+    if (!isPayload(record, "task_changes") && !isPayload(record, "file_checkpoint")) continue;
+    seen.add(record.payload.change_set);
+    if (isPayload(record, "task_changes")) {
+      const { files, commands } = record.payload;
+      summaries.set(record.payload.change_set, { files, ...(commands ? { commands } : {}) });
+    }
+  }
+  return { summaries, order: [...seen] };
+}
+
+function rowOf(changes: SessionChanges, changeSet: string, summary: Summary): ChangeSetRow {
   const reverts = changes.revertOf(changeSet);
   const revertedBy = changes.revertedBy(changeSet);
   return {
@@ -27,7 +42,7 @@ function rowOf(changes: SessionChanges, changeSet: string, files: FileChange[]):
     kind: changeSet.startsWith("undo-") ? "revert" : "task",
     ...(reverts !== undefined ? { reverts } : {}),
     ...(revertedBy !== undefined ? { reverted_by: revertedBy } : {}),
-    files: files.map((file) => ({
+    files: summary.files.map((file) => ({
       path: file.path,
       status: file.status,
       ...(file.from !== undefined ? { from: file.from } : {}),
@@ -36,6 +51,7 @@ function rowOf(changes: SessionChanges, changeSet: string, files: FileChange[]):
       lines_removed: file.lines_removed,
       restorable: file.restorable,
     })),
+    ...(summary.commands ? { commands: summary.commands } : {}),
   };
 }
 
@@ -60,11 +76,13 @@ export async function listChangeSets(
   const changes = openChanges(dataRoot, sessionId);
   if (!changes) return [];
   try {
-    const summaries = summariesOf(traceRecords(location, sessionId));
+    // Every change set with checkpoints or a recorded summary (a task whose commands alone
+    // changed files has no checkpoints), newest first.
+    const { summaries, order } = recordedOf(traceRecords(location, sessionId));
     const rows: ChangeSetRow[] = [];
-    for (const changeSet of changes.changeSets().reverse()) {
-      const files = summaries.get(changeSet) ?? (await changes.changes(changeSet))?.files ?? [];
-      rows.push(rowOf(changes, changeSet, files));
+    for (const changeSet of order.reverse()) {
+      const summary = summaries.get(changeSet) ?? (await changes.changes(changeSet));
+      if (summary) rows.push(rowOf(changes, changeSet, summary));
     }
     return rows;
   } finally {
@@ -82,10 +100,10 @@ export async function oneChangeSet(
   const changes = openChanges(dataRoot, sessionId);
   if (!changes) return undefined;
   try {
-    if (!changes.changeSets().includes(changeSet)) return undefined;
+    if (!changes.knows(changeSet)) return undefined;
     const summary = await changes.changes(changeSet, { diff });
     if (!summary) return undefined;
-    const row = rowOf(changes, changeSet, summary.files);
+    const row = rowOf(changes, changeSet, summary);
     return summary.diff !== undefined ? { ...row, diff: summary.diff } : row;
   } finally {
     changes.close();
@@ -107,7 +125,7 @@ export function revertTarget(
       const latest = changes?.latestTask();
       return latest === undefined ? { refused: "nothing_to_revert" } : { changeSet: latest };
     }
-    return changes?.changeSets().includes(task) ? { changeSet: task } : { refused: "unknown_change_set" };
+    return changes?.knows(task) ? { changeSet: task } : { refused: "unknown_change_set" };
   } finally {
     changes?.close();
   }

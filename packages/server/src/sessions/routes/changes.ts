@@ -104,6 +104,7 @@ export function sessionChangesRoutes(options: SessionRoutesOptions): AnyRouteSpe
           })),
           dry_run: outcome.dryRun,
           forced: body.force === true,
+          ...(outcome.commands ? { commands: outcome.commands } : {}),
         },
         200,
       );
