@@ -38,6 +38,11 @@ export class TerminalRun {
     return visible(this.raw);
   }
 
+  /** Everything the terminal received, escape sequences included. */
+  get bytes(): string {
+    return this.raw;
+  }
+
   /** Resolves once the screen shows `pattern` at least `count` times. */
   async waitFor(pattern: string | RegExp, count = 1, timeoutMs = 20_000): Promise<void> {
     const re =

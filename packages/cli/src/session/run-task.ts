@@ -29,6 +29,7 @@ export async function runTask(session: Session, input: RunInput, opts: TaskOptio
   let status = "completed";
   let goal: GoalFinishedPayload | undefined;
   opts.renderer.beginTask();
+  if (!opts.json) await opts.renderer.prepare();
   opts.renderer.screen.start();
   try {
     for await (const message of session.run(input, {
