@@ -1,12 +1,9 @@
 import { type FakeLlm, startFakeLlm } from "@penguin/fake-llm";
 import { afterEach, describe, expect, test } from "vitest";
 import { penguin, tempDir } from "./helpers.js";
-import { TerminalRun, visible } from "./pty.js";
+import { TerminalRun } from "./pty.js";
 
 const API_KEY = "sk-test-penguin-markdown-0123456789";
-
-/** The screen once each erased status line is gone (it is drawn at a line's start and erased with CR, erase line). */
-const withoutStatusLines = (bytes: string) => visible(bytes.replace(/[^\n]*\r\u001b\[2K/g, ""));
 
 const ANSWER = [
   "## Result",
@@ -44,7 +41,7 @@ describe("the model's Markdown", () => {
     const env = await start(ANSWER);
     const run = new TerminalRun(args(), { ...env, NO_COLOR: "" });
     expect(await run.exitCode()).toBe(0);
-    const screen = withoutStatusLines(run.bytes);
+    const screen = run.lines;
     expect(screen).toContain("\nThe tests pass now.\n");
     expect(screen).not.toContain("**pass**");
     expect(screen).not.toContain("## Result");

@@ -2,10 +2,11 @@ import type { GoalFinishedPayload, OmniMessage, TokenCounts, ToolSpec } from "@p
 import { agentEventLine } from "./agent-event-line.js";
 import { AssistantText, type TextMode } from "./assistant-text.js";
 import { changesLine } from "./changes-line.js";
+import { styleToolOutput } from "./diff-colors.js";
 import { completedTopLevelString } from "./partial-json.js";
 import { Screen } from "./screen.js";
 import type { Style } from "./style.js";
-import { terminalSafe } from "./terminal-text.js";
+import { showControls, terminalSafe } from "./terminal-text.js";
 import { CALL_DESCRIPTION_ARGUMENTS, collapseOutput, summarizeToolCall } from "./tool-call-summary.js";
 
 export interface RendererOptions {
@@ -179,7 +180,9 @@ export class TerminalRenderer {
           p.stop_reason && p.stop_reason !== "completed" ? style.yellow(` [${p.stop_reason}]`) : "";
         const ran = state?.startedAt === undefined ? 0 : this.now() - state.startedAt;
         const took = ran >= SHOW_ELAPSED_FROM_MS ? style.dim(` (${formatElapsed(ran)})`) : "";
-        this.line(indent(style.dim(text), child ? "      │ " : "  │ ") + mark + took);
+        const gutter = child ? "      │ " : "  │ ";
+        const lines = styleToolOutput(text, state?.name, style).map((line) => gutter + line);
+        this.line(lines.join("\n") + mark + took);
         if (folded && this.opts.expandHint) this.line(style.dim(`  │ (${this.opts.expandHint})`));
         return;
       }
@@ -352,7 +355,7 @@ export class TerminalRenderer {
       completedTopLevelString(state.arguments, key),
     ).find((text) => text !== undefined);
     if (description === undefined || description.trim() === "") return;
-    state.description = description;
+    state.description = showControls(description);
     if (this.screen.live) {
       this.screen.refresh();
     } else {

@@ -52,3 +52,20 @@ export function holdUnfinishedSequence(text: string): { ready: string; held: str
     ? { ready: text.slice(0, last), held: tail }
     : { ready: text, held: "" };
 }
+
+/** C0 controls but tab and newline, DEL, and the C1 controls. */
+const CONTROL_TO_SHOW = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g;
+
+/**
+ * `text` with each control character shown as a symbol (ESC as ␛, CR as ␍, a C1 control as
+ * `<U+009B>`) instead of acting on the terminal: for what a person must see exactly as the model
+ * wrote it, such as a command they are asked to approve.
+ */
+export function showControls(text: string): string {
+  return text.replace(CONTROL_TO_SHOW, (char) => {
+    const code = char.charCodeAt(0);
+    if (code < 0x20) return String.fromCharCode(0x2400 + code);
+    if (code === 0x7f) return "\u2421";
+    return `<U+${code.toString(16).toUpperCase().padStart(4, "0")}>`;
+  });
+}
