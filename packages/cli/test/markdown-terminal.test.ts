@@ -57,6 +57,22 @@ describe("the model's Markdown", () => {
     expect(run.bytes).toContain("\u001b[1mpass\u001b[22m");
   }, 60_000);
 
+  test("is rendered in a chat at a terminal too", async () => {
+    const env = await start(ANSWER);
+    const chat = new TerminalRun(["chat", "--model", "openai/fake-model", "-w", tempDir("ws")], {
+      ...env,
+      NO_COLOR: "",
+    });
+    await chat.waitFor("/help for commands");
+    chat.type("report\r");
+    await chat.waitFor("── done");
+    expect(chat.screen).toContain("The tests pass now.");
+    expect(chat.screen).not.toContain("**pass**");
+    expect(chat.screen).toContain("src/long-name.ts │  1200");
+    chat.type("/exit\r");
+    expect(await chat.exitCode()).toBe(0);
+  }, 60_000);
+
   test("is printed exactly as written to a pipe, and as plain text on a terminal with NO_COLOR", async () => {
     const env = await start(ANSWER, 2);
     const piped = await penguin(args(), { env: { ...env, NO_COLOR: "" } });
