@@ -1,6 +1,4 @@
-import { toolCall } from "@penguin/protocol";
 import { describe, expect, test } from "vitest";
-import { describeCall } from "../src/prompts/approval-prompt.js";
 import { styleToolOutput } from "../src/render/diff-colors.js";
 import { createStyle } from "../src/render/style.js";
 
@@ -45,26 +43,5 @@ describe("diffs in tool outputs", () => {
   test("without colour every line is left as it is", () => {
     const output = "--- a\n+++ a\n@@ -1 +1 @@\n-x\n+y";
     expect(styleToolOutput(output, "edit_file", createStyle(false)).join("\n")).toBe(output);
-  });
-});
-
-describe("an approval question shows what the model wrote without letting it act on the terminal", () => {
-  test("control characters in a command or an edit are shown as symbols", () => {
-    const exec = toolCall("exec_command", { cmd: "echo \u001b[2Jhi\r" }, "c1");
-    const lines = describeCall(exec, createStyle(false)).join("\n");
-    expect(lines).toContain("$ echo \u241b[2Jhi\u240d");
-    expect(lines).not.toMatch(/[\u0000-\u0009\u000b-\u001f]/);
-
-    const edit = toolCall(
-      "edit_file",
-      { file_path: "a", old_string: "x\u0007", new_string: "y\u009b" },
-      "c2",
-    );
-    expect(describeCall(edit, createStyle(false))).toEqual([
-      "? edit_file a",
-      "  file_path: a",
-      "  - x\u2407",
-      "  + y<U+009B>",
-    ]);
   });
 });
