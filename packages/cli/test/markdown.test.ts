@@ -104,6 +104,7 @@ describe("Markdown on a terminal", () => {
       "• one\n  • nested\n• [x] done\n\n3. three\n4. four",
     );
     expect(await render("> quoted\n> twice\n\n---")).toBe(`│ quoted\n│ twice\n\n${"─".repeat(40)}`);
+    expect(await render("> outer\n>\n> > inner")).toBe("│ outer\n│\n│ │ inner");
   });
 
   test("wide characters count two columns", () => {

@@ -65,7 +65,9 @@ export class MarkdownAnsi {
       case "code":
         return this.code(token as Tokens.Code);
       case "blockquote":
-        return this.blocks((token as Tokens.Blockquote).tokens).map((line) => `${style.dim("│")} ${line}`);
+        return this.blocks((token as Tokens.Blockquote).tokens).map((line) =>
+          line === "" ? style.dim("│") : `${style.dim("│")} ${line}`,
+        );
       case "list":
         return this.list(token as Tokens.List);
       case "table":
