@@ -58,11 +58,13 @@ export function parseApprovalAnswer(line: string, call: OmniMessage<ToolCallPayl
     const typed = text.slice(word.length).trim();
     const prefix = typed || suggestedPrefix(command);
     if (!prefix) {
-      return { retry: "this command has several parts, so no single prefix covers it; answer y or n" };
+      return { retry: "this command has several parts, so no single prefix covers it; answer y, n or a" };
     }
     const rules = new SessionRules();
     if (!rules.add({ commandPrefix: prefix }) || rules.match(call) === undefined) {
-      return { retry: `"${prefix}" does not cover this command; type p with a prefix of it, or y / n` };
+      return {
+        retry: `"${showControls(prefix)}" does not cover this command; type p with a prefix of it, or y, n or a`,
+      };
     }
     return { answer: { decision: "allow", remember: { commandPrefix: prefix } } };
   }
