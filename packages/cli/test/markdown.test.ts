@@ -155,6 +155,12 @@ describe("the model's text through the renderer", () => {
     expect(visible(md.out.text)).toContain("Hi there");
   });
 
+  test("markdown without its renderer loaded: each block as written, nothing lost", () => {
+    const { r, out } = renderer("markdown");
+    stream(r, "**a**\n\nb\u001b[2J");
+    expect(out.text).toBe("**a**\n\nb\n");
+  });
+
   test("markdown: text still waiting for its block prints before any other line", async () => {
     const { r, out, err } = renderer("markdown");
     await r.prepare();

@@ -64,10 +64,22 @@ export class AssistantText {
     if (this.blocks.hasPending) this.print(this.blocks.flush());
   }
 
+  /** Markdown as terminal lines; as written when there is no renderer or it fails on this text. */
+  private render(markdown: string): string {
+    if (this.toTerminal) {
+      try {
+        return this.toTerminal(markdown);
+      } catch {
+        // A parser error must not cost the text: it is shown as written.
+      }
+    }
+    return markdown.replace(/\n+$/, "");
+  }
+
   private print(markdown: string): void {
     if (markdown.trim() === "") return;
     const safe = printableText(markdown);
-    const rendered = this.toTerminal ? this.toTerminal(safe) : safe.replace(/\n+$/, "");
+    const rendered = this.render(safe);
     if (rendered.trim() === "") return;
     this.screen.endLine();
     this.screen.write("out", `${this.printed > 0 ? "\n" : ""}${rendered}\n`);
