@@ -1,3 +1,5 @@
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { type FakeLlm, startFakeLlm } from "@penguin/fake-llm";
 import { afterEach, describe, expect, test } from "vitest";
 import { kindOf, readJsonLines, tempDir, traceFiles } from "./helpers.js";
@@ -36,7 +38,12 @@ describe("always-ask at a terminal", () => {
     await run.waitFor("allow? [y/N/p/a]");
     expect(run.screen).toContain("exec_command: Say alpha");
     expect(run.screen).toContain("$ echo alpha-out");
-    expect(run.screen).toContain("Enter = n");
+    // Every answer the question takes, with what it does.
+    expect(run.lines).toContain(
+      '  y allow once · n deny · p allow commands starting with "echo alpha-out" for this session ' +
+        "(p <prefix> names another prefix of this command) · a allow every exec_command call for " +
+        "this session · Enter = n · Ctrl-C deny and stop the task\n",
+    );
     run.type("y\r");
     await run.waitFor("allow? [y/N/p/a]", 2);
     expect(run.screen).toContain("$ printf beta-out");
@@ -98,6 +105,51 @@ describe("always-ask at a terminal", () => {
     run.type("n\r");
     expect(await run.exitCode()).toBe(0);
     expect(run.screen).toContain("Read it.");
+  });
+
+  test("write_file and edit_file: y, n and a with what each does, no p; the change is shown in colour", async () => {
+    llm = await startFakeLlm({
+      apiKey: API_KEY,
+      script: [
+        {
+          tool_calls: [{ name: "write_file", arguments: { file_path: "notes.txt", content: "one\ntwo\n" } }],
+        },
+        {
+          tool_calls: [
+            { name: "edit_file", arguments: { file_path: "notes.txt", old_string: "two", new_string: "2" } },
+          ],
+        },
+        { text: "Edited." },
+      ],
+    });
+    const dataRoot = tempDir("data");
+    const ws = tempDir("ws");
+    const run = new TerminalRun(
+      ["run", "--approve", "always-ask", "--model", "openai/fake-model", "-w", ws, "-m", "go"],
+      { PENGUIN_HOME: dataRoot, OPENAI_API_KEY: API_KEY, OPENAI_BASE_URL: `${llm.url}/v1`, NO_COLOR: "" },
+    );
+    await run.waitFor("allow? [y/N/a]");
+    expect(run.screen).toContain("? write_file notes.txt");
+    expect(run.lines).toContain(
+      "  y allow once · n deny · a allow every write_file call for this session · Enter = n · " +
+        "Ctrl-C deny and stop the task\n",
+    );
+    expect(run.screen).not.toContain("p allow");
+    run.type("y\r");
+    await run.waitFor("allow? [y/N/a]", 2);
+    // The edit asks with its old text as removed lines and its new text as added ones.
+    expect(run.lines).toContain("? edit_file notes.txt\n  file_path: notes.txt\n  - two\n  + 2\n");
+    expect(run.bytes).toContain("\u001b[31m- two\u001b[39m");
+    expect(run.bytes).toContain("\u001b[32m+ 2\u001b[39m");
+    expect(run.screen).toContain("a allow every edit_file call for this session");
+    run.type("y\r");
+    expect(await run.exitCode()).toBe(0);
+    expect(readFileSync(join(ws, "notes.txt"), "utf8")).toBe("one\n2\n");
+    // The diff edit_file answered with: removed lines red, added ones green.
+    expect(run.lines).toMatch(/│ -two\n\s+│ \+2\n/);
+    expect(run.bytes).toContain("\u001b[31m-two\u001b[39m");
+    expect(run.bytes).toContain("\u001b[32m+2\u001b[39m");
+    expect(run.screen).toContain("Edited.");
   });
 
   test("Enter takes the default (deny), and an answer that is not one is asked again", async () => {

@@ -17,8 +17,12 @@ import { writeParentSession } from "./trace-fixtures.js";
 const OPENAI_SDK = "openai";
 const ANTHROPIC_SDK = "@anthropic-ai/sdk";
 const MCP_SDK = "@modelcontextprotocol/sdk";
-/** Loaded only when their first use comes: a tool call (ajv's runtime helpers; its compiler for a schema not built in), an edit (diff), a log file (pino), a PDF. */
-const ON_FIRST_USE = ["ajv", "diff", "pino", "pdfjs-dist", "html-to-text", "@penguin/server"];
+/**
+ * Loaded only when their first use comes: a tool call (ajv's runtime helpers; its compiler for a
+ * schema not built in), an edit (diff), a log file (pino), a PDF, the model's text on a terminal
+ * (marked: a pipe gets the text as written).
+ */
+const ON_FIRST_USE = ["ajv", "diff", "pino", "pdfjs-dist", "html-to-text", "@penguin/server", "marked"];
 const CASSETTE = join(REPO_ROOT, "examples/quickstart.cassette.yaml");
 const HIDE_PACKAGES = join(import.meta.dirname, "fixtures/hide-packages.mjs");
 

@@ -38,6 +38,19 @@ export class TerminalRun {
     return visible(this.raw);
   }
 
+  /**
+   * The screen without the status lines that were erased (`penguin run` draws one at a line's
+   * start and erases it with CR and erase-line before it prints anything else).
+   */
+  get lines(): string {
+    return visible(this.raw.replace(/[^\n]*\r\u001b\[2K/g, ""));
+  }
+
+  /** Everything the terminal received, escape sequences included. */
+  get bytes(): string {
+    return this.raw;
+  }
+
   /** Resolves once the screen shows `pattern` at least `count` times. */
   async waitFor(pattern: string | RegExp, count = 1, timeoutMs = 20_000): Promise<void> {
     const re =

@@ -2,6 +2,7 @@ import { createInterface } from "node:readline";
 import { EXIT_COMPLETED, EXIT_TASK_FAILED } from "../exit-codes.js";
 import { terminalAsk } from "../prompts/approval-prompt.js";
 import { terminalAnswerer } from "../prompts/question-prompt.js";
+import { textModeFor } from "../render/assistant-text.js";
 import { TerminalRenderer } from "../render/terminal-renderer.js";
 import { closedOutputNote, whenOutputCloses } from "../session/closed-output.js";
 import { onEndSignals, signalExitCode } from "../terminal/end-signals.js";
@@ -15,6 +16,7 @@ export async function chatOnLines(start: ChatStart): Promise<number> {
     out: process.stdout,
     err: process.stderr,
     style,
+    text: textModeFor(process.stdout),
     fullOutput: opts.fullOutput,
     showThinking: opts.showThinking,
   });

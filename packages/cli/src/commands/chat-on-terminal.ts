@@ -2,6 +2,7 @@ import { errorStack } from "@penguin/protocol";
 import { EXIT_COMPLETED, EXIT_TASK_FAILED } from "../exit-codes.js";
 import { terminalAsk } from "../prompts/approval-prompt.js";
 import { terminalAnswerer } from "../prompts/question-prompt.js";
+import { textModeFor } from "../render/assistant-text.js";
 import { Screen } from "../render/screen.js";
 import { TerminalRenderer } from "../render/terminal-renderer.js";
 import { closedOutputNote, whenOutputCloses } from "../session/closed-output.js";
@@ -68,6 +69,7 @@ export async function chatOnTerminal(start: ChatStart, screenStream: NodeJS.Writ
     err: screenStream,
     style,
     screen,
+    text: textModeFor(process.stdout),
     fullOutput: opts.fullOutput,
     showThinking: opts.showThinking,
     expandHint: "Ctrl-O shows the whole output",

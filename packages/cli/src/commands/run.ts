@@ -8,6 +8,7 @@ import { resolveModelRef } from "../model-choice.js";
 import { terminalAsk } from "../prompts/approval-prompt.js";
 import { terminalAnswerer } from "../prompts/question-prompt.js";
 import { readStdin } from "../prompts/stdin.js";
+import { textModeFor } from "../render/assistant-text.js";
 import { Screen } from "../render/screen.js";
 import { colourEnabled, createStyle } from "../render/style.js";
 import { TerminalRenderer } from "../render/terminal-renderer.js";
@@ -108,6 +109,7 @@ export async function runCommand(opts: RunOptions): Promise<number> {
     err: process.stderr,
     style,
     screen,
+    text: opts.json ? "exact" : textModeFor(process.stdout),
     fullOutput: opts.fullOutput,
     showThinking: opts.showThinking,
     expandHint: "--full-output shows outputs whole",

@@ -1,8 +1,10 @@
 import type { AskFn, HumanAnswer } from "@penguin/core";
 import { commandTextOf, SessionRules, splitShellCommand } from "@penguin/core";
 import type { OmniMessage, ToolCallPayload } from "@penguin/protocol";
+import { stylePatch } from "../render/diff-colors.js";
 import { truncateLine } from "../render/format.js";
 import type { Style } from "../render/style.js";
+import { showControls } from "../render/terminal-text.js";
 import { readCallArguments, summarizeToolCall } from "../render/tool-call-summary.js";
 
 /** What a question at the terminal gives back: the typed line, or that Ctrl-C was pressed. */
@@ -56,11 +58,13 @@ export function parseApprovalAnswer(line: string, call: OmniMessage<ToolCallPayl
     const typed = text.slice(word.length).trim();
     const prefix = typed || suggestedPrefix(command);
     if (!prefix) {
-      return { retry: "this command has several parts, so no single prefix covers it; answer y or n" };
+      return { retry: "this command has several parts, so no single prefix covers it; answer y, n or a" };
     }
     const rules = new SessionRules();
     if (!rules.add({ commandPrefix: prefix }) || rules.match(call) === undefined) {
-      return { retry: `"${prefix}" does not cover this command; type p with a prefix of it, or y / n` };
+      return {
+        retry: `"${showControls(prefix)}" does not cover this command; type p with a prefix of it, or y, n or a`,
+      };
     }
     return { answer: { decision: "allow", remember: { commandPrefix: prefix } } };
   }
@@ -76,16 +80,55 @@ export function describeCall(call: OmniMessage<ToolCallPayload>, style: Style): 
   const command = commandTextOf(call);
   const args = readCallArguments(argumentsJson).object;
   if (!args) {
-    lines.push(`  arguments: ${truncateLine(argumentsJson, ARGUMENT_PREVIEW_CHARS)}`);
+    lines.push(`  arguments: ${truncateLine(showControls(argumentsJson), ARGUMENT_PREVIEW_CHARS)}`);
     return lines;
   }
-  if (command !== undefined) lines.push(`  $ ${command}`);
+  // What the model wrote is shown as it is: a control character as a symbol, never acted on.
+  if (command !== undefined) lines.push(`  $ ${showControls(command)}`);
+  const change = changeLines(name, args, style);
   for (const [key, value] of Object.entries(args)) {
     if (key === "description" || (command !== undefined && (key === "cmd" || key === "chars"))) continue;
+    if (change?.shownKeys.includes(key)) continue;
     const shown = typeof value === "string" ? value : JSON.stringify(value);
-    lines.push(`  ${key}: ${truncateLine(shown.replace(/\n/g, "⏎"), ARGUMENT_PREVIEW_CHARS)}`);
+    const oneLine = showControls(shown.replace(/\n/g, "⏎"));
+    lines.push(`  ${showControls(key)}: ${truncateLine(oneLine, ARGUMENT_PREVIEW_CHARS)}`);
   }
+  if (change) lines.push(...capLines(change.lines, style).map((line) => `  ${line}`));
   return lines;
+}
+
+/** The most lines of a change (an edit's old and new text, a patch) that a question shows. */
+export const CHANGE_PREVIEW_LINES = 40;
+
+/**
+ * The change a file call asks to make, as coloured diff lines: edit_file's old text as removed
+ * lines and its new text as added ones, apply_patch's patch as written.
+ */
+function changeLines(
+  name: string,
+  args: Record<string, unknown>,
+  style: Style,
+): { lines: string[]; shownKeys: string[] } | undefined {
+  const { old_string: before, new_string: after, patch } = args;
+  if (name === "edit_file" && typeof before === "string" && typeof after === "string") {
+    const side = (text: string, sign: string, colour: (s: string) => string) =>
+      showControls(text)
+        .split("\n")
+        .map((line) => colour(`${sign} ${line}`));
+    return {
+      lines: [...side(before, "-", style.red), ...side(after, "+", style.green)],
+      shownKeys: ["old_string", "new_string"],
+    };
+  }
+  if (name === "apply_patch" && typeof patch === "string")
+    return { lines: stylePatch(showControls(patch.replace(/\n$/, "")), style), shownKeys: ["patch"] };
+  return undefined;
+}
+
+function capLines(lines: string[], style: Style): string[] {
+  if (lines.length <= CHANGE_PREVIEW_LINES) return lines;
+  const more = lines.length - CHANGE_PREVIEW_LINES;
+  return [...lines.slice(0, CHANGE_PREVIEW_LINES), style.dim(`… ${more} more lines`)];
 }
 
 /**
@@ -102,14 +145,24 @@ export function questionKeys(call: OmniMessage<ToolCallPayload>): string {
   return offersPrefix(call) ? "[y/N/p/a]" : "[y/N/a]";
 }
 
-/** The choices line under a call, naming the prefix and the tool that "always" would allow. */
+/**
+ * The choices line under a call: every answer the question takes for this call and what it
+ * does, naming the prefix and the tool that a rule for the session would allow. `p` is listed
+ * only where a prefix covers the command (see {@link offersPrefix}).
+ */
 export function choicesLine(call: OmniMessage<ToolCallPayload>, style: Style): string {
   const command = prefixableCommand(call);
   const prefix = command === undefined ? undefined : suggestedPrefix(command);
   const choices = ["y allow once", "n deny"];
-  if (prefix !== undefined) choices.push(`p allow commands starting with "${prefix}" for this session`);
+  if (prefix !== undefined) {
+    choices.push(
+      `p allow commands starting with "${showControls(prefix)}" for this session ` +
+        "(p <prefix> names another prefix of this command)",
+    );
+  }
   choices.push(`a allow every ${call.payload.name} call for this session`);
-  return style.dim(`  ${choices.join(" · ")} · Enter = n`);
+  choices.push("Enter = n", "Ctrl-C deny and stop the task");
+  return style.dim(`  ${choices.join(" · ")}`);
 }
 
 export interface TerminalAskOptions {

@@ -1,5 +1,6 @@
 import type { OnAsk, UserQuestion } from "@penguin/core";
 import type { Style } from "../render/style.js";
+import { printableText } from "../render/terminal-text.js";
 import { CTRL_C, type Question } from "./approval-prompt.js";
 
 export interface TerminalAnswererOptions {
@@ -20,7 +21,10 @@ export interface TerminalAnswererOptions {
 export function describeQuestion(question: UserQuestion, style: Style): string[] {
   return [
     `${style.yellow("?")} ${style.bold(`the agent asks (${question.id}):`)}`,
-    ...question.text.split("\n").map((line) => `  ${line}`),
+    // The model wrote it: no escape sequence or control character of it reaches the terminal.
+    ...printableText(question.text)
+      .split("\n")
+      .map((line) => `  ${line}`),
   ];
 }
 

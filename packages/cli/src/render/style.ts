@@ -9,6 +9,9 @@ export interface Style {
   green(s: string): string;
   yellow(s: string): string;
   cyan(s: string): string;
+  italic(s: string): string;
+  underline(s: string): string;
+  strike(s: string): string;
 }
 
 export function colourEnabled(stream: { isTTY?: boolean }, env: NodeJS.ProcessEnv = process.env): boolean {
@@ -21,7 +24,17 @@ const wrap = (open: number, close: number) => (s: string) => `\u001b[${open}m${s
 export function createStyle(enabled: boolean): Style {
   if (!enabled) {
     const id = (s: string) => s;
-    return { dim: id, bold: id, red: id, green: id, yellow: id, cyan: id };
+    return {
+      dim: id,
+      bold: id,
+      red: id,
+      green: id,
+      yellow: id,
+      cyan: id,
+      italic: id,
+      underline: id,
+      strike: id,
+    };
   }
   return {
     dim: wrap(2, 22),
@@ -30,5 +43,8 @@ export function createStyle(enabled: boolean): Style {
     green: wrap(32, 39),
     yellow: wrap(33, 39),
     cyan: wrap(36, 39),
+    italic: wrap(3, 23),
+    underline: wrap(4, 24),
+    strike: wrap(9, 29),
   };
 }

@@ -1,10 +1,12 @@
 import type { GoalFinishedPayload, OmniMessage, TokenCounts, ToolSpec } from "@penguin/protocol";
 import { agentEventLine } from "./agent-event-line.js";
+import { AssistantText, type TextMode } from "./assistant-text.js";
 import { changesLine } from "./changes-line.js";
+import { styleToolOutput } from "./diff-colors.js";
 import { completedTopLevelString } from "./partial-json.js";
 import { Screen } from "./screen.js";
 import type { Style } from "./style.js";
-import { terminalSafe } from "./terminal-text.js";
+import { showControls, terminalSafe } from "./terminal-text.js";
 import { CALL_DESCRIPTION_ARGUMENTS, collapseOutput, summarizeToolCall } from "./tool-call-summary.js";
 
 export interface RendererOptions {
@@ -23,6 +25,8 @@ export interface RendererOptions {
   expandHint?: string;
   /** Clock for elapsed times. */
   now?: () => number;
+  /** How the model's text is printed on `out` (default: exactly as written). */
+  text?: TextMode;
 }
 
 export interface TaskSummary {
@@ -78,10 +82,17 @@ export class TerminalRenderer {
   private readonly shownMessages = new Set<string>();
   readonly screen: Screen;
   readonly summary: TaskSummary = { status: "completed" };
+  private readonly text: AssistantText;
 
   constructor(private readonly opts: RendererOptions) {
     this.screen = opts.screen ?? new Screen({ out: opts.out, err: opts.err, live: false });
     this.screen.setStatusSource(() => this.status());
+    this.text = new AssistantText(opts.text ?? "exact", this.screen);
+  }
+
+  /** Loads what rendering needs before a task's first message (the Markdown renderer on a terminal). */
+  prepare(): Promise<void> {
+    return this.text.prepare();
   }
 
   private now(): number {
@@ -119,8 +130,8 @@ export class TerminalRenderer {
         if (!child) this.learnTools(p.tools);
         return;
       case "partial_text":
-        if (p.event_type === "delta" && !child) this.screen.write("out", p.text);
-        if (p.event_type === "stop" && !child) this.screen.endLine();
+        if (p.event_type === "delta" && !child) this.text.delta(p.text);
+        if (p.event_type === "stop" && !child) this.text.end();
         return;
       case "partial_thinking":
         if (this.opts.showThinking && p.event_type === "delta")
@@ -169,7 +180,9 @@ export class TerminalRenderer {
           p.stop_reason && p.stop_reason !== "completed" ? style.yellow(` [${p.stop_reason}]`) : "";
         const ran = state?.startedAt === undefined ? 0 : this.now() - state.startedAt;
         const took = ran >= SHOW_ELAPSED_FROM_MS ? style.dim(` (${formatElapsed(ran)})`) : "";
-        this.line(indent(style.dim(text), child ? "      │ " : "  │ ") + mark + took);
+        const gutter = child ? "      │ " : "  │ ";
+        const lines = styleToolOutput(text, state?.name, style).map((line) => gutter + line);
+        this.line(lines.join("\n") + mark + took);
         if (folded && this.opts.expandHint) this.line(style.dim(`  │ (${this.opts.expandHint})`));
         return;
       }
@@ -244,6 +257,7 @@ export class TerminalRenderer {
   /** The closing lines: status, tokens, cost and (when given) where the trace is. */
   finish(tracePath: string | undefined): void {
     const { style } = this.opts;
+    this.text.flush();
     this.screen.endLine();
     const s = this.summary;
     const parts = [s.status === "completed" ? style.green("done") : style.red(s.status)];
@@ -264,6 +278,7 @@ export class TerminalRenderer {
 
   /** One line of activity on stderr, after any open line of assistant text. */
   line(text: string): void {
+    this.text.flush();
     this.screen.endLine();
     this.screen.write("err", `${text}\n`);
   }
@@ -343,7 +358,7 @@ export class TerminalRenderer {
       completedTopLevelString(state.arguments, key),
     ).find((text) => text !== undefined);
     if (description === undefined || description.trim() === "") return;
-    state.description = description;
+    state.description = showControls(description);
     if (this.screen.live) {
       this.screen.refresh();
     } else {

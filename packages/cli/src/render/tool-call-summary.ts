@@ -1,3 +1,5 @@
+import { showControls } from "./terminal-text.js";
+
 /**
  * The arguments that hold a call's one-sentence description: `description`, or the `purpose`
  * of the extended toolset's run_command (recorded with its job, and shown the same way).
@@ -27,6 +29,14 @@ export function readCallArguments(argumentsJson: string): CallArguments {
  * a source).
  */
 export function summarizeToolCall(name: string, argumentsJson: string): { title: string; detail?: string } {
+  const { title, detail } = summaryOf(name, argumentsJson);
+  // The model wrote these: a control character in them is shown, never acted on by the terminal.
+  return detail === undefined
+    ? { title: showControls(title) }
+    : { title: showControls(title), detail: showControls(detail) };
+}
+
+function summaryOf(name: string, argumentsJson: string): { title: string; detail?: string } {
   const read = readCallArguments(argumentsJson);
   if (!read.valid) return { title: name, detail: "(arguments are not valid JSON)" };
   const args = read.object ?? {};

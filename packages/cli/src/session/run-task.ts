@@ -29,6 +29,8 @@ export async function runTask(session: Session, input: RunInput, opts: TaskOptio
   let status = "completed";
   let goal: GoalFinishedPayload | undefined;
   opts.renderer.beginTask();
+  // Loaded while the first request is on its way; awaited before the first message is rendered.
+  const prepared = opts.json ? undefined : opts.renderer.prepare();
   opts.renderer.screen.start();
   try {
     for await (const message of session.run(input, {
@@ -42,7 +44,10 @@ export async function runTask(session: Session, input: RunInput, opts: TaskOptio
       // A reader that went away (stdout no longer writable) is not written to again.
       if (opts.json) {
         if (process.stdout.writable) process.stdout.write(`${JSON.stringify(message)}\n`);
-      } else opts.renderer.render(message);
+      } else {
+        await prepared;
+        opts.renderer.render(message);
+      }
       if (message.type === "event_msg" && message.payload.type === "task_end" && !message.origin?.length)
         status = message.payload.status;
       if (message.type === "event_msg" && message.payload.type === "goal_finished" && !message.origin?.length)
