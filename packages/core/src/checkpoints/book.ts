@@ -25,7 +25,7 @@ export interface CheckpointEntry {
   before: PathState;
   /** The latest state a call of the change set left it in; absent: no call finished after the change. */
   after?: PathState;
-  /** Its line counts, taken when a call of this process left it (a file's). */
+  /** Its line counts (a file's), taken when the change set is summed up (`countLines`). */
   lines?: LineCounts;
 }
 
@@ -207,6 +207,30 @@ export class CheckpointBook implements CheckpointPort {
     return run;
   }
 
+  /**
+   * Takes the line counts of the paths of `changeSet` whose counts are not known yet (from the
+   * before and the latest after contents). Queued behind the captures and after-states, so a
+   * content is never dropped while it is being read.
+   */
+  countLines(changeSet: string): Promise<void> {
+    const run = this.queue.then(async () => {
+      for (const entry of this.entries(changeSet)) {
+        const { before, after } = entry;
+        if (entry.lines || !after) continue;
+        // Only a file's content has lines; one the change set left as it found it has none to count.
+        if (after.kind !== "file" && before.kind !== "file") continue;
+        if (after.kind === "file" && before.kind === "file" && after.sha256 === before.sha256) continue;
+        try {
+          entry.lines = await lineCounts(this.options.store, entry.path, before, after, false);
+        } catch {
+          // Unreadable contents: the summary shows no line counts for it.
+        }
+      }
+    });
+    this.queue = run.catch(() => {});
+    return run;
+  }
+
   private async recordAfter(toolCallId: string): Promise<void> {
     const pending = this.pending.get(toolCallId);
     if (!pending) return;
@@ -221,7 +245,9 @@ export class CheckpointBook implements CheckpointPort {
         if (entry.after && JSON.stringify(entry.after) === JSON.stringify(state)) continue;
         const superseded = entry.after;
         entry.after = state;
-        entry.lines = await lineCounts(this.options.store, entry.path, entry.before, state, false);
+        // Counted once the change set is summed up (countLines), not on every call: 1,000 edits
+        // of one file cost one diff, not 1,000.
+        entry.lines = undefined;
         this.record({
           change_set: pending.changeSet,
           path: entry.path,

@@ -23,26 +23,23 @@ export async function summarize(
   changeSet: string,
   options: { diff?: boolean } = {},
 ): Promise<ChangeSummary> {
+  if (options.diff !== true) {
+    await book.countLines(changeSet);
+    return summaryNow(book, changeSet);
+  }
   const counts = new Map<string, LineCounts>();
   for (const entry of book.entries(changeSet)) {
     if (!entry.after || !changed(entry.before, entry.after) || shownState(entry).kind !== "file") continue;
-    const withDiff = options.diff === true;
-    const cached = withDiff ? undefined : entry.lines;
-    counts.set(
-      entry.path,
-      cached ?? (await lineCounts(book.store, entry.path, entry.before, entry.after, withDiff)),
-    );
+    counts.set(entry.path, await lineCounts(book.store, entry.path, entry.before, entry.after, true));
   }
   const summary = buildSummary(book, changeSet, (entry) => counts.get(entry.path));
-  if (options.diff) {
-    summary.diff = [...counts.values()].flatMap((count) => (count.diff ? [count.diff] : [])).join("\n");
-  }
+  summary.diff = [...counts.values()].flatMap((count) => (count.diff ? [count.diff] : [])).join("\n");
   return summary;
 }
 
 /**
- * The summary of a change set whose entries were made in this process (their line counts were
- * taken as the calls ended), without reading anything: what a task's end records.
+ * The summary of a change set from what the book holds now (line counts taken by `countLines`),
+ * without reading anything: what a task's end records.
  */
 export function summaryNow(book: CheckpointBook, changeSet: string): ChangeSummary {
   return buildSummary(book, changeSet, (entry) => entry.lines);

@@ -86,9 +86,9 @@ export async function revertOf(
 
 /**
  * A task's change summary, just before its `task_end`: in the trace (`beforeRecord` sees every
- * record the task writes) and in the stream (`around` the task's messages). Built from what the
- * calls of this process recorded, so it reads nothing; only a task that ran a command waits, just
- * before its end, for git's view of what the commands changed (`beforeTaskEnd`).
+ * record the task writes) and in the stream (`around` the task's messages). Just before the end
+ * (`beforeTaskEnd`), the line counts of the files the task changed are taken (one diff per file)
+ * and, for a task that ran a command, git's view of what the commands changed.
  */
 export class TaskChangesSlot {
   private event: OmniMessage | undefined;
@@ -98,7 +98,11 @@ export class TaskChangesSlot {
 
   async beforeTaskEnd(): Promise<void> {
     const book = checkpointBookOf(this.parts.id);
-    if (!book?.ranCommands()) return;
+    if (!book) return;
+    const changed = book.changedTask();
+    // The line counts of the files the task changed: one diff per file, at the end.
+    if (changed !== undefined) await book.countLines(changed);
+    if (!book.ranCommands()) return;
     try {
       this.commands = await book.commandChanges();
     } catch {

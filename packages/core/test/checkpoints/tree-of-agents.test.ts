@@ -7,12 +7,14 @@ import { allowAll } from "../../src/approval/policies.js";
 import { CHECKPOINT_FILE_LIMIT } from "../../src/checkpoints/index.js";
 import { RevertBusyError } from "../../src/index.js";
 import { collect, MODEL, RETRY_FAST, setup, traceRecords } from "../sdk/fixtures.js";
+import { CHILD_MODEL, exec, runSubagent, setup as setupTree, waitFor } from "../subagent/fixtures.js";
 import { cleanedUpAfterEach } from "../support/cleaned-up.js";
 import { call, treeOf, writeTree } from "./support.js";
 
 // A subagent's file changes belong to the task that launched it; a file too large to keep is
 // reported as not restorable, never silently skipped.
 
+const startTree = cleanedUpAfterEach(setupTree);
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const EXTENDED = { tools: { preset: "extended" as const, writeGuard: false } };
 const start = cleanedUpAfterEach((script: Parameters<typeof setup>[0]) =>
@@ -91,30 +93,28 @@ describe("checkpoints across a tree of agents and past the size limit", () => {
   });
 
   it("refuses a revert while a subagent launched by the task still runs in the background", async () => {
-    const flag = "go";
-    const env = await start([
+    // The child answers from its own fake-llm server: its turns never mix with the parent's.
+    const env = await startTree(
+      [
+        {
+          tool_calls: [
+            runSubagent("call_run", { prompt: "Edit, then wait.", yield_time_ms: 200, ...CHILD_MODEL }),
+          ],
+        },
+        { text: "The subagent works on in the background." },
+      ],
       {
-        tool_calls: [
-          call("call_run", "run_subagent", {
-            description: "edit",
-            prompt: "Edit, then wait.",
-            yield_time_ms: 200,
-          }),
+        childScript: [
+          {
+            tool_calls: [
+              call("c1", "write_file", { file_path: "notes.txt", content: "child wrote this\n" }),
+              exec("c2", waitFor()),
+            ],
+          },
+          { text: "Edited and waited." },
         ],
       },
-      {
-        tool_calls: [
-          call("c1", "write_file", { file_path: "notes.txt", content: "child wrote this\n" }),
-          call("c2", "exec_command", {
-            description: "wait",
-            cmd: `until [ -e ${flag} ]; do sleep 0.05; done`,
-            yield_time_ms: 30_000,
-          }),
-        ],
-      },
-      { text: "The subagent works on in the background." },
-      { text: "Edited and waited." },
-    ]);
+    );
     writeTree(env.workspaceDir, { "notes.txt": "original\n" });
     const notes = join(env.workspaceDir, "notes.txt");
     const session = await env.agent.createSession({
@@ -123,14 +123,14 @@ describe("checkpoints across a tree of agents and past the size limit", () => {
       retry: RETRY_FAST,
     });
     await collect(session.run("Delegate.", { approve: allowAll }));
+    for (let i = 0; i < 500 && readFileSync(notes, "utf8") !== "child wrote this\n"; i++) await pause(20);
     expect(session.subagents[0]?.status).toBe("running");
-    expect(readFileSync(notes, "utf8")).toBe("child wrote this\n");
     const refused = await session.revert(1).catch((error: unknown) => error);
     expect(refused).toBeInstanceOf(RevertBusyError);
     expect(String(refused)).toContain("has subagents still running (sub_1); revert once they have ended");
     expect(readFileSync(notes, "utf8")).toBe("child wrote this\n");
 
-    writeFileSync(join(env.workspaceDir, flag), "");
+    env.release();
     for (let i = 0; i < 500 && session.subagents[0]?.status === "running"; i++) await pause(20);
     const outcome = await session.revert(1);
     expect(outcome?.conflicts).toEqual([]);
