@@ -115,21 +115,19 @@ describe("stop_agent", () => {
   });
 
   it("refuses an agent that is not below the caller", async () => {
+    // The one to be stopped is launched a turn before its sibling, so that it exists when the
+    // sibling tries (launches of one turn start together, and either may come first).
     const env = await start({
       root: [
-        {
-          tool_calls: [
-            launch("r_a", "Stop your sibling.", { instructions: `You are ${CHILD}.` }),
-            launch("r_b", "Wait.", { instructions: `You are ${GRANDCHILD}.` }),
-          ],
-        },
+        { tool_calls: [launch("r_b", "Wait.", { instructions: `You are ${GRANDCHILD}.` })] },
+        { tool_calls: [launch("r_a", "Stop your sibling.", { instructions: `You are ${CHILD}.` })] },
         { tool_calls: [wait("r_wait", 20_000)] },
-        { tool_calls: [stop("r_stop", "sub_2")] },
+        { tool_calls: [stop("r_stop", "sub_1")] },
         { text: "root done" },
       ],
       routes: {
         [CHILD]: [
-          { tool_calls: [stop("a_stop", "sub_2")] },
+          { tool_calls: [stop("a_stop", "sub_1")] },
           { tool_calls: [send("a_tell", "root", "tried")] },
           { text: "a done" },
         ],
@@ -142,11 +140,11 @@ describe("stop_agent", () => {
       retry: RETRY_FAST,
     });
     await collect(session.run("Go.", { approve: allowAll }));
-    const [a] = session.subagents;
-    await until(() => env.requestsOf(CHILD).length >= 3, "sub_1's last request");
+    const [, a] = session.subagents;
+    await until(() => env.requestsOf(CHILD).length >= 3, "sub_2's last request");
     const refused = JSON.stringify(env.requestsOf(CHILD)[1]?.body);
     expect(refused).toContain(
-      'sub_1 cannot stop \\"sub_2\\": an agent may stop only agents it launched and the agents they launched. Nothing was stopped.',
+      'sub_2 cannot stop \\"sub_1\\": an agent may stop only agents it launched and the agents they launched. Nothing was stopped.',
     );
     expect(a?.status).toBe("idle");
     await session.dispose();

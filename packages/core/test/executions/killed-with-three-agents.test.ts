@@ -70,6 +70,8 @@ describe("executions after a SIGKILL with three agents running", () => {
     };
     const env = await setup(
       [
+        // One launch a turn: calls of one turn start together, and the ids (sub_1, sub_2) go in
+        // the order the launches happen to start.
         {
           tool_calls: [
             {
@@ -77,6 +79,10 @@ describe("executions after a SIGKILL with three agents running", () => {
               name: "launch_agent",
               arguments: { task: `${ALPHA}: work long.`, agent_definition: { instructions: "You help." } },
             },
+          ],
+        },
+        {
+          tool_calls: [
             {
               id: "r_sub",
               name: "run_subagent",
