@@ -104,7 +104,8 @@ export function createMarkdownRenderer(window: WindowLike): MarkdownRenderer {
         if (highlighted?.highlight !== highlight) highlighted = { highlight, marked: markedFor(highlight) };
         marked = highlighted.marked;
       }
-      const html = marked.parse(markdown, { async: false });
+      // Without the newlines between and after blocks the text of the page is the answer's own.
+      const html = marked.parse(markdown, { async: false }).trim();
       return purify.sanitize(html, PURIFY_CONFIG);
     },
   };
