@@ -45,7 +45,7 @@ describe("Files changed in the timeline", () => {
       files: [file("/w/a.txt", "changed")],
       commands: { tracked: "none", reason: "the workspace is not a git repository" },
     });
-    const [first, second] = changesItems([byCommands, taskEnd({ stop_reason: "completed" }), untracked]);
+    const [first, second] = changesItems([byCommands, taskEnd("completed"), untracked]);
     expect(first?.files).toEqual([]);
     expect(first?.commands).toEqual({ tracked: "git", files: [{ path: "/w/made.txt", status: "added" }] });
     expect(second?.commands).toEqual({ tracked: "none", reason: "the workspace is not a git repository" });

@@ -1,7 +1,9 @@
 import { useEffect, useRef } from "react";
+import { loadMarkdownRenderer } from "../markdown/lazy-renderer.js";
 import { compactionText, goalText } from "../stream/long-session.js";
 import type { TimelineItem } from "../stream/timeline.js";
 import { ChangesCard } from "./changes-card.js";
+import { MarkdownText } from "./markdown-text.js";
 import { ToolCallCard } from "./tool-call-card.js";
 
 /** What the items need to know of their session: where its workspace is, whether it is busy. */
@@ -27,7 +29,11 @@ function Item({ item, context }: { item: TimelineItem; context: TimelineContext 
           data-streaming={item.streaming}
         >
           <OriginBadge origin={item.origin} />
-          <div className="message-body">{item.text}</div>
+          {item.role === "user" ? (
+            <div className="message-body">{item.text}</div>
+          ) : (
+            <MarkdownText text={item.text} />
+          )}
         </div>
       );
     case "thinking":
@@ -36,7 +42,7 @@ function Item({ item, context }: { item: TimelineItem; context: TimelineContext 
           <summary>
             {item.streaming ? "Thinking…" : "Thinking"} <OriginBadge origin={item.origin} />
           </summary>
-          <div className="message-body">{item.text}</div>
+          <MarkdownText text={item.text} />
         </details>
       );
     case "tool":
@@ -57,7 +63,7 @@ function Item({ item, context }: { item: TimelineItem; context: TimelineContext 
           {compaction.summary && compaction.status === "completed" && (
             <details>
               <summary>Summary</summary>
-              <div className="message-body">{compaction.summary}</div>
+              <MarkdownText text={compaction.summary} />
             </details>
           )}
         </div>
@@ -103,6 +109,8 @@ export function TimelineView({
   const following = useRef(true);
 
   useEffect(() => {
+    // Fetch the Markdown renderer while the history loads, not when the first answer shows.
+    loadMarkdownRenderer().catch(() => {});
     const onScroll = () => {
       const bottom = document.documentElement.scrollHeight - window.innerHeight - window.scrollY;
       following.current = bottom < 120;

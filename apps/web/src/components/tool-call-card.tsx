@@ -1,4 +1,6 @@
+import { diffOfCall } from "../stream/call-diff.js";
 import type { ToolCallView } from "../stream/timeline.js";
+import { DiffView } from "./diff-view.js";
 
 /** Where a call is in its life, from what the stream has told so far. */
 export function callStatus(call: ToolCallView): { label: string; tone: string } {
@@ -41,6 +43,7 @@ const plural = (count: number, noun: string) => `${count} ${noun}${count === 1 ?
 export function ToolCallCard({ call, origin }: { call: ToolCallView; origin?: string[] }) {
   const status = callStatus(call);
   const command = commandOf(call);
+  const diff = diffOfCall(call);
   return (
     <article
       className={`tool-call tone-${status.tone}`}
@@ -67,6 +70,7 @@ export function ToolCallCard({ call, origin }: { call: ToolCallView; origin?: st
           {call.decision.reason ? ` — ${call.decision.reason}` : ""}
         </p>
       )}
+      {diff && <DiffView diff={diff} />}
       <details className="arguments">
         <summary>Arguments</summary>
         <pre>{call.arguments}</pre>
