@@ -1,0 +1,100 @@
+import { existsSync, statSync } from "node:fs";
+import { isAbsolute } from "node:path";
+import {
+  type AgentApp,
+  agent as acpAgent,
+  type ContentBlock,
+  PROTOCOL_VERSION,
+  RequestError,
+} from "@agentclientprotocol/sdk";
+import type { Agent } from "@penguin/core";
+import type { ApprovalMode } from "@penguin/state";
+import type { CliLog } from "../logging.js";
+import { CLI_VERSION } from "../version.js";
+import { AcpSession } from "./acp-session.js";
+
+export interface AcpAgentOptions {
+  /** The agent, still loading when the editor's first requests arrive. */
+  agent: Promise<Agent>;
+  /** The model new sessions use (undefined: the config's default). */
+  model?: string;
+  /** The approval mode a session starts in. */
+  mode: ApprovalMode;
+  log: CliLog;
+}
+
+/**
+ * The prompt's blocks as the task's text: text as written, a linked resource as its URI (the
+ * model reads it with its tools). Images and embedded resources are not advertised, so a
+ * client does not send them; one that does is told so.
+ */
+function promptText(blocks: ContentBlock[]): string {
+  const parts: string[] = [];
+  for (const block of blocks) {
+    if (block.type === "text") parts.push(block.text);
+    else if (block.type === "resource_link") parts.push(block.uri);
+    else
+      throw RequestError.invalidParams(
+        { type: block.type },
+        `prompt blocks of type ${block.type} are not supported`,
+      );
+  }
+  return parts.join("\n");
+}
+
+function checkWorkspace(cwd: string): void {
+  if (!isAbsolute(cwd)) throw RequestError.invalidParams({ cwd }, "cwd must be an absolute path");
+  if (!existsSync(cwd) || !statSync(cwd).isDirectory())
+    throw RequestError.invalidParams({ cwd }, `cwd ${cwd} is not an existing folder`);
+}
+
+/** The ACP agent: its handlers over the open sessions of one connection. */
+export function penguinAcpAgent(opts: AcpAgentOptions): { app: AgentApp; disposeAll: () => Promise<void> } {
+  const sessions = new Map<string, AcpSession>();
+  const sessionOf = (sessionId: string): AcpSession => {
+    const found = sessions.get(sessionId);
+    if (!found) {
+      // The code clients know as "not found", with a message a person can act on.
+      throw new RequestError(-32002, `no session ${sessionId}: start one with session/new`, { sessionId });
+    }
+    return found;
+  };
+
+  const app = acpAgent({ name: "penguin" })
+    .onRequest("initialize", () => ({
+      protocolVersion: PROTOCOL_VERSION,
+      agentInfo: { name: "penguin", title: "Penguin", version: CLI_VERSION },
+      agentCapabilities: {
+        loadSession: false,
+        promptCapabilities: { image: false, audio: false, embeddedContext: false },
+      },
+      authMethods: [],
+    }))
+    .onRequest("session/new", async ({ params, client }) => {
+      checkWorkspace(params.cwd);
+      const session = await opts.agent
+        .then((agent) => agent.createSession({ workspaceDir: params.cwd, model: opts.model }))
+        .catch((error: unknown) => {
+          // A config or model the user must fix: its message is the error's, not "Internal error".
+          const why = error instanceof Error ? error.message : String(error);
+          throw new RequestError(-32603, `cannot start a session: ${why}`);
+        });
+      const served = new AcpSession(session, client, opts.mode, opts.log);
+      sessions.set(served.id, served);
+      opts.log.debug({ session_id: served.id, workspace: params.cwd }, "acp session/new");
+      return { sessionId: served.id };
+    })
+    .onRequest("session/prompt", async ({ params }) => {
+      const served = sessionOf(params.sessionId);
+      return served.prompt(promptText(params.prompt));
+    })
+    .onNotification("session/cancel", ({ params }) => {
+      sessions.get(params.sessionId)?.cancel();
+    });
+
+  const disposeAll = async () => {
+    await Promise.allSettled([...sessions.values()].map((served) => served.dispose()));
+    sessions.clear();
+  };
+  return { app, disposeAll };
+}
