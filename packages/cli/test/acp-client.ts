@@ -10,8 +10,11 @@ import {
 } from "@agentclientprotocol/sdk";
 import { CLI_BIN } from "./helpers.js";
 
-/** How the test answers one permission request (`cancelled` or an option's kind). */
-export type PermissionChoice = (request: RequestPermissionRequest) => string | "cancelled";
+/**
+ * How the test answers one permission request: an option's kind, `cancelled`, or `wait`: no
+ * answer until the agent cancels the request (then `cancelled`, as an editor answers).
+ */
+export type PermissionChoice = (request: RequestPermissionRequest) => string;
 
 /**
  * `penguin acp` as an editor runs it: the built binary as a child process, driven by the SDK's
@@ -23,6 +26,8 @@ export class AcpChild {
   readonly connection: ClientConnection;
   readonly updates: SessionNotification[] = [];
   readonly permissionRequests: RequestPermissionRequest[] = [];
+  /** The requests the agent cancelled while they waited for an answer. */
+  readonly cancelledRequests: RequestPermissionRequest[] = [];
   stderr = "";
   /** Everything the child wrote on stdout, to check it is protocol only. */
   stdout = "";
@@ -43,14 +48,22 @@ export class AcpChild {
       .onNotification("session/update", ({ params }) => {
         this.updates.push(params);
       })
-      .onRequest("session/request_permission", ({ params }): RequestPermissionResponse => {
-        this.permissionRequests.push(params);
-        const kind = this.choose(params);
-        if (kind === "cancelled") return { outcome: { outcome: "cancelled" } };
-        const option = params.options.find((o) => o.kind === kind);
-        if (!option) throw new Error(`no ${kind} option offered`);
-        return { outcome: { outcome: "selected", optionId: option.optionId } };
-      });
+      .onRequest(
+        "session/request_permission",
+        async ({ params, signal }): Promise<RequestPermissionResponse> => {
+          this.permissionRequests.push(params);
+          const kind = this.choose(params);
+          if (kind === "wait") {
+            await new Promise((resolve) => signal.addEventListener("abort", resolve, { once: true }));
+            this.cancelledRequests.push(params);
+            return { outcome: { outcome: "cancelled" } };
+          }
+          if (kind === "cancelled") return { outcome: { outcome: "cancelled" } };
+          const option = params.options.find((o) => o.kind === kind);
+          if (!option) throw new Error(`no ${kind} option offered`);
+          return { outcome: { outcome: "selected", optionId: option.optionId } };
+        },
+      );
     const stream = ndJsonStream(
       Writable.toWeb(this.child.stdin) as WritableStream<Uint8Array>,
       Readable.toWeb(this.child.stdout) as ReadableStream<Uint8Array>,

@@ -202,6 +202,33 @@ describe("penguin acp", () => {
     expect(acp.nonProtocolLines()).toEqual([]);
   });
 
+  test("session/cancel while a permission request waits: the request is cancelled, the call denied, the prompt cancelled", async () => {
+    const workspace = tempDir("ws");
+    const { env } = await serve([
+      {
+        tool_calls: [
+          { name: "exec_command", arguments: { description: "Make a file", cmd: "touch made.txt" } },
+        ],
+      },
+      { text: "Next time." },
+    ]);
+    const acp = await startAcp(env, ["--approve", "always-ask"]);
+    acp.onPermission(() => "wait");
+    await acp.initialize();
+    const { sessionId } = await acp.agent.request("session/new", { cwd: workspace, mcpServers: [] });
+    const prompt = acp.agent.request("session/prompt", {
+      sessionId,
+      prompt: [{ type: "text", text: "make" }],
+    });
+    for (let i = 0; i < 200 && acp.permissionRequests.length === 0; i++)
+      await new Promise((r) => setTimeout(r, 50));
+    expect(acp.permissionRequests).toHaveLength(1);
+    await acp.agent.notify("session/cancel", { sessionId });
+    expect((await prompt).stopReason).toBe("cancelled");
+    expect(acp.cancelledRequests).toHaveLength(1);
+    expect(existsSync(join(workspace, "made.txt"))).toBe(false);
+  });
+
   test("an unknown session id and a missing workspace are answered with errors that say so", async () => {
     const { env } = await serve([]);
     const acp = await startAcp(env);
