@@ -229,6 +229,43 @@ describe("penguin acp", () => {
     expect(existsSync(join(workspace, "made.txt"))).toBe(false);
   });
 
+  test("session modes are Penguin's approval modes: set_mode to deny-all refuses calls without asking", async () => {
+    const workspace = tempDir("ws");
+    const { env } = await serve([
+      {
+        tool_calls: [
+          { name: "exec_command", arguments: { description: "Make a file", cmd: "touch made.txt" } },
+        ],
+      },
+      { text: "Refused." },
+    ]);
+    const acp = await startAcp(env, ["--approve", "always-ask"]);
+    acp.onPermission(() => "allow_once");
+    await acp.initialize();
+    const created = await acp.agent.request("session/new", { cwd: workspace, mcpServers: [] });
+    expect(created.modes?.currentModeId).toBe("always-ask");
+    expect(created.modes?.availableModes.map((m) => m.id).sort()).toEqual([
+      "allow-all",
+      "always-ask",
+      "deny-all",
+      "read-only",
+    ]);
+    const { sessionId } = created;
+    await expect(acp.agent.request("session/set_mode", { sessionId, modeId: "yolo" })).rejects.toThrow(
+      /unknown mode "yolo"/,
+    );
+    await acp.agent.request("session/set_mode", { sessionId, modeId: "deny-all" });
+    const result = await acp.agent.request("session/prompt", {
+      sessionId,
+      prompt: [{ type: "text", text: "make" }],
+    });
+    expect(result.stopReason).toBe("end_turn");
+    expect(acp.permissionRequests).toEqual([]);
+    expect(existsSync(join(workspace, "made.txt"))).toBe(false);
+    const [call] = announcedCalls(acp.updatesOf(sessionId));
+    expect(callUpdates(acp.updatesOf(sessionId), call.toolCallId).at(-1)?.status).toBe("failed");
+  });
+
   test("an unknown session id and a missing workspace are answered with errors that say so", async () => {
     const { env } = await serve([]);
     const acp = await startAcp(env);

@@ -1,6 +1,6 @@
 import type { AgentContext, PromptResponse, StopReason } from "@agentclientprotocol/sdk";
 import { RequestError } from "@agentclientprotocol/sdk";
-import { policyForMode, type RunInput, type Session } from "@penguin/core";
+import { type Approver, type AskFn, policyForMode, type RunInput, type Session } from "@penguin/core";
 import type { ApprovalMode } from "@penguin/state";
 import type { CliLog } from "../logging.js";
 import { editorAsk } from "./permission.js";
@@ -37,8 +37,20 @@ export class AcpSession {
     return this.mode;
   }
 
+  /** `session/set_mode`: takes effect at once, for the running task's next call too. */
   setMode(mode: ApprovalMode): void {
     this.mode = mode;
+  }
+
+  /** Decides each call by the mode the session is in when the call comes. */
+  private approver(ask: AskFn): Approver {
+    const current = () => this.mode;
+    return {
+      get mode() {
+        return current();
+      },
+      decide: (call, context) => policyForMode(current(), ask).decide(call, context),
+    };
   }
 
   /** Runs one prompt as a task to its end; refused while another task of the session runs. */
@@ -63,7 +75,7 @@ export class AcpSession {
     let limit: string | undefined;
     try {
       for await (const message of this.session.run(input, {
-        approve: policyForMode(this.mode, ask),
+        approve: this.approver(ask),
         signal: controller.signal,
       })) {
         this.log.message(message);

@@ -12,6 +12,7 @@ import type { ApprovalMode } from "@penguin/state";
 import type { CliLog } from "../logging.js";
 import { CLI_VERSION } from "../version.js";
 import { AcpSession } from "./acp-session.js";
+import { approvalModeOf, modeState } from "./modes.js";
 
 export interface AcpAgentOptions {
   /** The agent, still loading when the editor's first requests arrive. */
@@ -82,7 +83,13 @@ export function penguinAcpAgent(opts: AcpAgentOptions): { app: AgentApp; dispose
       const served = new AcpSession(session, client, opts.mode, opts.log);
       sessions.set(served.id, served);
       opts.log.debug({ session_id: served.id, workspace: params.cwd }, "acp session/new");
-      return { sessionId: served.id };
+      return { sessionId: served.id, modes: modeState(served.approvalMode) };
+    })
+    .onRequest("session/set_mode", ({ params }) => {
+      const served = sessionOf(params.sessionId);
+      served.setMode(approvalModeOf(params.modeId));
+      opts.log.debug({ session_id: served.id, mode: params.modeId }, "acp session/set_mode");
+      return {};
     })
     .onRequest("session/prompt", async ({ params }) => {
       const served = sessionOf(params.sessionId);
