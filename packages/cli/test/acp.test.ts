@@ -44,7 +44,7 @@ describe("penguin acp", () => {
     const init = await acp.initialize();
     expect(init.protocolVersion).toBe(1);
     expect(init.agentInfo?.name).toBe("penguin");
-    expect(init.agentCapabilities?.loadSession).toBe(false);
+    expect(init.agentCapabilities?.loadSession).toBe(true);
     expect(init.agentCapabilities?.promptCapabilities?.image).toBe(false);
     expect(init.agentCapabilities?.promptCapabilities?.embeddedContext).toBe(false);
     expect(acp.nonProtocolLines()).toEqual([]);

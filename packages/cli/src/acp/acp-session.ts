@@ -33,6 +33,10 @@ export class AcpSession {
     return this.session.id;
   }
 
+  get isRunning(): boolean {
+    return this.running !== undefined;
+  }
+
   get approvalMode(): ApprovalMode {
     return this.mode;
   }

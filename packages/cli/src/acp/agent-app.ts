@@ -12,6 +12,7 @@ import type { ApprovalMode } from "@penguin/state";
 import type { CliLog } from "../logging.js";
 import { CLI_VERSION } from "../version.js";
 import { AcpSession } from "./acp-session.js";
+import { historyUpdates } from "./history.js";
 import { approvalModeOf, modeState } from "./modes.js";
 
 export interface AcpAgentOptions {
@@ -66,7 +67,7 @@ export function penguinAcpAgent(opts: AcpAgentOptions): { app: AgentApp; dispose
       protocolVersion: PROTOCOL_VERSION,
       agentInfo: { name: "penguin", title: "Penguin", version: CLI_VERSION },
       agentCapabilities: {
-        loadSession: false,
+        loadSession: true,
         promptCapabilities: { image: false, audio: false, embeddedContext: false },
       },
       authMethods: [],
@@ -84,6 +85,32 @@ export function penguinAcpAgent(opts: AcpAgentOptions): { app: AgentApp; dispose
       sessions.set(served.id, served);
       opts.log.debug({ session_id: served.id, workspace: params.cwd }, "acp session/new");
       return { sessionId: served.id, modes: modeState(served.approvalMode) };
+    })
+    .onRequest("session/load", async ({ params, client }) => {
+      let served = sessions.get(params.sessionId);
+      if (served === undefined) {
+        const session = await opts.agent
+          .then((agent) => agent.resumeSession(params.sessionId))
+          .catch((error: unknown) => {
+            const why = error instanceof Error ? error.message : String(error);
+            throw new RequestError(-32002, `cannot load session ${params.sessionId}: ${why}`, {
+              sessionId: params.sessionId,
+            });
+          });
+        served = new AcpSession(session, client, opts.mode, opts.log);
+        sessions.set(served.id, served);
+      } else if (served.isRunning) {
+        throw RequestError.invalidRequest(
+          { sessionId: served.id },
+          "the session has a prompt running: wait for its answer or send session/cancel",
+        );
+      }
+      // The history first, then the answer: the editor shows the conversation as it was.
+      for (const update of historyUpdates(served.session)) {
+        await client.notify("session/update", { sessionId: served.id, update });
+      }
+      opts.log.debug({ session_id: served.id }, "acp session/load");
+      return { modes: modeState(served.approvalMode) };
     })
     .onRequest("session/set_mode", ({ params }) => {
       const served = sessionOf(params.sessionId);

@@ -29,7 +29,14 @@ export class UpdateTranslator {
   private streamedText = false;
   private streamedThinking = false;
 
-  constructor(private readonly cwd: () => string) {}
+  /**
+   * `replay`: the messages are a session's history (`session/load`): the user's own prompts are
+   * sent too, and no diff is shown (the files have changed since).
+   */
+  constructor(
+    private readonly cwd: () => string,
+    private readonly replay = false,
+  ) {}
 
   /** The view of a call seen in this task (for its permission request). */
   viewOf(toolCallId: string): CallView | undefined {
@@ -50,7 +57,11 @@ export class UpdateTranslator {
         this.streamedThinking = true;
         return [{ sessionUpdate: "agent_thought_chunk", content: { type: "text", text: p.thinking } }];
       case "text": {
-        if (p.role !== "assistant") return [];
+        if (p.role === "user") {
+          const typedByUser = p.sender === undefined || p.sender === "user";
+          if (!this.replay || !typedByUser || p.text === "") return [];
+          return [{ sessionUpdate: "user_message_chunk", content: { type: "text", text: p.text } }];
+        }
         const streamed = this.streamedText;
         this.streamedText = false;
         if (streamed || p.text === "") return [];
@@ -99,6 +110,7 @@ export class UpdateTranslator {
 
   private callAnnounced(toolCallId: string, name: string, argumentsJson: string): SessionUpdate {
     const view = viewOfCall(name, argumentsJson, this.cwd());
+    if (this.replay) view.diff = undefined;
     this.views.set(toolCallId, view);
     return {
       sessionUpdate: "tool_call",
