@@ -55,3 +55,32 @@ test("malformed JSON and an unknown method are answered with JSON-RPC errors, an
   const code = await new Promise((resolve) => child?.once("exit", resolve));
   expect(code).toBe(0);
 });
+
+test("a session that cannot start (no model configured) is answered with the reason, not an internal error", async () => {
+  child = spawn(process.execPath, [CLI_BIN, "acp"], {
+    env: {
+      ...process.env,
+      NO_COLOR: "1",
+      PENGUIN_HOME: tempDir("data"),
+      HOME: tempDir("home"),
+      PENGUIN_MODEL: "",
+    },
+    stdio: ["pipe", "pipe", "pipe"],
+  });
+  const stdin = child.stdin;
+  const stdout = child.stdout;
+  if (!stdin || !stdout) throw new Error("no pipes");
+  const lines = createInterface({ input: stdout })[Symbol.asyncIterator]();
+  const next = async () => JSON.parse(String((await lines.next()).value)) as Record<string, unknown>;
+  stdin.write(
+    `${JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: 1 } })}\n`,
+  );
+  expect(await next()).toMatchObject({ id: 1, result: { protocolVersion: 1 } });
+  stdin.write(
+    `${JSON.stringify({ jsonrpc: "2.0", id: 2, method: "session/new", params: { cwd: tempDir("ws"), mcpServers: [] } })}\n`,
+  );
+  expect(await next()).toMatchObject({
+    id: 2,
+    error: { message: expect.stringMatching(/^cannot start a session: no model given/) },
+  });
+});

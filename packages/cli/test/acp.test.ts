@@ -126,7 +126,10 @@ describe("penguin acp", () => {
       arguments: { file_path: "app.txt", old_string: from, new_string: to },
     });
     const { env } = await serve([
-      { tool_calls: [{ name: "read_file", arguments: { file_path: "app.txt" } }] },
+      {
+        thinking: "Let me look at the file first.",
+        tool_calls: [{ name: "read_file", arguments: { file_path: "app.txt" } }],
+      },
       { tool_calls: [edit("two", "TWO")] },
       { tool_calls: [edit("three", "THREE")] },
       { text: "Edited." },
@@ -144,6 +147,13 @@ describe("penguin acp", () => {
     // read-only reads without asking; the first edit is asked; "always" covers the second.
     expect(acp.permissionRequests).toHaveLength(1);
     const updates = acp.updatesOf(sessionId);
+    // The model's thinking streams as thought chunks.
+    const thought = updates
+      .map((u) =>
+        u.sessionUpdate === "agent_thought_chunk" && u.content.type === "text" ? u.content.text : "",
+      )
+      .join("");
+    expect(thought).toBe("Let me look at the file first.");
     const [read, first] = announcedCalls(updates);
     expect(read).toMatchObject({ kind: "read", locations: [{ path: join(workspace, "app.txt") }] });
     const done = callUpdates(updates, first.toolCallId).at(-1);
