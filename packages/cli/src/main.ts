@@ -1,5 +1,6 @@
 import { Command, CommanderError } from "commander";
 import { EXIT_TASK_FAILED, EXIT_USAGE, UsageError } from "./exit-codes.js";
+import { registerAcpCommand } from "./register/acp.js";
 import { registerConfigCommands } from "./register/config.js";
 import { registerMetricsCommand } from "./register/metrics.js";
 import { registerServeCommand } from "./register/serve.js";
@@ -32,6 +33,7 @@ export async function main(argv: string[]): Promise<number> {
   registerMetricsCommand(program, setExitCode);
   registerConfigCommands(program, setExitCode);
   registerServeCommand(program, setExitCode);
+  registerAcpCommand(program, setExitCode);
 
   try {
     await program.parseAsync(argv, { from: "user" });

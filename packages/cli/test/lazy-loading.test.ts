@@ -17,6 +17,8 @@ import { writeParentSession } from "./trace-fixtures.js";
 const OPENAI_SDK = "openai";
 const ANTHROPIC_SDK = "@anthropic-ai/sdk";
 const MCP_SDK = "@modelcontextprotocol/sdk";
+/** The Agent Client Protocol SDK: `penguin acp` only. */
+const ACP_SDK = "@agentclientprotocol/sdk";
 /**
  * Loaded only when their first use comes: a tool call (ajv's runtime helpers; its compiler for a
  * schema not built in), an edit (diff), a log file (pino), a PDF, the model's text on a terminal
@@ -73,6 +75,7 @@ describe("penguin --version and --help load no part of the SDK", () => {
         OPENAI_SDK,
         ANTHROPIC_SDK,
         MCP_SDK,
+        ACP_SDK,
         ...ON_FIRST_USE,
       ]) {
         expect(loads, name).not.toContain(name);
@@ -112,6 +115,7 @@ describe("penguin run loads only the SDKs its session uses", () => {
       expect(loads).toContain(OPENAI_SDK);
       expect(loads).not.toContain(ANTHROPIC_SDK);
       expect(loads).not.toContain(MCP_SDK);
+      expect(loads).not.toContain(ACP_SDK);
       // The first request needs none of these: no tool was called, nothing edited or logged.
       for (const name of ON_FIRST_USE) expect(loads, name).not.toContain(name);
       // zod's messages come in English only: its other 48 locales are not compiled at each start.

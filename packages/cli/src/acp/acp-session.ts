@@ -1,0 +1,120 @@
+import type { AgentContext, PromptResponse, StopReason } from "@agentclientprotocol/sdk";
+import { RequestError } from "@agentclientprotocol/sdk";
+import { type Approver, type AskFn, policyForMode, type RunInput, type Session } from "@penguin/core";
+import type { ApprovalMode } from "@penguin/state";
+import type { CliLog } from "../logging.js";
+import { editorAsk } from "./permission.js";
+import { UpdateTranslator } from "./updates.js";
+
+/** Why a task ended, as ACP's stop reason (the task's status, else a limit that cut it short). */
+function stopReasonOf(status: string, limit: string | undefined): StopReason {
+  if (status === "aborted") return "cancelled";
+  if (limit === "max_turns") return "max_turn_requests";
+  return "end_turn";
+}
+
+/**
+ * One Penguin session served to an editor: at most one task at a time, its messages sent as
+ * `session/update`s, its approvals asked with `session/request_permission`.
+ */
+export class AcpSession {
+  private running: AbortController | undefined;
+  /** Tools the user answered "always reject" for. */
+  private readonly rejected = new Set<string>();
+
+  constructor(
+    readonly session: Session,
+    private readonly client: AgentContext,
+    private mode: ApprovalMode,
+    private readonly log: CliLog,
+  ) {}
+
+  get id(): string {
+    return this.session.id;
+  }
+
+  get isRunning(): boolean {
+    return this.running !== undefined;
+  }
+
+  get approvalMode(): ApprovalMode {
+    return this.mode;
+  }
+
+  /** `session/set_mode`: takes effect at once, for the running task's next call too. */
+  setMode(mode: ApprovalMode): void {
+    this.mode = mode;
+  }
+
+  /** Decides each call by the mode the session is in when the call comes. */
+  private approver(ask: AskFn): Approver {
+    const current = () => this.mode;
+    return {
+      get mode() {
+        return current();
+      },
+      decide: (call, context) => policyForMode(current(), ask).decide(call, context),
+    };
+  }
+
+  /** Runs one prompt as a task to its end; refused while another task of the session runs. */
+  async prompt(input: RunInput): Promise<PromptResponse> {
+    if (this.running) {
+      throw RequestError.invalidRequest(
+        { sessionId: this.id },
+        "a prompt is already running in this session: wait for its answer or send session/cancel",
+      );
+    }
+    const controller = new AbortController();
+    this.running = controller;
+    const translator = new UpdateTranslator(() => this.session.currentDirectory);
+    const ask = editorAsk({
+      client: this.client,
+      sessionId: this.id,
+      cwd: () => this.session.currentDirectory,
+      rejected: this.rejected,
+    });
+    let status = "completed";
+    let failure: string | undefined;
+    let limit: string | undefined;
+    try {
+      for await (const message of this.session.run(input, {
+        approve: this.approver(ask),
+        signal: controller.signal,
+      })) {
+        this.log.message(message);
+        for (const update of translator.translate(message)) {
+          await this.client.notify("session/update", { sessionId: this.id, update });
+        }
+        if (message.type !== "event_msg" || message.origin?.length) continue;
+        const p = message.payload;
+        if (p.type === "task_end") {
+          status = p.status;
+          failure = p.message;
+        } else if (p.type === "limit_reached") limit = p.limit;
+      }
+    } finally {
+      this.running = undefined;
+    }
+    if (controller.signal.aborted) return { stopReason: "cancelled" };
+    if (status !== "completed" && status !== "aborted") {
+      // The editor shows the reason where the answer would have been.
+      const text = `Penguin: the task ${status}${failure ? `: ${failure}` : ""}`;
+      await this.client.notify("session/update", {
+        sessionId: this.id,
+        update: { sessionUpdate: "agent_message_chunk", content: { type: "text", text } },
+      });
+    }
+    return { stopReason: stopReasonOf(status, limit) };
+  }
+
+  /** `session/cancel`: the task stops (its running commands are ended); nothing when idle. */
+  cancel(): void {
+    this.running?.abort(new Error("the editor cancelled the prompt"));
+  }
+
+  async dispose(): Promise<void> {
+    this.cancel();
+    await this.session.dispose();
+  }
+}
