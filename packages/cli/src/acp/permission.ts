@@ -3,7 +3,7 @@ import type { AskFn, HumanAnswer } from "@penguin/core";
 import { commandTextOf } from "@penguin/core";
 import type { OmniMessage, ToolCallPayload } from "@penguin/protocol";
 import { suggestedPrefix } from "../prompts/approval-prompt.js";
-import { viewOfCall } from "./tool-calls.js";
+import { pendingCallFields, viewOfCall } from "./tool-calls.js";
 
 const ALLOW_ONCE = "allow_once";
 const ALLOW_ALWAYS = "allow_always";
@@ -82,15 +82,7 @@ export function editorAsk(opts: EditorAskOptions): AskFn {
       "session/request_permission",
       {
         sessionId: opts.sessionId,
-        toolCall: {
-          toolCallId,
-          title: view.title,
-          kind: view.kind,
-          status: "pending",
-          locations: view.locations,
-          ...(view.diff ? { content: [view.diff] } : {}),
-          ...(view.rawInput ? { rawInput: view.rawInput } : {}),
-        },
+        toolCall: pendingCallFields(toolCallId, view),
         options: permissionOptions(call),
       },
       request.signal ? { cancellationSignal: request.signal, stopWaitingOnCancel: true } : {},

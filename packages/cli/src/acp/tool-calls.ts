@@ -1,6 +1,6 @@
 import { readFileSync, statSync } from "node:fs";
 import { isAbsolute, resolve } from "node:path";
-import type { ToolCallContent, ToolCallLocation, ToolKind } from "@agentclientprotocol/sdk";
+import type { ToolCall, ToolCallContent, ToolCallLocation, ToolKind } from "@agentclientprotocol/sdk";
 import { readCallArguments, summarizeToolCall } from "../render/tool-call-summary.js";
 
 /** The ACP kind of each Penguin tool (the editor picks an icon by it); the rest are "other". */
@@ -38,6 +38,19 @@ export interface CallView {
   /** An edit's change, shown with the call and again with its result. */
   diff?: ToolCallContent;
   rawInput?: Record<string, unknown>;
+}
+
+/** The fields of a call not yet run, as a `tool_call` update and a permission request show it. */
+export function pendingCallFields(toolCallId: string, view: CallView): ToolCall {
+  return {
+    toolCallId,
+    title: view.title,
+    kind: view.kind,
+    status: "pending" as const,
+    locations: view.locations,
+    ...(view.diff ? { content: [view.diff] } : {}),
+    ...(view.rawInput ? { rawInput: view.rawInput } : {}),
+  };
 }
 
 /**

@@ -1,6 +1,6 @@
 import type { SessionUpdate, ToolCallContent } from "@agentclientprotocol/sdk";
 import type { OmniMessage } from "@penguin/protocol";
-import { type CallView, viewOfCall } from "./tool-calls.js";
+import { type CallView, pendingCallFields, viewOfCall } from "./tool-calls.js";
 
 /** The most of one tool output an update carries; the whole output stays in the trace. */
 export const OUTPUT_MAX_CHARS = 20_000;
@@ -112,15 +112,6 @@ export class UpdateTranslator {
     const view = viewOfCall(name, argumentsJson, this.cwd());
     if (this.replay) view.diff = undefined;
     this.views.set(toolCallId, view);
-    return {
-      sessionUpdate: "tool_call",
-      toolCallId,
-      title: view.title,
-      kind: view.kind,
-      status: "pending",
-      locations: view.locations,
-      ...(view.diff ? { content: [view.diff] } : {}),
-      ...(view.rawInput ? { rawInput: view.rawInput } : {}),
-    };
+    return { sessionUpdate: "tool_call", ...pendingCallFields(toolCallId, view) };
   }
 }
