@@ -10,15 +10,10 @@ afterEach(() => {
   child = undefined;
 });
 
-test("malformed JSON and an unknown method are answered with JSON-RPC errors, and the agent goes on serving", async () => {
-  child = spawn(process.execPath, [CLI_BIN, "acp", "--model", "openai/fake-model"], {
-    env: {
-      ...process.env,
-      NO_COLOR: "1",
-      PENGUIN_HOME: tempDir("data"),
-      HOME: tempDir("home"),
-      OPENAI_API_KEY: "sk-test-penguin-acp-errors-0123456789",
-    },
+/** `penguin acp` with these arguments and extra environment, spoken to line by line, raw. */
+function rawAcp(args: string[], env: Record<string, string>) {
+  child = spawn(process.execPath, [CLI_BIN, "acp", ...args], {
+    env: { ...process.env, NO_COLOR: "1", PENGUIN_HOME: tempDir("data"), HOME: tempDir("home"), ...env },
     stdio: ["pipe", "pipe", "pipe"],
   });
   const stdin = child.stdin;
@@ -26,6 +21,13 @@ test("malformed JSON and an unknown method are answered with JSON-RPC errors, an
   if (!stdin || !stdout) throw new Error("no pipes");
   const lines = createInterface({ input: stdout })[Symbol.asyncIterator]();
   const next = async () => JSON.parse(String((await lines.next()).value)) as Record<string, unknown>;
+  return { stdin, next };
+}
+
+test("malformed JSON and an unknown method are answered with JSON-RPC errors, and the agent goes on serving", async () => {
+  const { stdin, next } = rawAcp(["--model", "openai/fake-model"], {
+    OPENAI_API_KEY: "sk-test-penguin-acp-errors-0123456789",
+  });
 
   stdin.write("{ this is not json\n");
   expect(await next()).toMatchObject({ jsonrpc: "2.0", id: null, error: { code: -32700 } });
@@ -57,21 +59,7 @@ test("malformed JSON and an unknown method are answered with JSON-RPC errors, an
 });
 
 test("a session that cannot start (no model configured) is answered with the reason, not an internal error", async () => {
-  child = spawn(process.execPath, [CLI_BIN, "acp"], {
-    env: {
-      ...process.env,
-      NO_COLOR: "1",
-      PENGUIN_HOME: tempDir("data"),
-      HOME: tempDir("home"),
-      PENGUIN_MODEL: "",
-    },
-    stdio: ["pipe", "pipe", "pipe"],
-  });
-  const stdin = child.stdin;
-  const stdout = child.stdout;
-  if (!stdin || !stdout) throw new Error("no pipes");
-  const lines = createInterface({ input: stdout })[Symbol.asyncIterator]();
-  const next = async () => JSON.parse(String((await lines.next()).value)) as Record<string, unknown>;
+  const { stdin, next } = rawAcp([], { PENGUIN_MODEL: "" });
   stdin.write(
     `${JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: 1 } })}\n`,
   );
