@@ -17,10 +17,6 @@ export const MANIFEST_FILE = "cli.cjs.json";
  */
 const REQUEST_CREATED_CHANNEL = "undici:request:create";
 
-/** The CommonJS module wrapper, on a line of its own (`lineOffset` keeps stack traces' lines true). */
-const WRAPPER_HEAD = "(function (exports, require, module, __filename, __dirname) {\n";
-const WRAPPER_TAIL = "\n})";
-
 type ModuleFunction = (
   exports: object,
   require: NodeJS.Require,
@@ -38,8 +34,7 @@ function debug(env: NodeJS.ProcessEnv, line: string): void {
 }
 
 /** Keeps a new cache once the start is done: at the first model request, before the flags change. */
-function saveAtFirstRequest(script: Script, cache: CodeCache, env: NodeJS.ProcessEnv): void {
-  const save = cache.save;
+function saveAtFirstRequest(script: Script, save: CodeCache["save"], env: NodeJS.ProcessEnv): void {
   if (save === undefined) return;
   // Subscribed before the bundle runs, so this runs before the CLI's own subscriber changes the flags.
   const onFirstRequest = () => {
@@ -64,16 +59,19 @@ export function startUpBundle(env: NodeJS.ProcessEnv = process.env): StartUpBund
     return undefined;
   }
   const cache = codeCacheFor(distDir, readManifest(join(distDir, MANIFEST_FILE)), env);
-  const script = new Script(`${WRAPPER_HEAD}${source}${WRAPPER_TAIL}`, {
+  const script = new Script(source, {
     filename: file,
+    // The wrapper's line (bundle-wrapper.ts) is not the bundle's: stack traces keep its line numbers.
     lineOffset: -1,
     cachedData: cache.data,
   });
   const accepted = cache.data !== undefined && script.cachedDataRejected === false;
   debug(env, `${cache.origin} ${cache.data === undefined ? "absent" : accepted ? "accepted" : "rejected"}`);
+  // Only the saver outlives this call: the cache's bytes (1.5 MB) are garbage once compiled.
+  const save = accepted ? undefined : cache.save;
   return {
     run() {
-      if (!accepted) saveAtFirstRequest(script, cache, env);
+      saveAtFirstRequest(script, save, env);
       const moduleFunction = script.runInThisContext() as ModuleFunction;
       const module = { exports: {} };
       moduleFunction.call(module.exports, module.exports, createRequire(file), module, file, distDir);
