@@ -75,7 +75,9 @@ export async function unnamedControls(page: Page): Promise<string[]> {
             node: { localName: string; attributes?: string[] };
           })
         : undefined;
-      unnamed.push(`${role} <${described?.node.localName ?? "?"} ${(described?.node.attributes ?? []).join(" ")}>`);
+      unnamed.push(
+        `${role} <${described?.node.localName ?? "?"} ${(described?.node.attributes ?? []).join(" ")}>`,
+      );
     }
     return unnamed;
   } finally {

@@ -97,7 +97,9 @@ describe.skipIf(!HAS_CHROMIUM)("the team pages in Chromium: users, API tokens, a
     await expect.poll(() => secret.getByRole("status").textContent()).toContain("Copied");
     expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(token);
 
-    const me = await fetch(new URL("/api/auth/me", stack.server.url), { headers: { authorization: `Bearer ${token}` } });
+    const me = await fetch(new URL("/api/auth/me", stack.server.url), {
+      headers: { authorization: `Bearer ${token}` },
+    });
     expect(me.status).toBe(200);
     const row = page.locator('[data-testid="token-row"][data-name="laptop"]');
     expect(await row.locator("time").count()).toBeGreaterThanOrEqual(2);
