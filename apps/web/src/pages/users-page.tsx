@@ -76,62 +76,66 @@ function UserRow({ user, self, onChanged }: { user: User; self: boolean; onChang
       <th scope="row">{user.username}</th>
       <td>{user.role}</td>
       <td>
-        <span className={`badge tone-${user.disabled ? "bad" : "good"}`}>{status}</span>
+        <span className={`badge tone-${user.disabled ? "bad" : user.must_change_password ? "wait" : "good"}`}>
+          {status}
+        </span>
       </td>
       <td>
         <When at={user.last_login_at} />
       </td>
-      <td className="row-actions">
-        {!self && (
-          <>
-            <button
-              type="button"
-              className={user.disabled ? "" : "deny"}
-              aria-label={`${user.disabled ? "Enable" : "Disable"} ${user.username}`}
-              onClick={() =>
-                void run(
-                  () => teamApi.setDisabled(user.id, !user.disabled),
-                  user.disabled
-                    ? `${user.username} may log in again`
-                    : `${user.username} is logged out and disabled`,
-                )
-              }
-            >
-              {user.disabled ? "Enable" : "Disable"}
-            </button>
-            <button
-              type="button"
-              className="secondary"
-              aria-expanded={resetting}
-              aria-label={`Reset the password of ${user.username}`}
-              onClick={() => setResetting(!resetting)}
-            >
-              Reset password
-            </button>
-          </>
-        )}
-        {self && <span className="muted">you</span>}
-        {resetting && (
-          <form className="inline-form" onSubmit={reset} aria-label={`New password for ${user.username}`}>
-            <label>
-              New initial password
-              <input
-                type="password"
-                autoComplete="new-password"
-                value={password}
-                onChange={(e) => setPassword(e.target.value)}
-                required
-              />
-            </label>
-            <button type="submit">Set password</button>
-          </form>
-        )}
-        {notice && (
-          <p className="saved" role="status">
-            {notice}
-          </p>
-        )}
-        <ErrorText error={failure} />
+      <td>
+        <div className="row-actions">
+          {!self && (
+            <>
+              <button
+                type="button"
+                className={user.disabled ? "" : "deny"}
+                aria-label={`${user.disabled ? "Enable" : "Disable"} ${user.username}`}
+                onClick={() =>
+                  void run(
+                    () => teamApi.setDisabled(user.id, !user.disabled),
+                    user.disabled
+                      ? `${user.username} may log in again`
+                      : `${user.username} is logged out and disabled`,
+                  )
+                }
+              >
+                {user.disabled ? "Enable" : "Disable"}
+              </button>
+              <button
+                type="button"
+                className="secondary"
+                aria-expanded={resetting}
+                aria-label={`Reset the password of ${user.username}`}
+                onClick={() => setResetting(!resetting)}
+              >
+                Reset password
+              </button>
+            </>
+          )}
+          {self && <span className="muted">you</span>}
+          {resetting && (
+            <form className="inline-form" onSubmit={reset} aria-label={`New password for ${user.username}`}>
+              <label>
+                New initial password
+                <input
+                  type="password"
+                  autoComplete="new-password"
+                  value={password}
+                  onChange={(e) => setPassword(e.target.value)}
+                  required
+                />
+              </label>
+              <button type="submit">Set password</button>
+            </form>
+          )}
+          {notice && (
+            <p className="saved" role="status">
+              {notice}
+            </p>
+          )}
+          <ErrorText error={failure} />
+        </div>
       </td>
     </tr>
   );
