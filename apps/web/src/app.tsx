@@ -77,7 +77,7 @@ function Page({ route, user }: { route: Route; user: User }) {
     case "trace":
       return <TracePage key={route.sessionId} sessionId={route.sessionId} />;
     case "agents":
-      return <AgentsPage />;
+      return <AgentsPage isAdmin={user.role === "admin"} />;
     case "agent":
       return (
         <AgentSettingsPage key={route.agentId} agentId={route.agentId} isAdmin={user.role === "admin"} />

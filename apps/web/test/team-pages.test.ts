@@ -19,6 +19,8 @@ describe.skipIf(!HAS_CHROMIUM)("the team pages in Chromium: users, API tokens, a
   it("an admin creates a user, resets their password, disables and enables them; the nav shows Users", async () => {
     const { context, page } = await loggedInPage(browser, stack);
     const nav = page.getByRole("navigation", { name: "Pages" });
+    await nav.getByRole("link", { name: "Agents" }).click();
+    await page.locator("main a[href^='#/agents/']").first().waitFor();
     await nav.getByRole("link", { name: "Users" }).click();
     await page.getByRole("heading", { name: "Users", level: 1 }).waitFor();
 
@@ -80,6 +82,10 @@ describe.skipIf(!HAS_CHROMIUM)("the team pages in Chromium: users, API tokens, a
     const nav = page.getByRole("navigation", { name: "Pages" });
     await nav.getByRole("link", { name: "Usage" }).waitFor();
     expect(await nav.getByRole("link", { name: "Users" }).count()).toBe(0);
+    // The agents are listed, but not linked to their settings, which only admins may read.
+    await nav.getByRole("link", { name: "Agents" }).click();
+    await page.getByTestId("agent-row").first().waitFor();
+    expect(await page.locator("main a[href^='#/agents/']").count()).toBe(0);
     // Typed by hand, the admins' page says so instead of failing.
     await page.goto(`${stack.server.url}/#/users`);
     expect(await page.getByRole("alert").textContent()).toContain("Only admins");
