@@ -38,7 +38,7 @@ export function setUnauthorizedHandler(handler: () => void): void {
   onUnauthorized = handler;
 }
 
-async function request<T>(method: string, path: string, body?: unknown): Promise<T> {
+export async function request<T>(method: string, path: string, body?: unknown): Promise<T> {
   // The session cookie is HttpOnly and same-origin; the browser adds the Origin header the
   // server's CSRF check wants on every change.
   const init: RequestInit = { method, credentials: "same-origin", headers: { accept: "application/json" } };

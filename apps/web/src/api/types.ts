@@ -30,6 +30,8 @@ export interface User {
   role: "admin" | "member";
   must_change_password: boolean;
   created_at: string;
+  last_login_at: string | null;
+  disabled: boolean;
 }
 
 export interface Session {
@@ -88,6 +90,8 @@ export interface MessagesResponse {
   questions?: PendingQuestion[];
   /** The stream's newest event id when the answer was made: live events after it are new. */
   last_event_id?: string;
+  /** The model's context window in tokens, where the config states it. */
+  context_window?: number;
 }
 
 export interface TraceDiagnostic {

@@ -214,6 +214,12 @@ export const MessagesResponseSchema = z.object({
     .string()
     .optional()
     .describe("The stream's newest event id when this answer was made: live events after it are new"),
+  context_window: z
+    .number()
+    .int()
+    .positive()
+    .optional()
+    .describe("The model's context window in tokens, where the project config states it"),
 });
 
 const DiagnosticSchema = z.object({
