@@ -3,15 +3,7 @@ import { z } from "zod";
 import type { ServerDatabase } from "../db/schema.js";
 import { ALL_USERS_FORBIDDEN, allUsersParameter, listScope } from "../http/list-scope.js";
 import { type AnyRouteSpec, defineRoute } from "../http/route.js";
-
-const TotalsSchema = z.object({
-  requests: z.number().int(),
-  cache_read_tokens: z.number().int(),
-  cache_write_tokens: z.number().int(),
-  output_tokens: z.number().int(),
-  total_tokens: z.number().int(),
-  cost_usd: z.number().nullable().describe("Null when no request had known prices"),
-});
+import { emptyTotals, type Totals, TotalsSchema, usageBySession } from "./totals.js";
 
 const UsageResponseSchema = z.object({
   sessions: z.array(TotalsSchema.extend({ session_id: z.string(), user_id: z.string(), title: z.string() })),
@@ -21,17 +13,6 @@ const UsageResponseSchema = z.object({
 
 const UsageQuerySchema = z.object({
   all: allUsersParameter("Admins only: true sums every user's sessions"),
-});
-
-type Totals = z.infer<typeof TotalsSchema>;
-
-const empty = (): Totals => ({
-  requests: 0,
-  cache_read_tokens: 0,
-  cache_write_tokens: 0,
-  output_tokens: 0,
-  total_tokens: 0,
-  cost_usd: null,
 });
 
 function add(into: Totals, row: Totals): void {
@@ -60,39 +41,11 @@ export function usageRoutes(options: { db: Kysely<ServerDatabase> }): AnyRouteSp
     async handle(c, { query, auth }) {
       const scope = listScope(c, query.all, auth);
       if (scope instanceof Response) return scope;
-      let select = db
-        .selectFrom("usage_records")
-        .innerJoin("sessions", "sessions.id", "usage_records.session_id")
-        .select((eb) => [
-          "sessions.id as session_id",
-          "sessions.user_id as user_id",
-          "sessions.title as title",
-          eb.fn.countAll<number>().as("requests"),
-          eb.fn.sum<number>("usage_records.cache_read_tokens").as("cache_read_tokens"),
-          eb.fn.sum<number>("usage_records.cache_write_tokens").as("cache_write_tokens"),
-          eb.fn.sum<number>("usage_records.output_tokens").as("output_tokens"),
-          eb.fn.sum<number>("usage_records.total_tokens").as("total_tokens"),
-          eb.fn.sum<number | null>("usage_records.cost_usd").as("cost_usd"),
-        ])
-        .groupBy(["sessions.id", "sessions.user_id", "sessions.title"])
-        .orderBy("sessions.id");
-      if (scope.owner !== undefined) select = select.where("sessions.user_id", "=", scope.owner);
-      const rows = await select.execute();
-      const sessions = rows.map((row) => ({
-        session_id: row.session_id,
-        user_id: row.user_id,
-        title: row.title,
-        requests: Number(row.requests),
-        cache_read_tokens: Number(row.cache_read_tokens),
-        cache_write_tokens: Number(row.cache_write_tokens),
-        output_tokens: Number(row.output_tokens),
-        total_tokens: Number(row.total_tokens),
-        cost_usd: row.cost_usd === null ? null : Number(row.cost_usd),
-      }));
+      const sessions = await usageBySession(db, scope.owner);
       const byUser = new Map<string, Totals>();
-      const total = empty();
+      const total = emptyTotals();
       for (const session of sessions) {
-        const user = byUser.get(session.user_id) ?? empty();
+        const user = byUser.get(session.user_id) ?? emptyTotals();
         add(user, session);
         byUser.set(session.user_id, user);
         add(total, session);
