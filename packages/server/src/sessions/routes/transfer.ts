@@ -127,11 +127,19 @@ export function sessionTransferRoutes(options: SessionRoutesOptions): AnyRouteSp
         approval_mode: "always-ask",
       });
       publishServerEvent(hub, userChannel(row.user_id), "session_created", { session: row });
-      return c.json({ session: row, original_id: meta.payload.session_id }, 201);
+      return c.json({ session: row, original_id: exportedId(body.trace) ?? id }, 201);
     },
   });
 
   return [importTrace, exportTrace];
+}
+
+/** The session id the export's first record carries (the import has validated the text). */
+function exportedId(text: string): string | undefined {
+  const first = text.split("\n").find((line) => line.trim() !== "");
+  if (first === undefined) return undefined;
+  const payload = (JSON.parse(first) as { payload?: { session_id?: unknown } }).payload;
+  return typeof payload?.session_id === "string" ? payload.session_id : undefined;
 }
 
 /** Imports under a fresh session id (the export's own is taken on this server). */
