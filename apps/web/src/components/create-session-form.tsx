@@ -112,14 +112,14 @@ export function CreateSessionForm() {
             value={model}
             onChange={(e) => setModel(e.target.value)}
           />
-          <datalist id={modelListId}>
-            {models.map((choice) => (
-              <option key={choice.ref} value={choice.ref}>
-                {choice.name ?? choice.ref}
-              </option>
-            ))}
-          </datalist>
         </label>
+        <datalist id={modelListId}>
+          {models.map((choice) => (
+            <option key={choice.ref} value={choice.ref}>
+              {choice.name ?? choice.ref}
+            </option>
+          ))}
+        </datalist>
         <label>
           Agent
           <input
@@ -129,14 +129,14 @@ export function CreateSessionForm() {
             value={agentId}
             onChange={(e) => setAgentId(e.target.value)}
           />
-          <datalist id={agentListId}>
-            {agents.map((agent) => (
-              <option key={agent.id} value={agent.id}>
-                {agent.name ?? agent.id}
-              </option>
-            ))}
-          </datalist>
         </label>
+        <datalist id={agentListId}>
+          {agents.map((agent) => (
+            <option key={agent.id} value={agent.id}>
+              {agent.name ?? agent.id}
+            </option>
+          ))}
+        </datalist>
         <label>
           Approval mode
           <select
