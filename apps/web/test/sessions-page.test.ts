@@ -121,7 +121,10 @@ describe.skipIf(!HAS_CHROMIUM)("the sessions page in Chromium, against a real se
     expect(await dialog.count()).toBe(0);
     expect(await rows(page).count()).toBe(2);
     await page.getByRole("button", { name: "Delete Other work" }).click();
-    await page.getByRole("dialog", { name: "Delete session?" }).getByRole("button", { name: "Delete" }).click();
+    await page
+      .getByRole("dialog", { name: "Delete session?" })
+      .getByRole("button", { name: "Delete" })
+      .click();
     await expect.poll(() => rows(page).count()).toBe(1);
     expect(await page.getByRole("link", { name: "Other work", exact: true }).count()).toBe(0);
 
