@@ -3,6 +3,7 @@ import { dirname } from "node:path";
 import type { Browser, Locator, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
+  apiFetch,
   createSessionInPage,
   HAS_CHROMIUM,
   launchChromium,
@@ -38,7 +39,7 @@ describe.skipIf(!HAS_CHROMIUM)("the sessions page in Chromium, against a real se
   let browser: Browser;
 
   beforeAll(async () => {
-    stack = await startStack([{ text: "Here is the plan." }]);
+    stack = await startStack([{ text: "Here is the plan." }, { text: "Docs tidied." }]);
     browser = await launchChromium();
   });
   afterAll(async () => {
@@ -141,6 +142,27 @@ describe.skipIf(!HAS_CHROMIUM)("the sessions page in Chromium, against a real se
     await page.getByRole("link", { name: "Plan the release", exact: true }).click();
     await page.getByText("Here is the plan.").waitFor();
     await screenshot(page, "sessions-imported-chat");
+  });
+
+  it("follows sessions created, run and renamed elsewhere without a reload", async () => {
+    const { context, page } = await loggedInPage(browser, stack);
+    const before = await rows(page).count();
+    const created = (await apiFetch(context, stack, "/api/sessions", {
+      json: { workspace: stack.workspace },
+    })) as {
+      session: { id: string };
+    };
+    const id = created.session.id;
+    const row = page.locator(`[data-testid="session-row"][data-session-id="${id}"]`);
+    await row.waitFor();
+    expect(await rows(page).count()).toBe(before + 1);
+    await apiFetch(context, stack, `/api/sessions/${id}/tasks`, {
+      json: { input: "Tidy the docs\nand the README" },
+    });
+    await row.getByRole("link", { name: "Tidy the docs", exact: true }).waitFor();
+    await expect.poll(() => row.locator(".badge").textContent()).toBe("idle");
+    await apiFetch(context, stack, `/api/sessions/${id}`, { method: "PATCH", json: { title: "Docs tidy" } });
+    await row.getByRole("link", { name: "Docs tidy", exact: true }).waitFor();
   });
 
   it("shows the server's refusal of a file that is not an export", async () => {

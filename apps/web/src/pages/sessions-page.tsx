@@ -6,8 +6,9 @@ import { ErrorText } from "../components/error-text.js";
 import { SessionTable } from "../components/session-table.js";
 import "../components/sessions-page.css";
 import { matchesSearch } from "../sessions/session-filter.js";
+import { useSessionEvents } from "../sessions/use-session-events.js";
 
-/** The caller's sessions, last active first, with search and import; and the form that creates one. */
+/** The caller's sessions, last active first and kept current, with search and import; and the form that creates one. */
 export function SessionsPage() {
   const [sessions, setSessions] = useState<SessionListItem[]>();
   const [failure, setFailure] = useState<unknown>();
@@ -26,6 +27,8 @@ export function SessionsPage() {
   useEffect(() => {
     void load();
   }, [load]);
+  // Another tab, client or a task's start and end change the list: it follows them live.
+  useSessionEvents(load);
 
   const importFile = async (event: ChangeEvent<HTMLInputElement>) => {
     const input = event.currentTarget;
