@@ -189,6 +189,17 @@ describe("the session list, rename, delete, export and import", () => {
     expect(reimport.status).toBe(201);
     expect((await readJson<{ session: { id: string } }>(reimport)).session.id).toBe("elsewhere-1");
 
+    const badAgent = {
+      ...moved,
+      payload: { ...moved.payload, workspace: s.workspace, session_id: "agent-2", agent_id: "../x" },
+    };
+    const agentRefused = await s.call("/api/sessions/import", {
+      json: { trace: [JSON.stringify(badAgent), ...rest].join("\n") },
+    });
+    expect(agentRefused.status).toBe(400);
+    expect(await readJson<ErrorBody>(agentRefused)).toMatchObject({ error: "invalid_import" });
+    expect((await s.call("/api/sessions/agent-2")).status).toBe(404);
+
     const huge = await s.call("/api/sessions/import", { json: { trace: "x".repeat(33 * 1024 * 1024) } });
     expect(huge.status).toBe(413);
   });

@@ -9,8 +9,9 @@ import {
 } from "@penguin/trace";
 import { z } from "zod";
 import { jsonError } from "../../http/errors.js";
+import { SafeIdSchema } from "../../http/ids.js";
 import { type AnyRouteSpec, defineRoute, errorResponse } from "../../http/route.js";
-import { MAX_IMPORT_BODY_BYTES } from "../../limits.js";
+import { MAX_IMPORT_BODY_BYTES, MAX_TITLE_CHARS } from "../../limits.js";
 import { publishServerEvent, userChannel } from "../../runtime/channels.js";
 import { SessionSchema } from "../schemas.js";
 import { titleFromRecords } from "../title.js";
@@ -26,7 +27,7 @@ const ImportRequestSchema = z.strictObject({
     ),
   title: z
     .string()
-    .max(120)
+    .max(MAX_TITLE_CHARS)
     .regex(/^[^\r\n]*$/, "a title is one line")
     .optional()
     .describe("Default: the first line of the trace's first user message"),
@@ -109,6 +110,16 @@ export function sessionTransferRoutes(options: SessionRoutesOptions): AnyRouteSp
         deleteSession(location, id);
         return jsonError(c, 400, "invalid_import", "the export does not start with a session_meta record");
       }
+      const agentId = meta.payload.agent_id ?? "default";
+      if (!SafeIdSchema.safeParse(agentId).success) {
+        deleteSession(location, id);
+        return jsonError(
+          c,
+          400,
+          "invalid_import",
+          `the export names an invalid agent id ${JSON.stringify(agentId)}`,
+        );
+      }
       const workspace = await checkWorkspace(meta.payload.workspace, options.workspaceRoots);
       if (!workspace.ok) {
         deleteSession(location, id);
@@ -118,7 +129,7 @@ export function sessionTransferRoutes(options: SessionRoutesOptions): AnyRouteSp
         id,
         user_id: auth.user.id,
         title: body.title ?? titleFromRecords(records),
-        agent_id: meta.payload.agent_id ?? "default",
+        agent_id: agentId,
         workspace: workspace.path,
         provider: meta.payload.provider,
         model_id: meta.payload.model_id,
