@@ -7,11 +7,14 @@ import type {
   AuditEntry,
   CreateSessionRequest,
   ErrorBody,
+  FolderListing,
   GoalRequest,
   MessagesResponse,
+  ModelList,
   PendingApproval,
   RevertResult,
   Session,
+  SessionListItem,
   TaskState,
   TraceResponse,
   User,
@@ -86,13 +89,24 @@ export const api = {
       new_password: newPassword,
     }),
 
-  listSessions: () => request<{ sessions: Session[] }>("GET", "/api/sessions").then((r) => r.sessions),
+  listSessions: () =>
+    request<{ sessions: SessionListItem[] }>("GET", "/api/sessions").then((r) => r.sessions),
   createSession: (body: CreateSessionRequest) =>
     request<{ session: Session }>("POST", "/api/sessions", body).then((r) => r.session),
   getSession: (id: string) => request<{ session: Session }>("GET", sessionPath(id)).then((r) => r.session),
   setApprovalMode: (id: string, mode: ApprovalMode) =>
     request<{ session: Session }>("PATCH", sessionPath(id), { approval_mode: mode }).then((r) => r.session),
+  renameSession: (id: string, title: string) =>
+    request<{ session: Session }>("PATCH", sessionPath(id), { title }).then((r) => r.session),
   deleteSession: (id: string) => request<void>("DELETE", sessionPath(id)),
+  /** The download URL of a session's trace export (a same-origin link sends the cookie). */
+  exportUrl: (id: string) => `${sessionPath(id)}/export`,
+  /** Imports a session export (its text); answers the new session and the id the export carried. */
+  importSession: (trace: string) =>
+    request<{ session: Session; original_id: string }>("POST", "/api/sessions/import", { trace }),
+  workspaceRoots: () => request<{ roots: string[] }>("GET", "/api/workspace/roots").then((r) => r.roots),
+  listFolders: (path: string) => request<FolderListing>("GET", `/api/workspace/folders?path=${enc(path)}`),
+  listModels: () => request<ModelList>("GET", "/api/models"),
 
   startTask: (id: string, input: string, goal?: GoalRequest) =>
     request<{ session_id: string; task_state: TaskState }>("POST", `${sessionPath(id)}/tasks`, {

@@ -48,6 +48,34 @@ export interface Session {
   updated_at: string;
 }
 
+/** A session as the list shows it: with what its model requests cost so far. */
+export interface SessionListItem extends Session {
+  /** USD so far; null when no price is known. */
+  cost_usd: number | null;
+  total_tokens: number;
+}
+
+/** A folder's sub-folders inside the server's workspace roots (the folder picker). */
+export interface FolderListing {
+  path: string;
+  root: string;
+  parent: string | null;
+  folders: { name: string; path: string }[];
+  truncated: boolean;
+}
+
+/** A model of the project config, as the create form offers it. */
+export interface ModelChoice {
+  ref: string;
+  name?: string;
+  vision: boolean;
+}
+
+export interface ModelList {
+  models: ModelChoice[];
+  default_model: string | null;
+}
+
 export interface CreateSessionRequest {
   workspace: string;
   model?: string;

@@ -29,7 +29,19 @@ export const SessionSchema = z.object({
 });
 
 export const SessionResponseSchema = z.object({ session: SessionSchema });
-export const SessionListResponseSchema = z.object({ sessions: z.array(SessionSchema) });
+export const SessionListItemSchema = SessionSchema.extend({
+  cost_usd: z
+    .number()
+    .nullable()
+    .describe("What its model requests cost so far (as GET /api/usage sums it); null when no price is known"),
+  total_tokens: z.number().int().nonnegative().describe("Tokens of its model requests so far"),
+});
+
+export const SessionListResponseSchema = z.object({
+  sessions: z
+    .array(SessionListItemSchema)
+    .describe("updated_at is when the session last changed: a task started or ended, a rename"),
+});
 
 export const CreateSessionRequestSchema = z.strictObject({
   workspace: z

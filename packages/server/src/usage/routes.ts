@@ -4,7 +4,15 @@ import type { ServerDatabase } from "../db/schema.js";
 import { jsonError } from "../http/errors.js";
 import { ALL_USERS_FORBIDDEN, allUsersParameter, listScope } from "../http/list-scope.js";
 import { type AnyRouteSpec, defineRoute, errorResponse } from "../http/route.js";
-import { addTotals, emptyTotals, type Totals, TotalsSchema, UtcDaySchema, utcDayRange } from "./totals.js";
+import {
+  addTotals,
+  emptyTotals,
+  type Totals,
+  TotalsSchema,
+  UtcDaySchema,
+  usageBySession,
+  utcDayRange,
+} from "./totals.js";
 
 const UsageResponseSchema = z.object({
   sessions: z.array(
@@ -66,45 +74,7 @@ export function usageRoutes(options: { db: Kysely<ServerDatabase> }): AnyRouteSp
       if (range === undefined) {
         return jsonError(c, 400, "invalid_request", "`from` comes after `to`");
       }
-      let select = db
-        .selectFrom("usage_records")
-        .innerJoin("sessions", "sessions.id", "usage_records.session_id")
-        .innerJoin("users", "users.id", "sessions.user_id")
-        .select((eb) => [
-          "sessions.id as session_id",
-          "sessions.user_id as user_id",
-          "users.username as username",
-          "sessions.title as title",
-          "sessions.provider as provider",
-          "sessions.model_id as model_id",
-          eb.fn.countAll<number>().as("requests"),
-          eb.fn.sum<number>("usage_records.cache_read_tokens").as("cache_read_tokens"),
-          eb.fn.sum<number>("usage_records.cache_write_tokens").as("cache_write_tokens"),
-          eb.fn.sum<number>("usage_records.output_tokens").as("output_tokens"),
-          eb.fn.sum<number>("usage_records.total_tokens").as("total_tokens"),
-          eb.fn.sum<number | null>("usage_records.cost_usd").as("cost_usd"),
-        ])
-        .groupBy([
-          "sessions.id",
-          "sessions.user_id",
-          "users.username",
-          "sessions.title",
-          "sessions.provider",
-          "sessions.model_id",
-        ])
-        .orderBy("sessions.id");
-      if (scope.owner !== undefined) select = select.where("sessions.user_id", "=", scope.owner);
-      if (range.start !== undefined) select = select.where("usage_records.created_at", ">=", range.start);
-      if (range.end !== undefined) select = select.where("usage_records.created_at", "<", range.end);
-      const rows = (await select.execute()).map((row) => ({
-        ...row,
-        requests: Number(row.requests),
-        cache_read_tokens: Number(row.cache_read_tokens),
-        cache_write_tokens: Number(row.cache_write_tokens),
-        output_tokens: Number(row.output_tokens),
-        total_tokens: Number(row.total_tokens),
-        cost_usd: row.cost_usd === null ? null : Number(row.cost_usd),
-      }));
+      const rows = await usageBySession(db, { owner: scope.owner, ...range });
       const sessions = rows.map(({ username: _username, ...session }) => session);
       const total = emptyTotals();
       for (const row of rows) addTotals(total, row);
