@@ -3,6 +3,7 @@ import type { RecordedDecision, RecoveryView } from "./recovery-types.js";
 import type {
   AgentConfig,
   AgentSummary,
+  ApprovalAnswer,
   ApprovalMode,
   AuditEntry,
   CreateSessionRequest,
@@ -122,11 +123,11 @@ export const api = {
 
   pendingApprovals: (id: string) =>
     request<{ approvals: PendingApproval[] }>("GET", `${sessionPath(id)}/approvals`).then((r) => r.approvals),
-  decide: (id: string, toolCallId: string, decision: "allow" | "deny") =>
+  decide: (id: string, toolCallId: string, answer: ApprovalAnswer) =>
     request<{ tool_call_id: string; decision: string }>(
       "POST",
       `${sessionPath(id)}/approvals/${enc(toolCallId)}`,
-      { decision },
+      answer,
     ),
   answerQuestion: (id: string, questionId: string, text: string) =>
     request<{ question_id: string; text: string }>(

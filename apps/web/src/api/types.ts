@@ -96,7 +96,14 @@ export interface PendingApproval {
   tool_call: OmniMessage<ToolCallPayload>;
   origin?: string[];
   requested_at: string;
+  /** For a command a prefix rule can cover: the prefix to offer for the session. */
+  suggested_prefix?: string;
 }
+
+/** A person's answer to a waiting call, as `POST …/approvals/:toolCallId` takes it. */
+export type ApprovalAnswer =
+  | { decision: "allow"; remember?: { tool: true } | { command_prefix: string } }
+  | { decision: "deny"; reason?: string };
 
 /** A question of the session's agent (`ask`) that waits for the user's answer. */
 export interface PendingQuestion {

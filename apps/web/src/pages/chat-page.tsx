@@ -100,7 +100,12 @@ export function ChatPage({ sessionId }: { sessionId: string }) {
         <section className="approvals" aria-label="Waiting for approval">
           <h2>Waiting for your approval</h2>
           {timeline.approvals.map((approval) => (
-            <ApprovalCard key={approval.tool_call_id} sessionId={sessionId} approval={approval} />
+            <ApprovalCard
+              key={approval.tool_call_id}
+              sessionId={sessionId}
+              approval={approval}
+              mode={session.approval_mode}
+            />
           ))}
         </section>
       )}
