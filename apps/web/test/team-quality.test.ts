@@ -14,7 +14,7 @@ import { docScreenshot, scrollsSideways, unnamedControls } from "./team-helpers.
 
 /** The main pages, each with what shows once it has loaded (the chat: its first tool call). */
 const mainPages = (sessionId: string) => [
-  { hash: "#/", ready: "main .session-list li" },
+  { hash: "#/", ready: 'main [data-testid="session-row"]' },
   { hash: `#/sessions/${sessionId}`, ready: '[data-testid="tool-call"]' },
   { hash: "#/users", ready: '[data-testid="user-row"]' },
   { hash: "#/tokens", ready: 'form[aria-label="New API token"]' },

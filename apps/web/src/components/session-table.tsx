@@ -46,80 +46,83 @@ export function SessionTable(props: { sessions: SessionListItem[]; onChanged: ()
   return (
     <>
       <ErrorText error={failure} />
-      <table className="session-table">
-        <thead>
-          <tr>
-            <th scope="col">Title</th>
-            <th scope="col">Workspace</th>
-            <th scope="col">Model</th>
-            <th scope="col">Status</th>
-            <th scope="col">Created</th>
-            <th scope="col">Last active</th>
-            <th scope="col">Cost</th>
-            <th scope="col">
-              <span className="visually-hidden">Actions</span>
-            </th>
-          </tr>
-        </thead>
-        <tbody>
-          {props.sessions.map((session) => (
-            <tr key={session.id} data-testid="session-row" data-session-id={session.id}>
-              <th scope="row">
-                {renaming === session.id ? (
-                  <RenameForm
-                    session={session}
-                    onDone={(changed) => {
-                      setRenaming(undefined);
-                      if (changed) props.onChanged();
-                    }}
-                  />
-                ) : (
-                  <a href={hrefOf({ page: "chat", sessionId: session.id })}>{nameOf(session)}</a>
-                )}
+      {/* At phone width the table scrolls inside its box; the page itself never scrolls sideways. */}
+      <div className="session-table-scroll">
+        <table className="session-table">
+          <thead>
+            <tr>
+              <th scope="col">Title</th>
+              <th scope="col">Workspace</th>
+              <th scope="col">Model</th>
+              <th scope="col">Status</th>
+              <th scope="col">Created</th>
+              <th scope="col">Last active</th>
+              <th scope="col">Cost</th>
+              <th scope="col">
+                <span className="visually-hidden">Actions</span>
               </th>
-              <td className="path">{session.workspace}</td>
-              <td>
-                {session.provider}/{session.model_id}
-              </td>
-              <td>
-                <span className={`badge state-${session.state}`}>{session.state}</span>
-              </td>
-              <td>
-                <When iso={session.created_at} now={now} />
-              </td>
-              <td>
-                <When iso={session.updated_at} now={now} />
-              </td>
-              <td title={`${session.total_tokens} tokens`}>{formatCost(session.cost_usd)}</td>
-              <td className="row-actions">
-                <button
-                  type="button"
-                  className="link"
-                  aria-label={`Rename ${nameOf(session)}`}
-                  onClick={() => setRenaming(session.id)}
-                >
-                  Rename
-                </button>
-                <a
-                  href={api.exportUrl(session.id)}
-                  download={`${session.id}.jsonl`}
-                  aria-label={`Export ${nameOf(session)}`}
-                >
-                  Export
-                </a>
-                <button
-                  type="button"
-                  className="link"
-                  aria-label={`Delete ${nameOf(session)}`}
-                  onClick={() => setDeleting(session)}
-                >
-                  Delete
-                </button>
-              </td>
             </tr>
-          ))}
-        </tbody>
-      </table>
+          </thead>
+          <tbody>
+            {props.sessions.map((session) => (
+              <tr key={session.id} data-testid="session-row" data-session-id={session.id}>
+                <th scope="row">
+                  {renaming === session.id ? (
+                    <RenameForm
+                      session={session}
+                      onDone={(changed) => {
+                        setRenaming(undefined);
+                        if (changed) props.onChanged();
+                      }}
+                    />
+                  ) : (
+                    <a href={hrefOf({ page: "chat", sessionId: session.id })}>{nameOf(session)}</a>
+                  )}
+                </th>
+                <td className="path">{session.workspace}</td>
+                <td>
+                  {session.provider}/{session.model_id}
+                </td>
+                <td>
+                  <span className={`badge state-${session.state}`}>{session.state}</span>
+                </td>
+                <td>
+                  <When iso={session.created_at} now={now} />
+                </td>
+                <td>
+                  <When iso={session.updated_at} now={now} />
+                </td>
+                <td title={`${session.total_tokens} tokens`}>{formatCost(session.cost_usd)}</td>
+                <td className="row-actions">
+                  <button
+                    type="button"
+                    className="link"
+                    aria-label={`Rename ${nameOf(session)}`}
+                    onClick={() => setRenaming(session.id)}
+                  >
+                    Rename
+                  </button>
+                  <a
+                    href={api.exportUrl(session.id)}
+                    download={`${session.id}.jsonl`}
+                    aria-label={`Export ${nameOf(session)}`}
+                  >
+                    Export
+                  </a>
+                  <button
+                    type="button"
+                    className="link"
+                    aria-label={`Delete ${nameOf(session)}`}
+                    onClick={() => setDeleting(session)}
+                  >
+                    Delete
+                  </button>
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
       {deleting && (
         <ConfirmDialog
           title="Delete session?"
