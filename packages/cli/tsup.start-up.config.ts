@@ -24,6 +24,10 @@ export default defineConfig({
   sourcemap: false,
   splitting: false,
   shims: true,
+  // Whitespace and syntax only, names kept (stack traces still name every function): a third less
+  // to read at each start (2.5 → 1.7 MB), some 4 % of the CPU to the first request (measured).
+  minifyWhitespace: true,
+  minifySyntax: true,
   noExternal: INLINED,
   external: ["@penguin/server"],
   esbuildPlugins: [englishOnlyZodLocales],
