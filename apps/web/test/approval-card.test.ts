@@ -1,17 +1,14 @@
-import type { Browser } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import {
   apiFetch,
   approvalCard,
   createSessionInPage,
   execCall,
   HAS_CHROMIUM,
-  launchChromium,
   loggedInPage,
-  type Stack,
   sendTask,
-  startStack,
   toolCard,
+  webStackPerFile,
 } from "./stack.js";
 
 // The approval card offers what the terminal offers, and shows a call as what it does: a command
@@ -24,17 +21,7 @@ interface AuditEntry {
 }
 
 describe.skipIf(!HAS_CHROMIUM)("approval cards in Chromium", () => {
-  let stack: Stack;
-  let browser: Browser;
-
-  beforeAll(async () => {
-    stack = await startStack();
-    browser = await launchChromium();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await stack?.close();
-  });
+  const web = webStackPerFile();
 
   it("a command prefix allowed for the session, an edit shown as a diff, a write as its content, a denial with a reason", async () => {
     const edit = {
@@ -47,7 +34,7 @@ describe.skipIf(!HAS_CHROMIUM)("approval cards in Chromium", () => {
       name: "write_file",
       arguments: { file_path: "fresh.txt", content: "<b>bold?</b> written as text" },
     };
-    stack.llm.setScript({
+    web.stack.llm.setScript({
       turns: [
         { tool_calls: [execCall("call_one", "Say one", "echo one")] },
         { tool_calls: [execCall("call_two", "Say two", "echo two")] },
@@ -56,8 +43,8 @@ describe.skipIf(!HAS_CHROMIUM)("approval cards in Chromium", () => {
         { text: "Finished." },
       ],
     });
-    const { context, page } = await loggedInPage(browser, stack);
-    const sessionId = await createSessionInPage(page, stack, {
+    const { context, page } = await loggedInPage(web.browser, web.stack);
+    const sessionId = await createSessionInPage(page, web.stack, {
       title: "Approval choices",
       mode: "always-ask",
     });
@@ -92,8 +79,8 @@ describe.skipIf(!HAS_CHROMIUM)("approval cards in Chromium", () => {
     await page.getByTestId("status-line").filter({ hasText: "Task completed" }).waitFor();
 
     expect(await toolCard(page, "call_two").getAttribute("data-status")).toBe("done");
-    expect(JSON.stringify(stack.llm.requests.at(-1))).toContain("Keep the old line.");
-    const { audit } = (await apiFetch(context, stack, `/api/sessions/${sessionId}/approvals/audit`)) as {
+    expect(JSON.stringify(web.stack.llm.requests.at(-1))).toContain("Keep the old line.");
+    const { audit } = (await apiFetch(context, web.stack, `/api/sessions/${sessionId}/approvals/audit`)) as {
       audit: AuditEntry[];
     };
     expect(audit.map((e) => [e.toolCallId, e.decision, e.source?.kind])).toEqual([

@@ -6,6 +6,7 @@ import { type FakeLlm, type FakeLlmScript, startFakeLlm } from "@penguin/fake-ll
 import { type RunningServer, startServer } from "@penguin/server";
 import { ProjectConfigSchema, saveProjectConfig } from "@penguin/state";
 import { type Browser, type BrowserContext, chromium, type Page } from "playwright-core";
+import { afterAll, beforeAll } from "vitest";
 
 /** Debian's Chromium (`.ci/run` installs it with apt-get); CHROMIUM_PATH points elsewhere. */
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
@@ -89,6 +90,23 @@ export async function startStack(
 
 export function launchChromium(): Promise<Browser> {
   return chromium.launch({ executablePath: CHROMIUM, headless: true, timeout: 60_000, args: CHROMIUM_ARGS });
+}
+
+/**
+ * The server (with fake-llm) and the Chromium of one test file: started before its tests, closed
+ * after them. Its tests read `web.stack` and `web.browser`.
+ */
+export function webStackPerFile(): { stack: Stack; browser: Browser } {
+  const web = {} as { stack: Stack; browser: Browser };
+  beforeAll(async () => {
+    web.stack = await startStack();
+    web.browser = await launchChromium();
+  });
+  afterAll(async () => {
+    await web.browser?.close();
+    await web.stack?.close();
+  });
+  return web;
 }
 
 /**

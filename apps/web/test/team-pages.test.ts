@@ -1,23 +1,12 @@
-import type { Browser } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { apiFetch, HAS_CHROMIUM, launchChromium, loggedInPage, type Stack, startStack } from "./stack.js";
+import { describe, expect, it } from "vitest";
+import { apiFetch, HAS_CHROMIUM, loggedInPage, webStackPerFile } from "./stack.js";
 import { docScreenshot, loginAs } from "./team-helpers.js";
 
 describe.skipIf(!HAS_CHROMIUM)("the team pages in Chromium: users, API tokens, account, usage", () => {
-  let stack: Stack;
-  let browser: Browser;
-
-  beforeAll(async () => {
-    stack = await startStack();
-    browser = await launchChromium();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await stack?.close();
-  });
+  const web = webStackPerFile();
 
   it("an admin creates a user, resets their password, disables and enables them; the nav shows Users", async () => {
-    const { context, page } = await loggedInPage(browser, stack);
+    const { context, page } = await loggedInPage(web.browser, web.stack);
     const nav = page.getByRole("navigation", { name: "Pages" });
     await nav.getByRole("link", { name: "Agents" }).click();
     await page.locator("main a[href^='#/agents/']").first().waitFor();
@@ -34,7 +23,7 @@ describe.skipIf(!HAS_CHROMIUM)("the team pages in Chromium: users, API tokens, a
     expect(await row.textContent()).toContain("never");
 
     // The member logs in once: the admin's list then says when.
-    const member = await loginAs(browser, stack, {
+    const member = await loginAs(web.browser, web.stack, {
       username: "mia",
       initial: "mia-initial-pass",
       password: "mia-own-password",
@@ -52,7 +41,7 @@ describe.skipIf(!HAS_CHROMIUM)("the team pages in Chromium: users, API tokens, a
 
     await row.getByRole("button", { name: "Disable mia" }).click();
     await expect.poll(() => row.textContent()).toContain("disabled");
-    const refused = await fetch(new URL("/api/auth/login", stack.server.url), {
+    const refused = await fetch(new URL("/api/auth/login", web.stack.server.url), {
       method: "POST",
       headers: { "content-type": "application/json" },
       body: JSON.stringify({ username: "mia", password: "mia-reset-password" }),
@@ -68,13 +57,13 @@ describe.skipIf(!HAS_CHROMIUM)("the team pages in Chromium: users, API tokens, a
   });
 
   it("a member sees no admin links, makes an API token shown once, revokes it, and changes their password", async () => {
-    const { context: adminContext } = await loggedInPage(browser, stack);
-    await apiFetch(adminContext, stack, "/api/users", {
+    const { context: adminContext } = await loggedInPage(web.browser, web.stack);
+    await apiFetch(adminContext, web.stack, "/api/users", {
       json: { username: "noah", password: "noah-initial-pass" },
     });
     await adminContext.close();
 
-    const { context, page } = await loginAs(browser, stack, {
+    const { context, page } = await loginAs(web.browser, web.stack, {
       username: "noah",
       initial: "noah-initial-pass",
       password: "noah-own-password",
@@ -87,7 +76,7 @@ describe.skipIf(!HAS_CHROMIUM)("the team pages in Chromium: users, API tokens, a
     await page.getByTestId("agent-row").first().waitFor();
     expect(await page.locator("main a[href^='#/agents/']").count()).toBe(0);
     // Typed by hand, the admins' page says so instead of failing.
-    await page.goto(`${stack.server.url}/#/users`);
+    await page.goto(`${web.stack.server.url}/#/users`);
     expect(await page.getByRole("alert").textContent()).toContain("Only admins");
 
     await nav.getByRole("link", { name: "API tokens" }).click();
@@ -98,12 +87,12 @@ describe.skipIf(!HAS_CHROMIUM)("the team pages in Chromium: users, API tokens, a
     const secret = page.getByRole("region", { name: "New token" });
     const token = await secret.getByLabel("Token").inputValue();
     expect(token).toMatch(/^pgn_/);
-    await context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: stack.server.url });
+    await context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: web.stack.server.url });
     await secret.getByRole("button", { name: "Copy" }).click();
     await expect.poll(() => secret.getByRole("status").textContent()).toContain("Copied");
     expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(token);
 
-    const me = await fetch(new URL("/api/auth/me", stack.server.url), {
+    const me = await fetch(new URL("/api/auth/me", web.stack.server.url), {
       headers: { authorization: `Bearer ${token}` },
     });
     expect(me.status).toBe(200);
@@ -119,7 +108,7 @@ describe.skipIf(!HAS_CHROMIUM)("the team pages in Chromium: users, API tokens, a
 
     await row.getByRole("button", { name: "Revoke laptop" }).click();
     await expect.poll(() => row.count()).toBe(0);
-    const revoked = await fetch(new URL("/api/auth/me", stack.server.url), {
+    const revoked = await fetch(new URL("/api/auth/me", web.stack.server.url), {
       headers: { authorization: `Bearer ${token}` },
     });
     expect(revoked.status).toBe(401);
@@ -131,7 +120,7 @@ describe.skipIf(!HAS_CHROMIUM)("the team pages in Chromium: users, API tokens, a
     await page.getByLabel("New password again").fill("noah-newer-password");
     await page.getByRole("button", { name: "Save password" }).click();
     await expect.poll(() => page.getByRole("status").textContent()).toContain("changed");
-    const relogin = await fetch(new URL("/api/auth/login", stack.server.url), {
+    const relogin = await fetch(new URL("/api/auth/login", web.stack.server.url), {
       method: "POST",
       headers: { "content-type": "application/json" },
       body: JSON.stringify({ username: "noah", password: "noah-newer-password" }),

@@ -1,14 +1,12 @@
-import type { Browser, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Page } from "playwright-core";
+import { describe, expect, it } from "vitest";
 import {
   createSessionInPage,
   execCall,
   HAS_CHROMIUM,
-  launchChromium,
   loggedInPage,
-  type Stack,
-  startStack,
   toolCard,
+  webStackPerFile,
 } from "./stack.js";
 import { docScreenshot, scrollsSideways, unnamedControls } from "./team-helpers.js";
 
@@ -27,21 +25,11 @@ const focusedCard = (page: Page) =>
   page.evaluate(() => document.activeElement?.getAttribute("data-tool-call-id") ?? null);
 
 describe.skipIf(!HAS_CHROMIUM)("the chat's usage, keys, phone width and accessible names in Chromium", () => {
-  let stack: Stack;
-  let browser: Browser;
+  const web = webStackPerFile();
   let sessionId: string;
 
-  beforeAll(async () => {
-    stack = await startStack();
-    browser = await launchChromium();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await stack?.close();
-  });
-
   it("Ctrl+Enter sends; each task ends with its tokens and cost, the header sums the session and fills the context bar; j/k move between tool calls", async () => {
-    stack.llm.setScript({
+    web.stack.llm.setScript({
       turns: [
         {
           tool_calls: [
@@ -54,8 +42,8 @@ describe.skipIf(!HAS_CHROMIUM)("the chat's usage, keys, phone width and accessib
         { text: "Second task done.", usage: { input_tokens: 40_000, output_tokens: 500 } },
       ],
     });
-    const { context, page } = await loggedInPage(browser, stack);
-    sessionId = await createSessionInPage(page, stack, { title: "Usage", mode: "allow-all" });
+    const { context, page } = await loggedInPage(web.browser, web.stack);
+    sessionId = await createSessionInPage(page, web.stack, { title: "Usage", mode: "allow-all" });
     const composer = page.getByPlaceholder(/Ask for something/);
     await composer.fill("Run two commands");
     await composer.press("Control+Enter");
@@ -100,11 +88,11 @@ describe.skipIf(!HAS_CHROMIUM)("the chat's usage, keys, phone width and accessib
   });
 
   it("Esc aborts the running task", async () => {
-    stack.llm.setScript({
+    web.stack.llm.setScript({
       turns: [{ tool_calls: [execCall("call_sleep", "Wait a long time", "sleep 60")] }, { text: "never" }],
     });
-    const { context, page } = await loggedInPage(browser, stack);
-    await page.goto(`${stack.server.url}/#/sessions/${sessionId}`);
+    const { context, page } = await loggedInPage(web.browser, web.stack);
+    await page.goto(`${web.stack.server.url}/#/sessions/${sessionId}`);
     const composer = page.getByPlaceholder(/Ask for something/);
     await composer.fill("Sleep");
     await composer.press("Control+Enter");
@@ -117,7 +105,7 @@ describe.skipIf(!HAS_CHROMIUM)("the chat's usage, keys, phone width and accessib
   });
 
   it("the usage page sums per user and per model over the days chosen", async () => {
-    const { context, page } = await loggedInPage(browser, stack);
+    const { context, page } = await loggedInPage(web.browser, web.stack);
     await page.getByRole("navigation", { name: "Pages" }).getByRole("link", { name: "Usage" }).click();
     await page.getByRole("heading", { name: "Usage", level: 1 }).waitFor();
     const total = page.getByTestId("usage-total");
@@ -141,9 +129,9 @@ describe.skipIf(!HAS_CHROMIUM)("the chat's usage, keys, phone width and accessib
   });
 
   it("every button, link and field of the main pages has an accessible name", async () => {
-    const { context, page } = await loggedInPage(browser, stack);
+    const { context, page } = await loggedInPage(web.browser, web.stack);
     for (const { hash, ready } of mainPages(sessionId)) {
-      await page.goto(`${stack.server.url}/${hash}`);
+      await page.goto(`${web.stack.server.url}/${hash}`);
       await page.locator(ready).first().waitFor();
       expect(await unnamedControls(page), hash).toEqual([]);
     }
@@ -151,7 +139,7 @@ describe.skipIf(!HAS_CHROMIUM)("the chat's usage, keys, phone width and accessib
     await page.evaluate(() => document.querySelector("main")?.append(document.createElement("button")));
     expect(await unnamedControls(page)).toEqual([expect.stringMatching(/^button <button/)]);
     // A fresh page for the picture: the button added above is not the app's.
-    await page.goto(`${stack.server.url}/#/`);
+    await page.goto(`${web.stack.server.url}/#/`);
     await page.reload();
     await page.getByRole("heading", { name: "New session" }).waitFor();
     await docScreenshot(page, "sessions");
@@ -159,10 +147,10 @@ describe.skipIf(!HAS_CHROMIUM)("the chat's usage, keys, phone width and accessib
   });
 
   it("at phone width (390 px) the sessions, chat, team and agents pages do not scroll sideways", async () => {
-    const { context, page } = await loggedInPage(browser, stack);
+    const { context, page } = await loggedInPage(web.browser, web.stack);
     await page.setViewportSize({ width: 390, height: 844 });
     for (const { hash, ready } of mainPages(sessionId)) {
-      await page.goto(`${stack.server.url}/${hash}`);
+      await page.goto(`${web.stack.server.url}/${hash}`);
       await page.locator(ready).first().waitFor();
       expect(await scrollsSideways(page), hash).toBe(false);
     }
@@ -179,9 +167,9 @@ describe.skipIf(!HAS_CHROMIUM)("the chat's usage, keys, phone width and accessib
 
   it("follows the system's dark mode", async () => {
     const backgroundOf = async (colorScheme: "light" | "dark") => {
-      const { context, page } = await loggedInPage(browser, stack);
+      const { context, page } = await loggedInPage(web.browser, web.stack);
       await page.emulateMedia({ colorScheme });
-      await page.goto(`${stack.server.url}/#/sessions/${sessionId}`);
+      await page.goto(`${web.stack.server.url}/#/sessions/${sessionId}`);
       await page.locator('[data-testid="tool-call"]').first().waitFor();
       const colors = await page.evaluate(() => {
         const root = getComputedStyle(document.documentElement);
