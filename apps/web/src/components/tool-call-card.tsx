@@ -1,5 +1,6 @@
 import { diffOfCall } from "../stream/call-diff.js";
 import type { ToolCallView } from "../stream/timeline.js";
+import { CallOutput, Elapsed, OutputTail } from "./call-output.js";
 import { DiffView } from "./diff-view.js";
 
 /** Where a call is in its life, from what the stream has told so far. */
@@ -30,12 +31,6 @@ function commandOf(call: ToolCallView): string | undefined {
   }
 }
 
-function lineCount(text: string): number {
-  return text === "" ? 0 : text.replace(/\n$/, "").split("\n").length;
-}
-
-const plural = (count: number, noun: string) => `${count} ${noun}${count === 1 ? "" : "s"}`;
-
 /**
  * One tool call: its name and description (shown from the moment the description starts
  * streaming), its status, the arguments and the output (both collapsed until opened).
@@ -64,6 +59,7 @@ export function ToolCallCard({ call, origin }: { call: ToolCallView; origin?: st
         <span className={`badge tone-${status.tone}`} data-testid="call-status">
           {status.label}
         </span>
+        {call.outputStreaming && call.runningSince && <Elapsed since={call.runningSince} />}
         {origin && <span className="badge">subagent {origin.join(" › ")}</span>}
       </header>
       {command !== undefined && <code className="command">$ {command}</code>}
@@ -78,15 +74,8 @@ export function ToolCallCard({ call, origin }: { call: ToolCallView; origin?: st
         <summary>Arguments</summary>
         <pre>{call.arguments}</pre>
       </details>
-      {call.output !== undefined && (
-        <details className="output" data-testid="call-output">
-          <summary>
-            Output ({plural(lineCount(call.output), "line")}
-            {call.outputStreaming ? ", streaming" : ""})
-          </summary>
-          <pre>{call.output}</pre>
-        </details>
-      )}
+      {call.outputStreaming && call.output !== undefined && <OutputTail output={call.output} />}
+      {call.output !== undefined && <CallOutput output={call.output} streaming={call.outputStreaming} />}
     </article>
   );
 }

@@ -50,6 +50,8 @@ export interface ToolCallView {
   streaming: boolean;
   output?: string;
   outputStreaming: boolean;
+  /** While the output streams: when it started (the stream's `start`), for the elapsed time. */
+  runningSince?: string;
   stopReason?: StopReason;
   decision?: { decision: "allow" | "deny" | "forbidden"; source?: string; reason?: string };
   waitingForApproval: boolean;
@@ -445,6 +447,7 @@ export function buildItems(
         const call = toolFor(stream.origin, stream.tool_call_id ?? "");
         call.output = stream.content;
         call.outputStreaming = true;
+        call.runningSince = stream.started_at;
         break;
       }
     }
