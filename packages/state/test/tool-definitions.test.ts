@@ -167,9 +167,18 @@ describe("adopting new default tools", () => {
   it("finds the default entries a frozen list lacks and appends them, keeping edited entries", () => {
     const frozen = defaultToolDefinitions().filter((t) => !["read_file", "describe_image"].includes(t.name));
     frozen[0] = { ...frozen[0], description: "my own wording" };
-    expect(missingDefaultTools(frozen).map((t) => t.name)).toEqual(["read_file", "describe_image"]);
+    expect(missingDefaultTools(frozen).map((t) => t.name)).toEqual([
+      "read_file",
+      "describe_image",
+      "update_plan",
+    ]);
     const adopted = adoptDefaultTools(frozen);
-    expect(adopted.map((t) => t.name)).toEqual([...frozen.map((t) => t.name), "read_file", "describe_image"]);
+    expect(adopted.map((t) => t.name)).toEqual([
+      ...frozen.map((t) => t.name),
+      "read_file",
+      "describe_image",
+      "update_plan",
+    ]);
     expect(adopted[0].description).toBe("my own wording");
     expect(missingDefaultTools(adopted)).toEqual([]);
   });
