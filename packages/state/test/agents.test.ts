@@ -5,7 +5,6 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { parse } from "yaml";
 import {
   createAgent,
-  DEFAULT_TOOL_DEFINITIONS,
   defaultToolDefinitions,
   ensureDefaultAgent,
   listAgents,

@@ -8,7 +8,6 @@ import {
   applyRichRead,
   createAgent,
   DEFAULT_TOOL_DEFINITIONS,
-  defaultToolDefinitions,
   defaultToolLimits,
   EXTENDED_TOOL_DEFINITIONS,
   formatConfigError,

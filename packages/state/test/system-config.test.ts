@@ -6,7 +6,6 @@ import { parse } from "yaml";
 import {
   type ConfigError,
   DEFAULT_SYSTEM_PROMPT,
-  DEFAULT_TOOL_DEFINITIONS,
   defaultSystemConfig,
   defaultToolDefinitions,
   formatConfigError,

@@ -57,13 +57,18 @@ export class PlanTaskWatch {
     if (message.origin !== undefined && message.origin.length > 0) return;
     const payload = message.payload;
     if (message.type === "event_msg") {
-      applyPlanRecord((this.state.plan ??= {}), message);
+      applyPlanRecord(this.plan(), message);
       if (payload.type === "request_begin") this.answer = [];
       if (payload.type === "task_end") this.completed = payload.status === "completed";
       return;
     }
     if (payload.type === "text" && payload.role === "assistant" && payload.text.trim() !== "")
       this.answer.push(payload.text.trim());
+  }
+
+  private plan(): SessionPlan {
+    if (!this.state.plan) this.state.plan = {};
+    return this.state.plan;
   }
 
   /** The `plan_proposed` event of a plan-mode task that completed with an answer (its PLAN.md written). */
@@ -77,7 +82,7 @@ export class PlanTaskWatch {
       // The event carries the plan; the file is a copy for the person.
     }
     const event = planProposed(text, path === undefined ? undefined : modelVisiblePath(path));
-    applyPlanRecord((this.state.plan ??= {}), event);
+    applyPlanRecord(this.plan(), event);
     return event;
   }
 }
