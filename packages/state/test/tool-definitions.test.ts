@@ -6,10 +6,12 @@ import {
   DEFAULT_TOOL_DEFINITIONS,
   defaultToolDefinitions,
   missingDefaultTools,
+  presetToolDefinitions,
   selectToolsForModel,
   type ToolDefinitionConfig,
   ToolDefinitionConfigSchema,
   takesCallDescription,
+  UPDATE_PLAN_DEFINITION,
 } from "../src/index.js";
 
 const byName = (name: string): ToolDefinitionConfig => {
@@ -181,5 +183,17 @@ describe("adopting new default tools", () => {
     ]);
     expect(adopted[0].description).toBe("my own wording");
     expect(missingDefaultTools(adopted)).toEqual([]);
+  });
+});
+
+describe("update_plan", () => {
+  it("is in every preset, reads only, and costs little on every request", () => {
+    for (const preset of ["core", "extended"] as const) {
+      expect(presetToolDefinitions(preset).map((t) => t.name)).toContain("update_plan");
+    }
+    expect(DEFAULT_TOOL_DEFINITIONS.map((t) => t.name)).not.toContain("update_plan");
+    expect(UPDATE_PLAN_DEFINITION.permission).toBe("r");
+    const { name, description, parameters } = UPDATE_PLAN_DEFINITION;
+    expect(JSON.stringify({ name, description, parameters }).length).toBeLessThan(600);
   });
 });
