@@ -1,9 +1,15 @@
 // Request and response shapes of the Penguin server's JSON API, written by hand to match its zod
 // schemas (packages/server/src/**/schemas.ts; the OpenAPI document at /api/openapi.json describes
 // the same). Envelopes and partial streams use the types of @penguin/protocol.
-import type { ApprovalMode, OmniMessage, OpenPartialStream, ToolCallPayload } from "@penguin/protocol";
+import type {
+  OmniMessage,
+  OpenPartialStream,
+  ApprovalMode as ProtocolApprovalMode,
+  ToolCallPayload,
+} from "@penguin/protocol";
 
-export type { ApprovalMode };
+/** The modes a server session can be in: the protocol's, but plan mode, which the server does not offer yet. */
+export type ApprovalMode = Exclude<ProtocolApprovalMode, "plan">;
 
 /**
  * What each mode does, as the mode switch shows it: "allow-all: every call runs; deny-all: none
