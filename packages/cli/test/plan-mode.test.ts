@@ -34,6 +34,32 @@ describe("plan mode in the CLI", () => {
     expect(records.map(kindOf)).toContain("plan_proposed");
   });
 
+  test("a plan from run --plan is approved in a new process: chat --resume, then /plan approve", async () => {
+    const { llm, env } = await start([]);
+    const ws = tempDir("ws");
+    const target = join(ws, "notes.txt");
+    llm.setScript([
+      { text: "Plan: write notes.txt with hello." },
+      writeCall(target, "w1"),
+      { text: "Done." },
+    ]);
+    const planned = await penguin(
+      ["run", "--plan", "--model", "openai/fake-model", "-w", ws, "-m", "Add notes"],
+      {
+        env,
+      },
+    );
+    expect(planned.exitCode).toBe(0);
+    const id = /penguin chat --resume (\S+),/.exec(planned.stderr)?.[1];
+    expect(id).toBeDefined();
+    const r = await penguin(["chat", "--resume", String(id)], { env, input: "/plan approve\n/exit\n" });
+    expect(r.stderr).not.toMatch(/internal error/);
+    expect(r.exitCode).toBe(0);
+    expect(readFileSync(target, "utf8")).toBe("hello\n");
+    const body = llm.requests[1]?.body as { messages: { content?: unknown }[] };
+    expect(JSON.stringify(body.messages.at(-1)?.content)).toContain("Plan: write notes.txt with hello.");
+  });
+
   test("--plan with another --approve mode is a usage error", async () => {
     const { env } = await start([]);
     const r = await penguin(
