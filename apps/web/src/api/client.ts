@@ -3,7 +3,6 @@ import type { RecordedDecision, RecoveryView } from "./recovery-types.js";
 import type {
   AgentConfig,
   AgentSummary,
-  ApprovalMode,
   AuditEntry,
   CreateSessionRequest,
   ErrorBody,
@@ -12,6 +11,7 @@ import type {
   PendingApproval,
   RevertResult,
   Session,
+  SessionApprovalMode,
   TaskState,
   TraceResponse,
   User,
@@ -90,7 +90,7 @@ export const api = {
   createSession: (body: CreateSessionRequest) =>
     request<{ session: Session }>("POST", "/api/sessions", body).then((r) => r.session),
   getSession: (id: string) => request<{ session: Session }>("GET", sessionPath(id)).then((r) => r.session),
-  setApprovalMode: (id: string, mode: ApprovalMode) =>
+  setApprovalMode: (id: string, mode: SessionApprovalMode) =>
     request<{ session: Session }>("PATCH", sessionPath(id), { approval_mode: mode }).then((r) => r.session),
   deleteSession: (id: string) => request<void>("DELETE", sessionPath(id)),
 

@@ -1,6 +1,6 @@
 import { type FormEvent, useCallback, useEffect, useState } from "react";
 import { api } from "../api/client.js";
-import { APPROVAL_MODES, type ApprovalMode, type Session } from "../api/types.js";
+import { APPROVAL_MODES, type Session, type SessionApprovalMode } from "../api/types.js";
 import { ErrorText } from "../components/error-text.js";
 import { hrefOf, navigate } from "../router.js";
 
@@ -53,7 +53,7 @@ function CreateSessionForm() {
   const [title, setTitle] = useState("");
   const [model, setModel] = useState("");
   const [agentId, setAgentId] = useState("");
-  const [mode, setMode] = useState<ApprovalMode | "">("");
+  const [mode, setMode] = useState<SessionApprovalMode | "">("");
   const [failure, setFailure] = useState<unknown>();
   const [busy, setBusy] = useState(false);
 
@@ -117,7 +117,7 @@ function CreateSessionForm() {
           <select
             name="approval_mode"
             value={mode}
-            onChange={(e) => setMode(e.target.value as ApprovalMode | "")}
+            onChange={(e) => setMode(e.target.value as SessionApprovalMode | "")}
           >
             <option value="">the agent's default</option>
             {APPROVAL_MODES.map((m) => (
