@@ -43,7 +43,7 @@ describe("plan mode in a chat at a terminal", () => {
     await chat.waitFor("still in plan mode");
     chat.type("say hello in it\r");
     await chat.waitFor("Plan B: write notes.txt with hello.");
-    await chat.waitFor(/keep planning[^]*keep planning/);
+    await chat.waitFor(/keep planning[\s\S]*keep planning/);
     chat.type("a\r");
     await chat.waitFor("carrying out the plan");
     await chat.waitFor("Done.");
