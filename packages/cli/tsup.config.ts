@@ -13,7 +13,7 @@ import { defineConfig, type Options } from "tsup";
  * node_modules, uses zod). The banner gives inlined CommonJS code (commander, yaml) a `require`
  * for Node's built-in modules.
  */
-const START_UP = ["openai", "zod", "yaml", "commander"];
+export const START_UP = ["openai", "zod", "yaml", "commander"];
 
 /**
  * zod's namespace exports the messages of its 49 locales (`z.locales`), and a namespace is kept
@@ -21,7 +21,7 @@ const START_UP = ["openai", "zod", "yaml", "commander"];
  * errors in English only, which zod registers itself (`locales/en.js`); the bundle's
  * `z.locales` holds that one.
  */
-const englishOnlyZodLocales: NonNullable<Options["esbuildPlugins"]>[number] = {
+export const englishOnlyZodLocales: NonNullable<Options["esbuildPlugins"]>[number] = {
   name: "english-only-zod-locales",
   setup(build) {
     build.onResolve({ filter: /^\.\.\/locales\/index\.js$/ }, (args) => {
@@ -36,6 +36,15 @@ const englishOnlyZodLocales: NonNullable<Options["esbuildPlugins"]>[number] = {
   },
 };
 
+/** Compiled into the CLI's own files: the workspace packages, and what a run needs before its first request. */
+export const INLINED = [
+  "@penguin/core",
+  "@penguin/protocol",
+  "@penguin/state",
+  "@penguin/trace",
+  ...START_UP,
+];
+
 export default defineConfig({
   entry: ["src/index.ts", "src/bin.ts"],
   format: ["esm"],
@@ -45,7 +54,7 @@ export default defineConfig({
   clean: true,
   sourcemap: true,
   splitting: true,
-  noExternal: ["@penguin/core", "@penguin/protocol", "@penguin/state", "@penguin/trace", ...START_UP],
+  noExternal: INLINED,
   external: ["@penguin/server"],
   esbuildPlugins: [englishOnlyZodLocales],
   banner: {

@@ -7,6 +7,7 @@ import { ChatPage } from "./pages/chat-page.js";
 import { LoginPage } from "./pages/login-page.js";
 import { PasswordPage } from "./pages/password-page.js";
 import { SessionsPage } from "./pages/sessions-page.js";
+import { TeamLinks, TeamPage } from "./pages/team-pages.js";
 import { TracePage } from "./pages/trace-page.js";
 import { hrefOf, type Route, useRoute } from "./router.js";
 
@@ -46,12 +47,15 @@ export function App() {
         <a className="brand" href={hrefOf({ page: "sessions" })}>
           Penguin
         </a>
-        <nav>
+        <nav aria-label="Pages">
           <a href={hrefOf({ page: "sessions" })}>Sessions</a>
           <a href={hrefOf({ page: "agents" })}>Agents</a>
+          <TeamLinks user={auth.user} />
         </nav>
         <span className="who">
-          {auth.user.username}
+          <a href={hrefOf({ page: "account" })} aria-label={`Account: ${auth.user.username}`}>
+            {auth.user.username}
+          </a>
           <button type="button" className="link" onClick={logout}>
             Log out
           </button>
@@ -73,10 +77,12 @@ function Page({ route, user }: { route: Route; user: User }) {
     case "trace":
       return <TracePage key={route.sessionId} sessionId={route.sessionId} />;
     case "agents":
-      return <AgentsPage />;
+      return <AgentsPage isAdmin={user.role === "admin"} />;
     case "agent":
       return (
         <AgentSettingsPage key={route.agentId} agentId={route.agentId} isAdmin={user.role === "admin"} />
       );
+    default:
+      return <TeamPage page={route.page} user={user} />;
   }
 }

@@ -6,7 +6,10 @@ export type Route =
   | { page: "chat"; sessionId: string }
   | { page: "trace"; sessionId: string }
   | { page: "agents" }
-  | { page: "agent"; agentId: string };
+  | { page: "agent"; agentId: string }
+  | { page: "users" | "tokens" | "account" | "usage" };
+
+const TEAM_PAGES = ["users", "tokens", "account", "usage"] as const;
 
 export function parseRoute(hash: string): Route {
   const parts = hash
@@ -19,6 +22,8 @@ export function parseRoute(hash: string): Route {
       ? { page: "trace", sessionId: parts[1] }
       : { page: "chat", sessionId: parts[1] };
   }
+  const team = TEAM_PAGES.find((page) => page === parts[0]);
+  if (team) return { page: team };
   if (parts[0] === "agents") return parts[1] ? { page: "agent", agentId: parts[1] } : { page: "agents" };
   return { page: "sessions" };
 }
@@ -36,6 +41,8 @@ export function hrefOf(route: Route): string {
       return "#/agents";
     case "agent":
       return `#/agents/${enc(route.agentId)}`;
+    default:
+      return `#/${route.page}`;
   }
 }
 

@@ -98,7 +98,7 @@ describe.skipIf(!HAS_CHROMIUM)("the web UI in Chromium, against a real server an
 
     await approvalCard(page, "call_allow").waitFor();
     await screenshot(page, "web-chat-approval");
-    await approvalCard(page, "call_allow").getByRole("button", { name: "Allow" }).click();
+    await approvalCard(page, "call_allow").getByRole("button", { name: "Allow once" }).click();
     await approvalCard(page, "call_deny").getByRole("button", { name: "Deny" }).click();
     await page.getByTestId("status-line").filter({ hasText: "Task completed" }).waitFor();
 
@@ -156,8 +156,12 @@ describe.skipIf(!HAS_CHROMIUM)("the web UI in Chromium, against a real server an
     // A click asks the server; the switch shows the new mode once the server has stored it.
     await page.getByRole("radio", { name: "allow-all" }).click();
     await expect.poll(() => page.getByRole("radio", { name: "allow-all" }).isChecked()).toBe(true);
-    // The call that already waits still waits for a person; the mode applies from the next decision.
-    await approvalCard(page, "call_first").getByRole("button", { name: "Allow" }).click();
+    // The call that already waits still waits for a person, and says so; the mode applies from the next decision.
+    await approvalCard(page, "call_first")
+      .getByRole("note")
+      .filter({ hasText: "still needs your answer" })
+      .waitFor();
+    await approvalCard(page, "call_first").getByRole("button", { name: "Allow this one too" }).click();
     await page.getByTestId("status-line").filter({ hasText: "Task completed" }).waitFor();
 
     expect(await toolCard(page, "call_second").getAttribute("data-status")).toBe("done");

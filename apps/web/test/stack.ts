@@ -64,6 +64,7 @@ export async function startStack(
           base_url: `${llm.url}/v1`,
           api_key: "sk-test",
           context_window: 100_000,
+          prices: { input_per_mtok: 2, output_per_mtok: 10 },
         },
       ],
     }),

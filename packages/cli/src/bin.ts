@@ -1,16 +1,14 @@
 #!/usr/bin/env node
-import { errorStack } from "@penguin/protocol/stream";
-import { main } from "./main.js";
-import { exitWhenWritten } from "./process-exit.js";
-import { keepWasmOnBaselineCompiler } from "./wasm-compiler.js";
+import { isLightInvocation } from "./launch/light-invocation.js";
+import { startUpBundle } from "./launch/start-up-bundle.js";
 
-keepWasmOnBaselineCompiler();
-
-main(process.argv.slice(2)).then(
-  (code) => exitWhenWritten(code),
-  (err: unknown) => {
-    // Anything that reaches here is a bug, not a user error: say so plainly, keep the stack.
-    process.stderr.write(`penguin: internal error: ${errorStack(err)}\n`);
-    return exitWhenWritten(1);
-  },
-);
+// Two ways into the same command line. `--version` and `--help` load the ES module build, which
+// loads only commander and the command tree. Every other command runs the one-file build of the
+// CLI through V8's code cache, so a session does not compile its code again at every start; a
+// build without that file (or a cache that cannot be used) falls back to the ES module build.
+const bundle = isLightInvocation(process.argv.slice(2)) ? undefined : startUpBundle();
+if (bundle === undefined) {
+  import("./run-cli.js").then(({ runCli }) => runCli());
+} else {
+  bundle.run();
+}

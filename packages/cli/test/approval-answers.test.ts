@@ -1,6 +1,7 @@
+import { suggestedPrefix } from "@penguin/core";
 import { toolCall } from "@penguin/protocol";
 import { describe, expect, test } from "vitest";
-import { choicesLine, parseApprovalAnswer, suggestedPrefix } from "../src/prompts/approval-prompt.js";
+import { choicesLine, parseApprovalAnswer } from "../src/prompts/approval-prompt.js";
 import { createStyle } from "../src/render/style.js";
 
 const exec = (cmd: string) => toolCall("exec_command", { description: "d", cmd }, "c1");

@@ -4,6 +4,8 @@ import { join, resolve } from "node:path";
 import { type FakeLlm, type FakeLlmScript, startFakeLlm } from "@penguin/fake-llm";
 import { execa } from "execa";
 import { afterEach } from "vitest";
+import { bundleModulesRun } from "./bundle-coverage.js";
+import { BUNDLE_MODULE_PREFIX } from "./loaded-packages.js";
 
 export const CLI_BIN = resolve(import.meta.dirname, "../dist/bin.js");
 export const REPO_ROOT = resolve(import.meta.dirname, "../../..");
@@ -37,22 +39,27 @@ export async function penguin(
 
 /**
  * Runs the built binary with a loader hook that lists every module it resolves: `loads()` is
- * that list (one URL a line) once the child has ended.
+ * that list (one URL a line) once the child has ended, followed by the modules of the one-file
+ * CLI (`dist/cli.cjs`) the run evaluated, one `bundle:<module path>` a line (see bundle-coverage.ts).
  */
 export function withLoadLog(args: string[], env: Record<string, string> = {}) {
   const log = join(tempDir("loads"), "loads.txt");
+  const coverage = tempDir("coverage");
   const child = execa(process.execPath, ["--import", LOAD_RECORDER, CLI_BIN, ...args], {
-    env: { NO_COLOR: "1", PENGUIN_TEST_LOADS: log, ...env },
+    env: { NO_COLOR: "1", PENGUIN_TEST_LOADS: log, NODE_V8_COVERAGE: coverage, ...env },
     extendEnv: true,
     reject: false,
     timeout: 60_000,
   });
   const loads = () => {
+    let urls = "";
     try {
-      return readFileSync(log, "utf8");
+      urls = readFileSync(log, "utf8");
     } catch {
-      return "";
+      // The child loaded nothing through the module system.
     }
+    const bundled = bundleModulesRun(coverage).map((path) => `${BUNDLE_MODULE_PREFIX}${path}\n`);
+    return urls + bundled.join("");
   };
   return { child, loads };
 }

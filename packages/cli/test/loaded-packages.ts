@@ -4,7 +4,11 @@ import { fileURLToPath } from "node:url";
 // Which packages a run loaded. The CLI's dist inlines some libraries (the workspace packages, and
 // third-party ones it needs at start-up), so a loaded chunk is read through its source map: the
 // packages its sources come from were loaded with it. Anything else loads from node_modules, or
-// from a workspace package's own folder.
+// from a workspace package's own folder. A module of the one-file CLI (`dist/cli.cjs`) comes as
+// `bundle:<path>`, the path the build gave it (see bundle-coverage.ts).
+
+/** How a load log names a module the one-file CLI evaluated. */
+export const BUNDLE_MODULE_PREFIX = "bundle:";
 
 /** `openai` for `…/node_modules/openai/…`, `@scope/name` for a scoped package; the last match wins (pnpm's layout). */
 function nodeModulesPackage(path: string): string | undefined {
@@ -12,9 +16,12 @@ function nodeModulesPackage(path: string): string | undefined {
   return matches.at(-1)?.[1];
 }
 
-/** `@penguin/core` for a source under `packages/core/src` (written `../../core/src/…` in the CLI's maps). */
+/**
+ * `@penguin/core` for a source under `packages/core/src` (written `../../core/src/…` in the CLI's
+ * maps), or a module of its `dist` (`../core/dist/…`, as the one-file CLI names it).
+ */
 function workspacePackage(source: string): string | undefined {
-  const match = /(?:^|\/)\.\.\/(core|protocol|state|trace|server)\/src\//.exec(source);
+  const match = /(?:^|\/)\.\.\/(core|protocol|state|trace|server)\/(?:src|dist)\//.exec(source);
   return match ? `@penguin/${match[1]}` : undefined;
 }
 
@@ -43,6 +50,12 @@ function chunkPackages(file: string): string[] {
 export function loadedPackages(loads: string): Set<string> {
   const packages = new Set<string>();
   for (const url of new Set(loads.split("\n"))) {
+    if (url.startsWith(BUNDLE_MODULE_PREFIX)) {
+      const path = url.slice(BUNDLE_MODULE_PREFIX.length);
+      const name = nodeModulesPackage(path) ?? workspacePackage(path);
+      if (name) packages.add(name);
+      continue;
+    }
     if (!url.startsWith("file://")) continue;
     const path = fileURLToPath(url);
     const name = nodeModulesPackage(path) ?? workspaceFilePackage(path);
@@ -56,6 +69,7 @@ export function loadedPackages(loads: string): Set<string> {
 export function loadedChunkSources(loads: string): string[] {
   const sources: string[] = [];
   for (const url of new Set(loads.split("\n"))) {
+    if (url.startsWith(BUNDLE_MODULE_PREFIX)) sources.push(url.slice(BUNDLE_MODULE_PREFIX.length));
     if (!url.startsWith("file://")) continue;
     const map = `${fileURLToPath(url)}.map`;
     if (!existsSync(map)) continue;

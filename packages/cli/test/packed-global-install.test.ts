@@ -65,7 +65,12 @@ describe("the packed CLI installed alone with npm install -g", () => {
   });
 
   test("penguin serve without @penguin/server says how to install it", async () => {
-    const r = await execa(bin, ["serve", "--data-dir", join(work, "data")], { reject: false });
+    // Without vitest's NODE_PATH, which names the monorepo's packages (@penguin/server among them):
+    // a clean machine has none, and the CLI loads its optional packages with `require`, which reads it.
+    const r = await execa(bin, ["serve", "--data-dir", join(work, "data")], {
+      reject: false,
+      env: { NODE_PATH: undefined },
+    });
     expect(r.exitCode).toBe(1);
     expect(r.stderr).toMatch(
       /penguin serve needs the @penguin\/server package.*npm install -g @penguin\/server/,

@@ -30,7 +30,12 @@ export {
   policyForMode,
   readOnly,
 } from "./approval/policies.js";
-export { type SessionRule, SessionRules } from "./approval/session-rules.js";
+export {
+  ruleCoversCall,
+  type SessionRule,
+  SessionRules,
+  suggestedPrefix,
+} from "./approval/session-rules.js";
 export {
   type CommandPart,
   type ShellWord,

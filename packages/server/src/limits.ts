@@ -105,3 +105,11 @@ export const MAX_TASK_BODY_BYTES =
  * past the notice's own limits is refused by core with the reason (413 `too_large`).
  */
 export const MAX_NOTICE_BODY_BYTES = 6 * (NOTICE_SUMMARY_MAX_BYTES + NOTICE_DATA_MAX_BYTES) + 64 * 1024;
+
+/** The largest session export `POST /api/sessions/import` accepts (its JSON body, the trace as one string). */
+export const MAX_IMPORT_BODY_BYTES = 32 * 1024 * 1024;
+
+/** A person's reason for denying a call, which the model reads: a few sentences, not a document. */
+export const MAX_DENY_REASON_CHARS = 2_000;
+/** A command prefix allowed for a session: a program and a few words of it. */
+export const MAX_COMMAND_PREFIX_CHARS = 1_000;

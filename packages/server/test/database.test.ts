@@ -58,8 +58,19 @@ describe("database", () => {
     expect(tables.map((table) => table.name).sort()).toEqual(TABLES);
     const users = tables.find((table) => table.name === "users")!;
     expect(users.columns.map((column) => column.name).sort()).toEqual(
-      ["created_at", "id", "must_change_password", "password_hash", "role", "username"].sort(),
+      [
+        "created_at",
+        "disabled_at",
+        "id",
+        "last_login_at",
+        "must_change_password",
+        "password_hash",
+        "role",
+        "username",
+      ].sort(),
     );
+    const tokens = tables.find((table) => table.name === "api_tokens")!;
+    expect(tokens.columns.map((column) => column.name)).toContain("expires_at");
     await reopened.destroy();
   });
 

@@ -27,6 +27,7 @@ describe("session access and input checks", () => {
       ["POST", `/api/sessions/${id}/revert`, { dry_run: true }],
       ["DELETE", `/api/sessions/${id}/processes/cmd_1`],
       ["GET", `/api/sessions/${id}/stream`],
+      ["GET", `/api/sessions/${id}/export`],
     ];
     for (const [method, path, json] of routes) {
       const response = await request(s.server.url, path, { method, cookie: other, json });

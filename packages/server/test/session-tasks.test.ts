@@ -142,6 +142,7 @@ describe("sessions and tasks", () => {
         cost_usd: number;
       }[];
       users: { user_id: string; requests: number }[];
+      models: { provider: string; model_id: string; requests: number; output_tokens: number }[];
       total: { requests: number; output_tokens: number };
     }>(await s.call("/api/usage"));
     const row = usage.sessions.find((entry) => entry.session_id === id);
@@ -149,6 +150,12 @@ describe("sessions and tasks", () => {
     expect(row?.cost_usd).toBeGreaterThan(0);
     expect(usage.total).toMatchObject({ requests: 2, output_tokens: 25 });
     expect(usage.users).toHaveLength(1);
+    expect(usage.models).toEqual([
+      expect.objectContaining({ provider: "fake", model_id: "fake-model", requests: 2, output_tokens: 25 }),
+    ]);
+    // The chat's context bar reads the model's window from the history answer.
+    const history = await readJson<{ context_window?: number }>(await s.call(`/api/sessions/${id}/messages`));
+    expect(history.context_window).toBe(100_000);
   });
 
   it("lists the session's commands and kills one by id", async () => {

@@ -73,46 +73,75 @@ const RM_RECURSIVE = String.raw`rm\s+(?:\S+\s+)*?(?:-[A-Za-z]*[rR][A-Za-z]*|--re
 /** `/`, `/*`, `~`, `~/`, `~/*`, `$HOME`, `${HOME}/*`, and top-level system folders such as `/usr`. */
 const ROOTISH_TARGET = String.raw`(?:/|/\*|~/?\*?|"?\$\{?HOME\}?"?/?\*?|/(?:bin|boot|dev|etc|home|lib|lib32|lib64|opt|proc|root|sbin|srv|sys|usr|var)/?\*?)(?=\s|$|;|&|\|)`;
 
-/** Rules that apply when a project config does not list its own (`guardrail.rules` omitted). */
-export const DEFAULT_GUARDRAIL_RULES: readonly GuardrailRule[] = [
+/**
+ * The default rules, each with the words its pattern cannot match without (the pattern needs one
+ * of them, as written, in the text). A command part with none of a rule's words skips its pattern:
+ * the default patterns are long regular expressions, and compiling them on a session's first
+ * command took some 26 ms of its first round (docs/benchmarks.md section 11), for `echo` as for `rm`.
+ */
+const DEFAULT_RULES: readonly { rule: GuardrailRule; needs: readonly string[] }[] = [
   {
-    name: "rm-rootish",
-    pattern: COMMAND_START + RM_RECURSIVE + ROOTISH_TARGET,
-    action: "deny",
-    message: "Refusing to delete the root, the home folder or a system folder recursively.",
+    rule: {
+      name: "rm-rootish",
+      pattern: COMMAND_START + RM_RECURSIVE + ROOTISH_TARGET,
+      action: "deny",
+      message: "Refusing to delete the root, the home folder or a system folder recursively.",
+    },
+    needs: ["rm"],
   },
   {
-    name: "rm-no-preserve-root",
-    pattern: `${COMMAND_START}rm\\s.*--no-preserve-root`,
-    action: "deny",
-    message: "Refusing rm --no-preserve-root.",
+    rule: {
+      name: "rm-no-preserve-root",
+      pattern: `${COMMAND_START}rm\\s.*--no-preserve-root`,
+      action: "deny",
+      message: "Refusing rm --no-preserve-root.",
+    },
+    needs: ["--no-preserve-root"],
   },
   {
-    name: "disk-write-dd",
-    pattern: `${COMMAND_START}dd\\s.*\\bof=/dev/(?:sd|hd|vd|xvd|nvme|mmcblk|disk|rdisk)`,
-    action: "deny",
-    message: "Refusing to write a raw disk device with dd.",
+    rule: {
+      name: "disk-write-dd",
+      pattern: `${COMMAND_START}dd\\s.*\\bof=/dev/(?:sd|hd|vd|xvd|nvme|mmcblk|disk|rdisk)`,
+      action: "deny",
+      message: "Refusing to write a raw disk device with dd.",
+    },
+    needs: ["of=/dev/"],
   },
   {
-    name: "disk-write-redirect",
-    pattern: String.raw`>\s*/dev/(?:sd[a-z]|hd[a-z]|vd[a-z]|xvd[a-z]|nvme\d|mmcblk\d|disk\d|rdisk\d)`,
-    action: "deny",
-    message: "Refusing to redirect output onto a raw disk device.",
+    rule: {
+      name: "disk-write-redirect",
+      pattern: String.raw`>\s*/dev/(?:sd[a-z]|hd[a-z]|vd[a-z]|xvd[a-z]|nvme\d|mmcblk\d|disk\d|rdisk\d)`,
+      action: "deny",
+      message: "Refusing to redirect output onto a raw disk device.",
+    },
+    needs: ["/dev/"],
   },
   {
-    name: "mkfs",
-    pattern: `${COMMAND_START}mkfs(?:\\.[A-Za-z0-9]+)?(?:\\s|$)`,
-    action: "deny",
-    message: "Refusing to create a file system (mkfs).",
+    rule: {
+      name: "mkfs",
+      pattern: `${COMMAND_START}mkfs(?:\\.[A-Za-z0-9]+)?(?:\\s|$)`,
+      action: "deny",
+      message: "Refusing to create a file system (mkfs).",
+    },
+    needs: ["mkfs"],
   },
   {
-    name: "fork-bomb",
-    // A shell function named ":" (the classic `:(){ :|:& };:`), tested on the part before the pipe.
-    pattern: String.raw`(?:^|[\s;&|])(?:function\s+)?:\s*\(\)\s*\{`,
-    action: "deny",
-    message: "Refusing to run a fork bomb.",
+    rule: {
+      name: "fork-bomb",
+      // A shell function named ":" (the classic `:(){ :|:& };:`), tested on the part before the pipe.
+      pattern: String.raw`(?:^|[\s;&|])(?:function\s+)?:\s*\(\)\s*\{`,
+      action: "deny",
+      message: "Refusing to run a fork bomb.",
+    },
+    needs: ["()"],
   },
 ];
+
+/** Rules that apply when a project config does not list its own (`guardrail.rules` omitted). */
+export const DEFAULT_GUARDRAIL_RULES: readonly GuardrailRule[] = DEFAULT_RULES.map(({ rule }) => rule);
+
+/** Keyed by the pattern, not the name: a project's rule of the same name with its own pattern is always tried. */
+const WORDS_OF_PATTERN = new Map(DEFAULT_RULES.map(({ rule, needs }) => [rule.pattern, needs]));
 
 const COMMAND_START_PATTERN = new RegExp(COMMAND_START);
 
@@ -126,10 +155,34 @@ export function commandWithoutWrappers(commandPart: string): string {
   return commandPart.replace(COMMAND_START_PATTERN, "");
 }
 
+/**
+ * Whether `rule` could match `text`: false only for a default rule none of whose words is in the
+ * text. Removing wrappers (`commandWithoutWrappers`) leaves the end of a text, so a rule that
+ * cannot match a text cannot match what remains of it either.
+ */
+export function mightMatchGuardrail(rule: GuardrailRule, text: string): boolean {
+  const words = WORDS_OF_PATTERN.get(rule.pattern);
+  return words === undefined || words.some((word) => text.includes(word));
+}
+
+/** Each pattern compiled once (no flags: `test` keeps no state between calls). */
+const compiledPatterns = new Map<string, RegExp>();
+
+function compiled(pattern: string): RegExp {
+  let regExp = compiledPatterns.get(pattern);
+  if (regExp === undefined) {
+    regExp = new RegExp(pattern);
+    compiledPatterns.set(pattern, regExp);
+  }
+  return regExp;
+}
+
 /** The first rule whose pattern matches `commandPart`, if any. */
 export function matchGuardrail(
   rules: readonly GuardrailRule[],
   commandPart: string,
 ): GuardrailRule | undefined {
-  return rules.find((rule) => new RegExp(rule.pattern).test(commandPart));
+  return rules.find(
+    (rule) => mightMatchGuardrail(rule, commandPart) && compiled(rule.pattern).test(commandPart),
+  );
 }

@@ -85,6 +85,7 @@ export {
   DEFAULT_GUARDRAIL_RULES,
   type GuardrailRule,
   matchGuardrail,
+  mightMatchGuardrail,
 } from "./guardrail.js";
 // Hooks around tool calls.
 export {

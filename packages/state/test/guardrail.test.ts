@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { DEFAULT_GUARDRAIL_RULES, matchGuardrail } from "../src/index.js";
+import { DEFAULT_GUARDRAIL_RULES, matchGuardrail, mightMatchGuardrail } from "../src/index.js";
 
 describe("default guardrail rules", () => {
-  it.each([
+  const denied = [
     ["rm -rf /", "rm-rootish"],
     ["rm -rf /*", "rm-rootish"],
     ["sudo rm -fr / ", "rm-rootish"],
@@ -44,11 +44,12 @@ describe("default guardrail rules", () => {
     ["sudo -u root /bin/dd if=img of=/dev/sda", "disk-write-dd"],
     [":(){ :", "fork-bomb"],
     [":(){ :|:& };:", "fork-bomb"],
-  ])("denies %j (%s)", (command, rule) => {
+  ];
+  it.each(denied)("denies %j (%s)", (command, rule) => {
     expect(matchGuardrail(DEFAULT_GUARDRAIL_RULES, command)?.name).toBe(rule);
   });
 
-  it.each([
+  const allowed = [
     "rm -rf ./build",
     "rm -rf node_modules dist",
     "rm -rf /tmp/penguin-test",
@@ -71,7 +72,8 @@ describe("default guardrail rules", () => {
     "sudo -u root ls /",
     "nice -n 5 make -j4",
     "printf '%s' sudo rm -rf /",
-  ])("allows %j", (command) => {
+  ];
+  it.each(allowed)("allows %j", (command) => {
     expect(matchGuardrail(DEFAULT_GUARDRAIL_RULES, command)).toBeUndefined();
   });
 
@@ -83,5 +85,29 @@ describe("default guardrail rules", () => {
       expect(matchGuardrail(DEFAULT_GUARDRAIL_RULES, `${unit.repeat(500)}x`)).toBeUndefined();
       expect(matchGuardrail(DEFAULT_GUARDRAIL_RULES, `${unit.repeat(500)}rm -rf /`)?.name).toBe("rm-rootish");
     }
+  });
+
+  it("skips a default rule only where its pattern could not match: without the words it needs", () => {
+    // The shortcut in front of each default pattern must never change a verdict: every command of
+    // this file that a pattern matches holds one of that rule's words, and with the words taken
+    // out no pattern matches any of them.
+    const words = ["--no-preserve-root", "of=/dev/", "/dev/", "mkfs", "rm", "()"];
+    const commands = [...denied.map(([command]) => command), ...allowed];
+    for (const rule of DEFAULT_GUARDRAIL_RULES) {
+      const pattern = new RegExp(rule.pattern);
+      for (const command of commands) {
+        if (pattern.test(command))
+          expect(mightMatchGuardrail(rule, command), `${rule.name}: ${command}`).toBe(true);
+        const without = words.reduce((text, word) => text.replaceAll(word, " "), command);
+        expect(mightMatchGuardrail(rule, without), without).toBe(false);
+        expect(pattern.test(without), `${rule.name}: ${without}`).toBe(false);
+      }
+    }
+  });
+
+  it("always tries a project's own rule, even one named like a default rule", () => {
+    const own = { name: "rm-rootish", pattern: "^echo", action: "deny" as const, message: "no echo" };
+    expect(mightMatchGuardrail(own, "echo hi")).toBe(true);
+    expect(matchGuardrail([own], "echo hi")?.message).toBe("no echo");
   });
 });

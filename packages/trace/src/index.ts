@@ -76,5 +76,13 @@ export {
 export { isValidSessionId } from "./session-id.js";
 export { type DeleteResult, deleteSession, listSessions, type SessionSummary } from "./sessions.js";
 export { type SubagentNode, subagentTree } from "./subagents.js";
-export { type ExportResult, exportSession, type ImportOptions, importSession } from "./transfer.js";
+export {
+  type ExportResult,
+  type ExportText,
+  exportSession,
+  exportSessionText,
+  type ImportOptions,
+  importSession,
+  importSessionText,
+} from "./transfer.js";
 export { type CreateTraceOptions, TraceWriter, type TraceWriterOptions } from "./writer.js";

@@ -21,13 +21,17 @@ export interface ExportResult {
   diagnostics: TraceDiagnostic[];
 }
 
+export interface ExportText extends ExportResult {
+  /** The export itself: every valid line of the trace files, each ending in a newline. */
+  text: string;
+}
+
 /**
- * Writes a session as one JSONL file: every valid line of its trace files in order, byte for byte
- * (a torn or malformed line is left out and reported). The file is created 0600 (its folder 0700
- * when missing) next to the destination and renamed into place, so a reader never sees half an
- * export; an existing file at `destFile` is replaced.
+ * A session as the text of its export: every valid line of its trace files in order, byte for
+ * byte (a torn or malformed line is left out and reported). `exportSession` writes this text to a
+ * file; a server answers it as a download.
  */
-export function exportSession(loc: TraceLocation, sessionId: string, destFile: string): ExportResult {
+export function exportSessionText(loc: TraceLocation, sessionId: string): ExportText {
   const files = findSessionFiles(loc, sessionId);
   if (files.length === 0) {
     throw new TraceError("session_not_found", `session ${sessionId} has no trace under ${loc.tracesDir}`);
@@ -41,8 +45,18 @@ export function exportSession(loc: TraceLocation, sessionId: string, destFile: s
     // A last record without its newline is exported whole; only skipped lines are worth reporting.
     diagnostics.push(...found.filter((d) => d.kind !== "missing_newline"));
   }
-  writePrivateFileAtomically(destFile, lines.length > 0 ? `${lines.join("\n")}\n` : "");
-  return { records: lines.length, diagnostics };
+  return { text: lines.length > 0 ? `${lines.join("\n")}\n` : "", records: lines.length, diagnostics };
+}
+
+/**
+ * Writes a session as one JSONL file (see `exportSessionText`). The file is created 0600 (its
+ * folder 0700 when missing) next to the destination and renamed into place, so a reader never
+ * sees half an export; an existing file at `destFile` is replaced.
+ */
+export function exportSession(loc: TraceLocation, sessionId: string, destFile: string): ExportResult {
+  const { text, records, diagnostics } = exportSessionText(loc, sessionId);
+  writePrivateFileAtomically(destFile, text);
+  return { records, diagnostics };
 }
 
 export interface ImportOptions {
@@ -59,8 +73,21 @@ export interface ImportOptions {
  * already has a trace. Returns the session id.
  */
 export function importSession(loc: TraceLocation, file: string, opts: ImportOptions = {}): string {
+  return importSessionText(loc, readFileSync(file, "utf8"), file, opts);
+}
+
+/**
+ * `importSession` of an export's text (an upload); `source` names it in error messages in place
+ * of a file name.
+ */
+export function importSessionText(
+  loc: TraceLocation,
+  text: string,
+  source: string,
+  opts: ImportOptions = {},
+): string {
   if (opts.newSessionId !== undefined) assertSessionId(opts.newSessionId);
-  const parts = parseImport(file, readFileSync(file, "utf8"), opts.newSessionId);
+  const parts = parseImport(source, text, opts.newSessionId);
   const sessionId = opts.newSessionId ?? parts.sessionId;
   if (findSessionFileRefs(loc, sessionId).length > 0) {
     throw new TraceError(

@@ -3,15 +3,19 @@ import type { RecordedDecision, RecoveryView } from "./recovery-types.js";
 import type {
   AgentConfig,
   AgentSummary,
+  ApprovalAnswer,
   AuditEntry,
   CreateSessionRequest,
   ErrorBody,
+  FolderListing,
   GoalRequest,
   MessagesResponse,
+  ModelList,
   PendingApproval,
   RevertResult,
   Session,
   SessionApprovalMode,
+  SessionListItem,
   TaskState,
   TraceResponse,
   User,
@@ -38,7 +42,7 @@ export function setUnauthorizedHandler(handler: () => void): void {
   onUnauthorized = handler;
 }
 
-async function request<T>(method: string, path: string, body?: unknown): Promise<T> {
+export async function request<T>(method: string, path: string, body?: unknown): Promise<T> {
   // The session cookie is HttpOnly and same-origin; the browser adds the Origin header the
   // server's CSRF check wants on every change.
   const init: RequestInit = { method, credentials: "same-origin", headers: { accept: "application/json" } };
@@ -86,13 +90,24 @@ export const api = {
       new_password: newPassword,
     }),
 
-  listSessions: () => request<{ sessions: Session[] }>("GET", "/api/sessions").then((r) => r.sessions),
+  listSessions: () =>
+    request<{ sessions: SessionListItem[] }>("GET", "/api/sessions").then((r) => r.sessions),
   createSession: (body: CreateSessionRequest) =>
     request<{ session: Session }>("POST", "/api/sessions", body).then((r) => r.session),
   getSession: (id: string) => request<{ session: Session }>("GET", sessionPath(id)).then((r) => r.session),
   setApprovalMode: (id: string, mode: SessionApprovalMode) =>
     request<{ session: Session }>("PATCH", sessionPath(id), { approval_mode: mode }).then((r) => r.session),
+  renameSession: (id: string, title: string) =>
+    request<{ session: Session }>("PATCH", sessionPath(id), { title }).then((r) => r.session),
   deleteSession: (id: string) => request<void>("DELETE", sessionPath(id)),
+  /** The download URL of a session's trace export (a same-origin link sends the cookie). */
+  exportUrl: (id: string) => `${sessionPath(id)}/export`,
+  /** Imports a session export (its text); answers the new session and the id the export carried. */
+  importSession: (trace: string) =>
+    request<{ session: Session; original_id: string }>("POST", "/api/sessions/import", { trace }),
+  workspaceRoots: () => request<{ roots: string[] }>("GET", "/api/workspace/roots").then((r) => r.roots),
+  listFolders: (path: string) => request<FolderListing>("GET", `/api/workspace/folders?path=${enc(path)}`),
+  listModels: () => request<ModelList>("GET", "/api/models"),
 
   startTask: (id: string, input: string, goal?: GoalRequest) =>
     request<{ session_id: string; task_state: TaskState }>("POST", `${sessionPath(id)}/tasks`, {
@@ -108,11 +123,11 @@ export const api = {
 
   pendingApprovals: (id: string) =>
     request<{ approvals: PendingApproval[] }>("GET", `${sessionPath(id)}/approvals`).then((r) => r.approvals),
-  decide: (id: string, toolCallId: string, decision: "allow" | "deny") =>
+  decide: (id: string, toolCallId: string, answer: ApprovalAnswer) =>
     request<{ tool_call_id: string; decision: string }>(
       "POST",
       `${sessionPath(id)}/approvals/${enc(toolCallId)}`,
-      { decision },
+      answer,
     ),
   answerQuestion: (id: string, questionId: string, text: string) =>
     request<{ question_id: string; text: string }>(

@@ -32,6 +32,8 @@ export interface User {
   role: "admin" | "member";
   must_change_password: boolean;
   created_at: string;
+  last_login_at: string | null;
+  disabled: boolean;
 }
 
 export interface Session {
@@ -46,6 +48,34 @@ export interface Session {
   state: "idle" | "running";
   created_at: string;
   updated_at: string;
+}
+
+/** A session as the list shows it: with what its model requests cost so far. */
+export interface SessionListItem extends Session {
+  /** USD so far; null when no price is known. */
+  cost_usd: number | null;
+  total_tokens: number;
+}
+
+/** A folder's sub-folders inside the server's workspace roots (the folder picker). */
+export interface FolderListing {
+  path: string;
+  root: string;
+  parent: string | null;
+  folders: { name: string; path: string }[];
+  truncated: boolean;
+}
+
+/** A model of the project config, as the create form offers it. */
+export interface ModelChoice {
+  ref: string;
+  name?: string;
+  vision: boolean;
+}
+
+export interface ModelList {
+  models: ModelChoice[];
+  default_model: string | null;
 }
 
 export interface CreateSessionRequest {
@@ -68,7 +98,14 @@ export interface PendingApproval {
   tool_call: OmniMessage<ToolCallPayload>;
   origin?: string[];
   requested_at: string;
+  /** For a command a prefix rule can cover: the prefix to offer for the session. */
+  suggested_prefix?: string;
 }
+
+/** A person's answer to a waiting call, as `POST …/approvals/:toolCallId` takes it. */
+export type ApprovalAnswer =
+  | { decision: "allow"; remember?: { tool: true } | { command_prefix: string } }
+  | { decision: "deny"; reason?: string };
 
 /** A question of the session's agent (`ask`) that waits for the user's answer. */
 export interface PendingQuestion {
@@ -90,6 +127,8 @@ export interface MessagesResponse {
   questions?: PendingQuestion[];
   /** The stream's newest event id when the answer was made: live events after it are new. */
   last_event_id?: string;
+  /** The model's context window in tokens, where the config states it. */
+  context_window?: number;
 }
 
 export interface TraceDiagnostic {

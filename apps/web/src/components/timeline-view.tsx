@@ -3,6 +3,7 @@ import { useEffect, useRef } from "react";
 import { loadMarkdownRenderer } from "../markdown/lazy-renderer.js";
 import { compactionText, goalText } from "../stream/long-session.js";
 import type { TimelineItem } from "../stream/timeline.js";
+import { type UsageTotals, usageText } from "../stream/usage.js";
 import { ChangesCard } from "./changes-card.js";
 import { MarkdownText } from "./markdown-text.js";
 import { ToolCallCard } from "./tool-call-card.js";
@@ -13,6 +14,8 @@ export interface TimelineContext {
   workspace?: string;
   /** A task or a compaction runs. */
   busy: boolean;
+  /** Each finished task's usage, by the key of its "Task completed" line. */
+  taskUsage?: Record<string, UsageTotals>;
 }
 
 function OriginBadge({ origin }: { origin?: string[] }) {
@@ -97,12 +100,20 @@ function Item({ item, context }: { item: TimelineItem; context: TimelineContext 
           {...(context.workspace ? { workspace: context.workspace } : {})}
         />
       );
-    case "status":
+    case "status": {
+      const usage = context.taskUsage?.[item.key];
       return (
         <p className={`status-line tone-${item.tone === "error" ? "bad" : "info"}`} data-testid="status-line">
           {item.text}
+          {usage && usage.requests > 0 && (
+            <span className="task-usage" data-testid="task-usage">
+              {" "}
+              · {usageText(usage)}
+            </span>
+          )}
         </p>
       );
+    }
   }
 }
 

@@ -50,6 +50,9 @@ export function ToolCallCard({ call, origin }: { call: ToolCallView; origin?: st
       data-testid="tool-call"
       data-tool-call-id={call.toolCallId}
       data-status={status.label}
+      // Reachable by j/k (not by Tab: the buttons and details inside are).
+      tabIndex={-1}
+      aria-label={`${call.name || "tool"} call: ${status.label}`}
     >
       <header>
         <span className="tool-name">{call.name || "tool"}</span>

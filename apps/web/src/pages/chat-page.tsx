@@ -1,8 +1,9 @@
-import { useEffect, useState } from "react";
+import { useCallback, useEffect, useState } from "react";
 import { api } from "../api/client.js";
 import type { Session } from "../api/types.js";
 import { AgentsPanel } from "../components/agents-panel.js";
 import { ApprovalCard } from "../components/approval-card.js";
+import { useChatKeys } from "../components/chat-keys.js";
 import { CompactButton } from "../components/compact-button.js";
 import { Composer } from "../components/composer.js";
 import { ErrorText } from "../components/error-text.js";
@@ -10,6 +11,7 @@ import { ModeSwitch } from "../components/mode-switch.js";
 import { QuestionCard } from "../components/question-card.js";
 import { RecoveryPanel } from "../components/recovery-panel.js";
 import { TimelineView } from "../components/timeline-view.js";
+import { UsageMeter } from "../components/usage-meter.js";
 import { hrefOf } from "../router.js";
 import { followSession, type StreamStatus } from "../stream/session-stream.js";
 import type { TimelineState } from "../stream/timeline.js";
@@ -36,6 +38,12 @@ export function ChatPage({ sessionId }: { sessionId: string }) {
     if (streamedSession) setSession(streamedSession);
   }, [streamedSession]);
 
+  const busy = (timeline?.task.state ?? "idle") !== "idle";
+  const abort = useCallback(() => {
+    api.abort(sessionId).catch(setFailure);
+  }, [sessionId]);
+  useChatKeys({ busy, abort });
+
   if (!session) {
     return (
       <div className="page">
@@ -53,6 +61,7 @@ export function ChatPage({ sessionId }: { sessionId: string }) {
           <p className="muted">
             {session.workspace} · {session.provider}/{session.model_id} · agent {session.agent_id}
           </p>
+          {timeline && <UsageMeter usage={timeline.usage} contextWindow={timeline.contextWindow} />}
         </div>
         <div className="chat-controls">
           <ModeSwitch session={session} onChange={setSession} />
@@ -66,6 +75,7 @@ export function ChatPage({ sessionId }: { sessionId: string }) {
           <a href={hrefOf({ page: "trace", sessionId })}>Trace</a>
         </div>
       </section>
+      <ErrorText error={failure} />
       {stream.status !== "live" && (
         <p
           className={stream.status === "ended" ? "banner error" : "banner"}
@@ -77,7 +87,12 @@ export function ChatPage({ sessionId }: { sessionId: string }) {
       )}
       <TimelineView
         items={timeline?.items ?? []}
-        context={{ sessionId, workspace: session.workspace, busy: taskState !== "idle" }}
+        context={{
+          sessionId,
+          workspace: session.workspace,
+          busy: taskState !== "idle",
+          ...(timeline ? { taskUsage: timeline.usage.tasks } : {}),
+        }}
       />
       {timeline && <AgentsPanel sessionId={sessionId} activity={timeline.agents} taskState={taskState} />}
       <RecoveryPanel sessionId={sessionId} taskState={taskState} />
@@ -85,7 +100,12 @@ export function ChatPage({ sessionId }: { sessionId: string }) {
         <section className="approvals" aria-label="Waiting for approval">
           <h2>Waiting for your approval</h2>
           {timeline.approvals.map((approval) => (
-            <ApprovalCard key={approval.tool_call_id} sessionId={sessionId} approval={approval} />
+            <ApprovalCard
+              key={approval.tool_call_id}
+              sessionId={sessionId}
+              approval={approval}
+              mode={session.approval_mode}
+            />
           ))}
         </section>
       )}

@@ -3,8 +3,20 @@ import { api } from "../api/client.js";
 import type { User } from "../api/types.js";
 import { ErrorText } from "../components/error-text.js";
 
-/** The server refuses everything else until a user with an initial password picks a new one. */
-export function PasswordPage({ user, onChanged }: { user: User; onChanged(): void }) {
+/**
+ * The password form. Forced (the default): the server refuses everything else until a user with
+ * an initial password picks a new one. Otherwise it is the account page's "change my password".
+ */
+export function PasswordPage({
+  user,
+  onChanged,
+  forced = true,
+}: {
+  user: User;
+  onChanged(): void;
+  forced?: boolean;
+}) {
+  const heading = forced ? "Choose a password" : "Change your password";
   const [current, setCurrent] = useState("");
   const [next, setNext] = useState("");
   const [repeat, setRepeat] = useState("");
@@ -21,6 +33,9 @@ export function PasswordPage({ user, onChanged }: { user: User; onChanged(): voi
     setFailure(undefined);
     try {
       await api.changePassword(current, next);
+      setCurrent("");
+      setNext("");
+      setRepeat("");
       onChanged();
     } catch (caught) {
       setFailure(caught);
@@ -30,9 +45,13 @@ export function PasswordPage({ user, onChanged }: { user: User; onChanged(): voi
   };
 
   return (
-    <form className="card narrow" onSubmit={submit} aria-label="Choose a password">
-      <h1>Choose a password</h1>
-      <p>{user.username}, your password was set for you. Choose your own before going on.</p>
+    <form className="card narrow" onSubmit={submit} aria-label={heading}>
+      {forced ? <h1>{heading}</h1> : <h2>{heading}</h2>}
+      <p>
+        {forced
+          ? `${user.username}, your password was set for you. Choose your own before going on.`
+          : "Your other browser sessions end and your API tokens are revoked when it changes."}
+      </p>
       <label>
         Current password
         <input

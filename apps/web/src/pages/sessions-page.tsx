@@ -1,17 +1,25 @@
-import { type FormEvent, useCallback, useEffect, useState } from "react";
+import { type ChangeEvent, useCallback, useEffect, useId, useState } from "react";
 import { api } from "../api/client.js";
-import { APPROVAL_MODES, type Session, type SessionApprovalMode } from "../api/types.js";
+import type { SessionListItem } from "../api/types.js";
+import { CreateSessionForm } from "../components/create-session-form.js";
 import { ErrorText } from "../components/error-text.js";
-import { hrefOf, navigate } from "../router.js";
+import { SessionTable } from "../components/session-table.js";
+import "../components/sessions-page.css";
+import { matchesSearch } from "../sessions/session-filter.js";
+import { useSessionEvents } from "../sessions/use-session-events.js";
 
-/** The caller's sessions, newest first, and the form that creates one. */
+/** The caller's sessions, last active first and kept current, with search and import; and the form that creates one. */
 export function SessionsPage() {
-  const [sessions, setSessions] = useState<Session[]>();
+  const [sessions, setSessions] = useState<SessionListItem[]>();
   const [failure, setFailure] = useState<unknown>();
+  const [query, setQuery] = useState("");
+  const [imported, setImported] = useState<string>();
+  const searchId = useId();
 
   const load = useCallback(async () => {
     try {
       setSessions(await api.listSessions());
+      setFailure(undefined);
     } catch (caught) {
       setFailure(caught);
     }
@@ -19,119 +27,67 @@ export function SessionsPage() {
   useEffect(() => {
     void load();
   }, [load]);
+  // Another tab, client or a task's start and end change the list: it follows them live.
+  useSessionEvents(load);
+
+  const importFile = async (event: ChangeEvent<HTMLInputElement>) => {
+    const input = event.currentTarget;
+    const file = input.files?.[0];
+    if (!file) return;
+    setImported(undefined);
+    try {
+      const answer = await api.importSession(await file.text());
+      setImported(
+        answer.session.id === answer.original_id
+          ? `Imported ${answer.session.title || answer.session.id}.`
+          : `Imported ${answer.session.title || answer.session.id} as ${answer.session.id} (its id ${answer.original_id} is taken here).`,
+      );
+      setFailure(undefined);
+      await load();
+    } catch (caught) {
+      setFailure(caught);
+    } finally {
+      input.value = "";
+    }
+  };
+
+  const shown = sessions?.filter((session) => matchesSearch(session, query));
 
   return (
     <div className="page">
       <CreateSessionForm />
-      <section>
-        <h2>Sessions</h2>
+      <section aria-labelledby={`${searchId}-heading`}>
+        <h2 id={`${searchId}-heading`}>Sessions</h2>
+        <div className="session-tools">
+          <label>
+            Search sessions
+            <input
+              id={searchId}
+              type="search"
+              placeholder="title or workspace"
+              value={query}
+              onChange={(e) => setQuery(e.target.value)}
+            />
+          </label>
+          <label>
+            Import a session export
+            <input type="file" accept=".jsonl,application/x-ndjson" onChange={(e) => void importFile(e)} />
+          </label>
+        </div>
+        <p role="status" className="saved">
+          {imported}
+        </p>
         <ErrorText error={failure} />
-        {sessions === undefined ? (
+        {sessions === undefined || shown === undefined ? (
           <p className="muted">Loading…</p>
         ) : sessions.length === 0 ? (
           <p className="muted">No sessions yet.</p>
+        ) : shown.length === 0 ? (
+          <p className="muted">No session matches “{query}”.</p>
         ) : (
-          <ul className="session-list">
-            {sessions.map((session) => (
-              <li key={session.id} data-testid="session-row" data-session-id={session.id}>
-                <a href={hrefOf({ page: "chat", sessionId: session.id })}>{session.title || session.id}</a>
-                <span className={`badge state-${session.state}`}>{session.state}</span>
-                <span className="muted">
-                  {session.workspace} · {session.provider}/{session.model_id} · {session.approval_mode}
-                </span>
-              </li>
-            ))}
-          </ul>
+          <SessionTable sessions={shown} onChanged={() => void load()} />
         )}
       </section>
     </div>
-  );
-}
-
-function CreateSessionForm() {
-  const [workspace, setWorkspace] = useState("");
-  const [title, setTitle] = useState("");
-  const [model, setModel] = useState("");
-  const [agentId, setAgentId] = useState("");
-  const [mode, setMode] = useState<SessionApprovalMode | "">("");
-  const [failure, setFailure] = useState<unknown>();
-  const [busy, setBusy] = useState(false);
-
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
-    setBusy(true);
-    setFailure(undefined);
-    try {
-      const session = await api.createSession({
-        workspace: workspace.trim(),
-        ...(title.trim() ? { title: title.trim() } : {}),
-        ...(model.trim() ? { model: model.trim() } : {}),
-        ...(agentId.trim() ? { agent_id: agentId.trim() } : {}),
-        ...(mode ? { approval_mode: mode } : {}),
-      });
-      navigate({ page: "chat", sessionId: session.id });
-    } catch (caught) {
-      setFailure(caught);
-      setBusy(false);
-    }
-  };
-
-  return (
-    <form className="card" onSubmit={submit} aria-label="New session">
-      <h2>New session</h2>
-      <div className="grid">
-        <label>
-          Workspace folder
-          <input
-            name="workspace"
-            placeholder="/home/me/project"
-            value={workspace}
-            onChange={(e) => setWorkspace(e.target.value)}
-            required
-          />
-        </label>
-        <label>
-          Title
-          <input name="title" value={title} onChange={(e) => setTitle(e.target.value)} />
-        </label>
-        <label>
-          Model
-          <input
-            name="model"
-            placeholder="provider/model-id (default: the project's)"
-            value={model}
-            onChange={(e) => setModel(e.target.value)}
-          />
-        </label>
-        <label>
-          Agent
-          <input
-            name="agent_id"
-            placeholder="default"
-            value={agentId}
-            onChange={(e) => setAgentId(e.target.value)}
-          />
-        </label>
-        <label>
-          Approval mode
-          <select
-            name="approval_mode"
-            value={mode}
-            onChange={(e) => setMode(e.target.value as SessionApprovalMode | "")}
-          >
-            <option value="">the agent's default</option>
-            {APPROVAL_MODES.map((m) => (
-              <option key={m} value={m}>
-                {m}
-              </option>
-            ))}
-          </select>
-        </label>
-      </div>
-      <ErrorText error={failure} />
-      <button type="submit" disabled={busy}>
-        Create session
-      </button>
-    </form>
   );
 }

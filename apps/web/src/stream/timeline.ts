@@ -20,6 +20,7 @@ import {
   goalFinished,
   summaryOf,
 } from "./long-session.js";
+import { type SessionUsage, usageOf } from "./usage.js";
 
 /** What the chat view shows, rebuilt from the timeline's state on every change. */
 export type TimelineItem =
@@ -68,6 +69,10 @@ export interface TimelineState {
   agents: AgentActivity;
   /** The session's row as the newest `session_updated` reported it (absent until one arrives). */
   session?: Session;
+  /** Tokens and cost of the session and of each finished task. */
+  usage: SessionUsage;
+  /** The model's context window in tokens, where the config states it. */
+  contextWindow?: number;
 }
 
 const IDLE: TaskState = { state: "idle", pendingSteering: 0 };
@@ -88,6 +93,7 @@ export class SessionTimeline {
   #questions: PendingQuestion[] = [];
   #task: TaskState = IDLE;
   #session: Session | undefined;
+  #contextWindow: number | undefined;
   /** The newest records of the last seed, serialised: live events may repeat them (see `#takeLive`). */
   #seededTail: string[] = [];
   /** Where in `#seededTail` the live completes are repeating it; -1 once they are past it. */
@@ -102,6 +108,7 @@ export class SessionTimeline {
     this.#approvals = [...response.approvals];
     this.#questions = [...(response.questions ?? [])];
     this.#task = response.task_state;
+    this.#contextWindow = response.context_window;
     this.#seededTail = response.messages.slice(-SEED_OVERLAP_LIMIT).map((message) => JSON.stringify(message));
     this.#overlapAt = undefined;
     this.#held = [];
@@ -183,6 +190,8 @@ export class SessionTimeline {
       task: this.#task,
       agents: agentActivity(this.#records),
       ...(this.#session ? { session: this.#session } : {}),
+      usage: usageOf(this.#records),
+      ...(this.#contextWindow !== undefined ? { contextWindow: this.#contextWindow } : {}),
     };
   }
 

@@ -1,8 +1,7 @@
 import type { AgentContext, PermissionOption, RequestPermissionOutcome } from "@agentclientprotocol/sdk";
 import type { AskFn, HumanAnswer } from "@penguin/core";
-import { commandTextOf } from "@penguin/core";
+import { commandTextOf, suggestedPrefix } from "@penguin/core";
 import type { OmniMessage, ToolCallPayload } from "@penguin/protocol";
-import { suggestedPrefix } from "../prompts/approval-prompt.js";
 import { pendingCallFields, viewOfCall } from "./tool-calls.js";
 
 const ALLOW_ONCE = "allow_once";

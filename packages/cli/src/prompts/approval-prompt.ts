@@ -1,5 +1,5 @@
 import type { AskFn, HumanAnswer } from "@penguin/core";
-import { commandTextOf, SessionRules, splitShellCommand } from "@penguin/core";
+import { commandTextOf, ruleCoversCall, suggestedPrefix } from "@penguin/core";
 import type { OmniMessage, ToolCallPayload } from "@penguin/protocol";
 import { stylePatch } from "../render/diff-colors.js";
 import { truncateLine } from "../render/format.js";
@@ -13,22 +13,6 @@ export type Question = (prompt: string, signal?: AbortSignal) => Promise<string 
 
 /** How much of each non-command argument the question shows (a command is always shown whole). */
 export const ARGUMENT_PREVIEW_CHARS = 300;
-
-/** A word that reads like a subcommand (`git status`, `npm test`), kept in the suggested prefix. */
-const SUBCOMMAND = /^[a-z][a-z0-9._:-]*$/i;
-
-/**
- * The command prefix offered for "always for this session": the program and, when the next word
- * looks like a subcommand, that word too. Undefined for a compound or unparsable command, which
- * a single prefix rule could never cover.
- */
-export function suggestedPrefix(command: string): string | undefined {
-  const { parts, complete } = splitShellCommand(command);
-  if (!complete || parts.length !== 1 || parts[0].redirects.length > 0) return undefined;
-  const words = parts[0].words.map((w) => w.value);
-  if (words.length === 0) return undefined;
-  return words.length > 1 && SUBCOMMAND.test(words[1]) ? `${words[0]} ${words[1]}` : words[0];
-}
 
 /** The command a prefix rule can cover: session rules match prefixes against exec_command only. */
 function prefixableCommand(call: OmniMessage<ToolCallPayload>): string | undefined {
@@ -60,8 +44,7 @@ export function parseApprovalAnswer(line: string, call: OmniMessage<ToolCallPayl
     if (!prefix) {
       return { retry: "this command has several parts, so no single prefix covers it; answer y, n or a" };
     }
-    const rules = new SessionRules();
-    if (!rules.add({ commandPrefix: prefix }) || rules.match(call) === undefined) {
+    if (!ruleCoversCall({ commandPrefix: prefix }, call)) {
       return {
         retry: `"${showControls(prefix)}" does not cover this command; type p with a prefix of it, or y, n or a`,
       };

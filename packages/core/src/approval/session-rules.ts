@@ -74,3 +74,29 @@ function partMatches(part: CommandPart, prefix: string[]): boolean {
 function sameWords(a: string[], b: string[]): boolean {
   return a.length === b.length && a.every((w, i) => w === b[i]);
 }
+
+/** A word that reads like a subcommand (`git status`, `npm test`), kept in the suggested prefix. */
+const SUBCOMMAND = /^[a-z][a-z0-9._:-]*$/i;
+
+/**
+ * The command prefix offered for "always for this session": the program and, when the next word
+ * looks like a subcommand, that word too. Undefined for a compound or unparsable command, which
+ * a single prefix rule could never cover.
+ */
+export function suggestedPrefix(command: string): string | undefined {
+  const { parts, complete } = splitShellCommand(command);
+  if (!complete || parts.length !== 1 || parts[0].redirects.length > 0) return undefined;
+  const words = parts[0].words.map((w) => w.value);
+  if (words.length === 0) return undefined;
+  return words.length > 1 && SUBCOMMAND.test(words[1]) ? `${words[0]} ${words[1]}` : words[0];
+}
+
+/**
+ * Whether granting `rule` would allow `call` itself. A front end grants a rule on the call a
+ * person is looking at, so a rule that does not cover that call (a prefix of another command) is
+ * refused rather than stored.
+ */
+export function ruleCoversCall(rule: SessionRule, call: OmniMessage<ToolCallPayload>): boolean {
+  const rules = new SessionRules();
+  return rules.add(rule) && rules.match(call) !== undefined;
+}

@@ -316,10 +316,14 @@ function deniedOutput(tools: ToolHost, call: ToolCallMessage, decision: Approval
       payload: { ...output.payload, output: `${output.payload.output} ${decision.reason ?? ""}`.trim() },
     };
   }
-  return tools.deniedOutput(
-    call,
-    decision.source.kind === "human" || decision.source.kind === "callback" ? "user" : "policy",
-  );
+  const byPerson = decision.source.kind === "human" || decision.source.kind === "callback";
+  const output = tools.deniedOutput(call, byPerson ? "user" : "policy");
+  if (!byPerson || !decision.reason) return output;
+  // "deny (with an optional reason the model reads)": the person's words, after the marker text.
+  return {
+    ...output,
+    payload: { ...output.payload, output: `${output.payload.output} Reason: ${decision.reason}` },
+  };
 }
 
 function zeroUsage() {

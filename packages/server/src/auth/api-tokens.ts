@@ -11,6 +11,7 @@ export interface ApiTokenInfo {
   name: string;
   created_at: string;
   last_used_at: string | null;
+  expires_at: string | null;
 }
 
 /** Creates a bearer token for `userId`; the returned `token` is the only copy that will ever exist. */
@@ -19,6 +20,7 @@ export async function createApiToken(
   userId: string,
   name: string,
   now: Date,
+  expiresAt?: Date,
 ): Promise<ApiTokenInfo & { token: string }> {
   const token = generateSecret(API_TOKEN_PREFIX);
   const row = {
@@ -28,15 +30,17 @@ export async function createApiToken(
     token_hash: hashSecret(token),
     created_at: now.toISOString(),
     last_used_at: null,
+    expires_at: expiresAt ? expiresAt.toISOString() : null,
   };
   await db.insertInto("api_tokens").values(row).execute();
-  return { id: row.id, name: row.name, created_at: row.created_at, last_used_at: null, token };
+  const { id, created_at, expires_at } = row;
+  return { id, name, created_at, last_used_at: null, expires_at, token };
 }
 
 export async function listApiTokens(db: Kysely<ServerDatabase>, userId: string): Promise<ApiTokenInfo[]> {
   return db
     .selectFrom("api_tokens")
-    .select(["id", "name", "created_at", "last_used_at"])
+    .select(["id", "name", "created_at", "last_used_at", "expires_at"])
     .where("user_id", "=", userId)
     .orderBy("created_at")
     .orderBy("id")
@@ -63,10 +67,24 @@ export async function deleteAllApiTokens(db: Kysely<ServerDatabase>, userId: str
   return Number(result.numDeletedRows);
 }
 
-/** Whether an API token with this id still exists (it has not been revoked). */
-export async function apiTokenExists(db: Kysely<ServerDatabase>, tokenId: string): Promise<boolean> {
-  const row = await db.selectFrom("api_tokens").select("id").where("id", "=", tokenId).executeTakeFirst();
-  return row !== undefined;
+/** Whether an API token with this id still stands: not revoked, not expired, its user not disabled. */
+export async function apiTokenExists(
+  db: Kysely<ServerDatabase>,
+  tokenId: string,
+  now: Date,
+): Promise<boolean> {
+  const row = await db
+    .selectFrom("api_tokens")
+    .innerJoin("users", "users.id", "api_tokens.user_id")
+    .select("api_tokens.expires_at")
+    .where("api_tokens.id", "=", tokenId)
+    .where("users.disabled_at", "is", null)
+    .executeTakeFirst();
+  return row !== undefined && !isExpired(row.expires_at, now);
+}
+
+function isExpired(expiresAt: string | null, now: Date): boolean {
+  return expiresAt !== null && expiresAt <= now.toISOString();
 }
 
 /** The user a bearer token belongs to and the token's id, recording (coarsely) when the token was last used. */
@@ -78,10 +96,16 @@ export async function findApiTokenUser(
   const row = await db
     .selectFrom("api_tokens")
     .innerJoin("users", "users.id", "api_tokens.user_id")
-    .select([...JOINED_USER_COLUMNS, "api_tokens.id as token_id", "api_tokens.last_used_at"])
+    .select([
+      ...JOINED_USER_COLUMNS,
+      "api_tokens.id as token_id",
+      "api_tokens.last_used_at",
+      "api_tokens.expires_at",
+    ])
     .where("api_tokens.token_hash", "=", hashSecret(token))
+    .where("users.disabled_at", "is", null)
     .executeTakeFirst();
-  if (!row) return undefined;
+  if (!row || isExpired(row.expires_at, now)) return undefined;
   const lastUsed = row.last_used_at ? Date.parse(row.last_used_at) : Number.NEGATIVE_INFINITY;
   if (now.getTime() - lastUsed >= TOKEN_LAST_USED_RESOLUTION_MS) {
     await db

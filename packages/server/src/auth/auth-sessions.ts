@@ -42,6 +42,7 @@ export async function findAuthSessionUser(
     .innerJoin("users", "users.id", "auth_sessions.user_id")
     .select([...JOINED_USER_COLUMNS, "auth_sessions.expires_at"])
     .where("auth_sessions.id", "=", id)
+    .where("users.disabled_at", "is", null)
     .executeTakeFirst();
   if (!row || row.expires_at <= now.toISOString()) return undefined;
   return { user: toUser(row), sessionId: id, expiresAt: row.expires_at };

@@ -26,12 +26,14 @@ import {
   UserListResponseSchema,
   UserResponseSchema,
 } from "./schemas.js";
+import { userAdminRoutes } from "./user-admin-routes.js";
 import {
   createUser,
   findUserRowById,
   findUserRowByUsername,
   listUsers,
   normalizeUsername,
+  recordLogin,
   setUserPassword,
   toUser,
 } from "./users.js";
@@ -124,7 +126,9 @@ export function authRoutes(options: AuthRoutesOptions): AnyRouteSpec[] {
     responses: {
       200: { description: "Logged in; the session cookie is set", schema: UserResponseSchema },
       401: errorResponse("Wrong username or password"),
-      403: errorResponse("The Origin header names another site"),
+      403: errorResponse(
+        "The Origin header names another site (forbidden_origin), or an admin disabled the user (user_disabled)",
+      ),
       429: errorResponse(
         "Too many failed attempts for this username or from this address (too_many_attempts), or too many logins being checked at once (server_busy); see Retry-After",
       ),
@@ -150,6 +154,9 @@ export function authRoutes(options: AuthRoutesOptions): AnyRouteSpec[] {
         return jsonError(c, 401, "unauthorized", "wrong username or password");
       }
       throttle.succeeded(attempt);
+      // Told only to whoever knows the password: a disabled user learns why they cannot log in.
+      if (row.disabled_at !== null) return jsonError(c, 403, "user_disabled", "an admin disabled this user");
+      await recordLogin(db, row.id, now());
       const session = await createAuthSession(db, row.id, now(), options.sessionTtlMs);
       setCookie(c, SESSION_COOKIE_NAME, session.token, {
         httpOnly: true,
@@ -159,7 +166,7 @@ export function authRoutes(options: AuthRoutesOptions): AnyRouteSpec[] {
         maxAge: Math.floor(options.sessionTtlMs / 1000),
       });
       logger.info({ event: "login", user_id: row.id }, "logged in");
-      return c.json({ user: toUser(row) }, 200);
+      return c.json({ user: toUser({ ...row, last_login_at: now().toISOString() }) }, 200);
     },
   });
 
@@ -245,7 +252,12 @@ export function authRoutes(options: AuthRoutesOptions): AnyRouteSpec[] {
     body: CreateTokenRequestSchema,
     responses: { 201: { description: "Created", schema: CreatedApiTokenSchema } },
     async handle(c, { body, auth }) {
-      const created = await createApiToken(db, auth.user.id, body.name, now());
+      const at = now();
+      const expiresAt =
+        body.expires_in_days === undefined
+          ? undefined
+          : new Date(at.getTime() + body.expires_in_days * 24 * 60 * 60 * 1000);
+      const created = await createApiToken(db, auth.user.id, body.name, at, expiresAt);
       logger.info(
         { event: "token_created", user_id: auth.user.id, token_id: created.id },
         "API token created",
@@ -342,5 +354,16 @@ export function authRoutes(options: AuthRoutesOptions): AnyRouteSpec[] {
     },
   });
 
-  return [login, logout, me, changePassword, createToken, listTokens, deleteToken, listAllUsers, addUser];
+  return [
+    login,
+    logout,
+    me,
+    changePassword,
+    createToken,
+    listTokens,
+    deleteToken,
+    listAllUsers,
+    addUser,
+    ...userAdminRoutes({ db, logger, now, streams: options.streams, gatedHash }),
+  ];
 }

@@ -22,6 +22,8 @@ export const UserSchema = z.object({
   role: z.enum(["admin", "member"]),
   must_change_password: z.boolean(),
   created_at: z.iso.datetime(),
+  last_login_at: z.iso.datetime().nullable().describe("The last successful login; null before the first"),
+  disabled: z.boolean().describe("A disabled user cannot log in; their sessions and tokens are refused"),
 });
 
 export const UserResponseSchema = z.object({ user: UserSchema });
@@ -45,8 +47,25 @@ export const CreateUserRequestSchema = z.strictObject({
   role: z.enum(["admin", "member"]).default("member"),
 });
 
+/** An admin disables or enables a user. */
+export const UpdateUserRequestSchema = z.strictObject({
+  disabled: z.boolean(),
+});
+
+/** An admin sets a new initial password; the user must replace it at their next login. */
+export const ResetPasswordRequestSchema = z.strictObject({
+  password: NewPasswordSchema,
+});
+
 export const CreateTokenRequestSchema = z.strictObject({
   name: z.string().trim().min(1).max(100),
+  expires_in_days: z
+    .number()
+    .int()
+    .min(1)
+    .max(3650)
+    .optional()
+    .describe("Days until the token is refused; omitted: it never expires"),
 });
 
 export const ApiTokenSchema = z.object({
@@ -54,6 +73,7 @@ export const ApiTokenSchema = z.object({
   name: z.string(),
   created_at: z.iso.datetime(),
   last_used_at: z.iso.datetime().nullable(),
+  expires_at: z.iso.datetime().nullable().describe("After this the token is refused; null: never"),
 });
 
 export const CreatedApiTokenSchema = ApiTokenSchema.extend({

@@ -22,7 +22,7 @@ export function streamCredentialVerifier(
 ): (credential: StreamCredential) => Promise<boolean> {
   return async (credential) => {
     if (credential.authSessionId !== undefined) return authSessionIsLive(db, credential.authSessionId, now());
-    if (credential.apiTokenId !== undefined) return apiTokenExists(db, credential.apiTokenId);
+    if (credential.apiTokenId !== undefined) return apiTokenExists(db, credential.apiTokenId, now());
     return false;
   };
 }

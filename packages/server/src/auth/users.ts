@@ -10,7 +10,18 @@ export const JOINED_USER_COLUMNS = [
   "users.role",
   "users.must_change_password",
   "users.created_at",
+  "users.last_login_at",
+  "users.disabled_at",
 ] as const;
+
+type UserColumns =
+  | "id"
+  | "username"
+  | "role"
+  | "must_change_password"
+  | "created_at"
+  | "last_login_at"
+  | "disabled_at";
 
 /** What the API shows of a user: never the password hash. */
 export interface User {
@@ -19,17 +30,19 @@ export interface User {
   role: UserRole;
   must_change_password: boolean;
   created_at: string;
+  last_login_at: string | null;
+  disabled: boolean;
 }
 
-export function toUser(
-  row: Pick<UserRow, "id" | "username" | "role" | "must_change_password" | "created_at">,
-): User {
+export function toUser(row: Pick<UserRow, UserColumns>): User {
   return {
     id: row.id,
     username: row.username,
     role: row.role,
     must_change_password: row.must_change_password === 1,
     created_at: row.created_at,
+    last_login_at: row.last_login_at,
+    disabled: row.disabled_at !== null,
   };
 }
 
@@ -55,6 +68,8 @@ export async function createUser(db: Kysely<ServerDatabase>, input: NewUser): Pr
     role: input.role,
     must_change_password: input.mustChangePassword ? 1 : 0,
     created_at: input.now.toISOString(),
+    last_login_at: null,
+    disabled_at: null,
   };
   await db.insertInto("users").values(row).execute();
   return toUser(row);
@@ -78,7 +93,7 @@ export async function findUserRowById(db: Kysely<ServerDatabase>, id: string): P
 export async function listUsers(db: Kysely<ServerDatabase>): Promise<User[]> {
   const rows = await db
     .selectFrom("users")
-    .select(["id", "username", "role", "must_change_password", "created_at"])
+    .select(["id", "username", "role", "must_change_password", "created_at", "last_login_at", "disabled_at"])
     .orderBy("created_at")
     .orderBy("username")
     .execute();
@@ -97,4 +112,23 @@ export async function setUserPassword(
     .set({ password_hash: await hashPassword(password), must_change_password: mustChangePassword ? 1 : 0 })
     .where("id", "=", userId)
     .execute();
+}
+
+/** Records a successful login. */
+export async function recordLogin(db: Kysely<ServerDatabase>, userId: string, now: Date): Promise<void> {
+  await db.updateTable("users").set({ last_login_at: now.toISOString() }).where("id", "=", userId).execute();
+}
+
+/** Disables (with the instant) or enables a user; false when there is no such user. */
+export async function setUserDisabled(
+  db: Kysely<ServerDatabase>,
+  userId: string,
+  disabledAt: Date | undefined,
+): Promise<boolean> {
+  const result = await db
+    .updateTable("users")
+    .set({ disabled_at: disabledAt ? disabledAt.toISOString() : null })
+    .where("id", "=", userId)
+    .executeTakeFirst();
+  return result.numUpdatedRows > 0n;
 }

@@ -85,9 +85,22 @@ const initialSchema: Migration = {
   },
 };
 
+/**
+ * Team administration: when a user last logged in and whether an admin disabled them, and an
+ * optional expiry for API tokens. All nullable, so existing rows need no backfill.
+ */
+const teamAdministration: Migration = {
+  async up(db: Kysely<unknown>) {
+    await db.schema.alterTable("users").addColumn("last_login_at", "text").execute();
+    await db.schema.alterTable("users").addColumn("disabled_at", "text").execute();
+    await db.schema.alterTable("api_tokens").addColumn("expires_at", "text").execute();
+  },
+};
+
 /** The migrations the server knows, oldest first. */
 export const MIGRATIONS: Readonly<Record<string, Migration>> = Object.freeze({
   "0001_initial_schema": initialSchema,
+  "0002_team_administration": teamAdministration,
 });
 
 export function createMigrator(db: Kysely<ServerDatabase>): Migrator {

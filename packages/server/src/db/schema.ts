@@ -33,6 +33,10 @@ export interface UsersTable {
   /** 1 until the user has chosen their own password. */
   must_change_password: 0 | 1;
   created_at: string;
+  /** The last successful password login; null before the first. */
+  last_login_at: string | null;
+  /** Set while an admin has disabled the user: their logins, sessions and tokens are refused. */
+  disabled_at: string | null;
 }
 
 /** Browser sessions: the cookie holds a random token, the row holds only its SHA-256. */
@@ -53,6 +57,8 @@ export interface ApiTokensTable {
   token_hash: string;
   created_at: string;
   last_used_at: string | null;
+  /** After this instant the token is refused; null: it never expires. */
+  expires_at: string | null;
 }
 
 export interface SessionsTable {

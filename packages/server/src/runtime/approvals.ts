@@ -1,4 +1,13 @@
-import { type Approver, type AskFn, type HumanAnswer, policyForMode } from "@penguin/core";
+import {
+  type Approver,
+  type AskFn,
+  commandTextOf,
+  type HumanAnswer,
+  policyForMode,
+  ruleCoversCall,
+  type SessionRule,
+  suggestedPrefix,
+} from "@penguin/core";
 import type { OmniMessage, ToolCallPayload } from "@penguin/protocol";
 import type { ApprovalMode } from "@penguin/state";
 import { RECENT_DECISIONS_KEPT } from "../limits.js";
@@ -10,6 +19,18 @@ export interface PendingApproval {
   /** Set when a subagent made the call: its session id (outer to inner). */
   origin?: string[];
   requested_at: string;
+  /** For a command a prefix rule can cover: the prefix a front end offers to allow. */
+  suggested_prefix?: string;
+}
+
+/**
+ * A person's answer through the API: allow, maybe with a rule for the rest of the session (the
+ * call's own tool, or a command prefix), or deny, maybe with a reason the model reads.
+ */
+export interface HumanDecision {
+  decision: "allow" | "deny";
+  reason?: string;
+  remember?: "tool" | { commandPrefix: string };
 }
 
 interface Waiter {
@@ -17,7 +38,8 @@ interface Waiter {
   resolve(answer: HumanAnswer): void;
 }
 
-export type DecideResult = "decided" | "not_pending" | "already_decided";
+/** `rule_not_covering`: the rule to remember would not allow the waiting call itself (nothing decided). */
+export type DecideResult = "decided" | "not_pending" | "already_decided" | "rule_not_covering";
 
 /**
  * The calls of one session that wait for a human. "Manual routes register a pending promise
@@ -44,6 +66,9 @@ export class PendingApprovals {
         requested_at: new Date().toISOString(),
       };
       if (origin && origin.length > 0) view.origin = origin;
+      const command = call.payload.name === "exec_command" ? commandTextOf(call) : undefined;
+      const prefix = command === undefined ? undefined : suggestedPrefix(command);
+      if (prefix !== undefined) view.suggested_prefix = prefix;
       const waiter: Waiter = {
         view,
         resolve: (answer) => {
@@ -65,10 +90,18 @@ export class PendingApprovals {
    * A human's answer to the oldest call waiting under `toolCallId`. `already_decided` when this
    * runtime decided that id before, `not_pending` when it never waited here.
    */
-  decide(toolCallId: string, decision: "allow" | "deny"): DecideResult {
+  decide(toolCallId: string, answer: HumanDecision): DecideResult {
     const waiter = this.#waiting.get(toolCallId)?.[0];
     if (!waiter) return this.#decided.has(toolCallId) ? "already_decided" : "not_pending";
-    this.#settle(toolCallId, waiter, decision);
+    const call = waiter.view.tool_call;
+    const rule: SessionRule | undefined =
+      answer.remember === "tool" ? { tool: call.payload.name } : answer.remember;
+    if (rule && !ruleCoversCall(rule, call)) return "rule_not_covering";
+    this.#settle(toolCallId, waiter, {
+      decision: answer.decision,
+      ...(answer.reason ? { reason: answer.reason } : {}),
+      ...(rule ? { remember: rule } : {}),
+    });
     return "decided";
   }
 

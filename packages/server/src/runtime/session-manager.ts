@@ -24,10 +24,10 @@ import {
 } from "@penguin/trace";
 import type { Logger } from "pino";
 import type { SessionRow } from "../db/schema.js";
-import { MAX_TITLE_CHARS } from "../limits.js";
 import type { ServerMetrics } from "../metrics/prometheus.js";
 import { openChanges, revertRecords } from "../sessions/changes.js";
 import type { SessionStore } from "../sessions/store.js";
+import { titleFromMessage } from "../sessions/title.js";
 import type { EventHub } from "../sse/event-hub.js";
 import { publishServerEvent, sessionChannel, userChannel } from "./channels.js";
 import { SessionRuntime, type StartOutcome, type TaskOptions } from "./session-runtime.js";
@@ -146,7 +146,7 @@ export class SessionManager {
     const started = await runtime.start(input, options);
     if (started === "started" && row.title === "") {
       const text = typeof input === "string" ? input : input.text;
-      const title = (text.trim().split("\n")[0] ?? "").slice(0, MAX_TITLE_CHARS);
+      const title = titleFromMessage(text);
       if (title !== "") await this.options.store.update(row.id, { title });
     }
     return started;

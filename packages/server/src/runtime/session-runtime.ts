@@ -448,5 +448,6 @@ function approvalFields(pending: PendingApproval): Record<string, unknown> {
     tool_call: pending.tool_call,
     ...(pending.origin ? { origin: pending.origin } : {}),
     requested_at: pending.requested_at,
+    ...(pending.suggested_prefix ? { suggested_prefix: pending.suggested_prefix } : {}),
   };
 }

@@ -2,7 +2,14 @@ import { ApprovalModeSchema as ApprovalModeValues, OmniMessageSchema } from "@pe
 import { z } from "zod";
 import { SafeIdSchema } from "../http/ids.js";
 import { allUsersParameter } from "../http/list-scope.js";
-import { MAX_IMAGE_URL_CHARS, MAX_TASK_IMAGES, MAX_TASK_INPUT_CHARS, MAX_TITLE_CHARS } from "../limits.js";
+import {
+  MAX_COMMAND_PREFIX_CHARS,
+  MAX_DENY_REASON_CHARS,
+  MAX_IMAGE_URL_CHARS,
+  MAX_TASK_IMAGES,
+  MAX_TASK_INPUT_CHARS,
+  MAX_TITLE_CHARS,
+} from "../limits.js";
 
 /**
  * The modes a server session can be in: every approval mode but plan mode, which the server and
@@ -33,7 +40,19 @@ export const SessionSchema = z.object({
 });
 
 export const SessionResponseSchema = z.object({ session: SessionSchema });
-export const SessionListResponseSchema = z.object({ sessions: z.array(SessionSchema) });
+export const SessionListItemSchema = SessionSchema.extend({
+  cost_usd: z
+    .number()
+    .nullable()
+    .describe("What its model requests cost so far (as GET /api/usage sums it); null when no price is known"),
+  total_tokens: z.number().int().nonnegative().describe("Tokens of its model requests so far"),
+});
+
+export const SessionListResponseSchema = z.object({
+  sessions: z
+    .array(SessionListItemSchema)
+    .describe("updated_at is when the session last changed: a task started or ended, a rename"),
+});
 
 export const CreateSessionRequestSchema = z.strictObject({
   workspace: z
@@ -156,6 +175,12 @@ export const PendingApprovalSchema = z.object({
   tool_call: ToolCallEnvelopeSchema,
   origin: z.array(z.string()).optional().describe("Set when a subagent made the call: its session id"),
   requested_at: z.string(),
+  suggested_prefix: z
+    .string()
+    .optional()
+    .describe(
+      "For a command a prefix rule can cover: the prefix a front end offers to allow for the session",
+    ),
 });
 
 export const PendingApprovalsResponseSchema = z.object({ approvals: z.array(PendingApprovalSchema) });
@@ -176,7 +201,34 @@ export const AnswerRequestSchema = z.strictObject({
 });
 export const AnswerResponseSchema = z.object({ question_id: z.string(), text: z.string() });
 
-export const DecisionRequestSchema = z.strictObject({ decision: z.enum(["allow", "deny"]) });
+export const DecisionRequestSchema = z
+  .strictObject({
+    decision: z.enum(["allow", "deny"]),
+    reason: z
+      .string()
+      .trim()
+      .min(1)
+      .max(MAX_DENY_REASON_CHARS)
+      .optional()
+      .describe("With deny: why, in the person's words; the model reads it with the denial"),
+    remember: z
+      .union([
+        z.strictObject({ tool: z.literal(true) }).describe("Allow every call of this call's tool"),
+        z
+          .strictObject({ command_prefix: z.string().min(1).max(MAX_COMMAND_PREFIX_CHARS) })
+          .describe("Allow every command that starts with this prefix; it must cover this call"),
+      ])
+      .optional()
+      .describe("With allow: a rule for the rest of the session"),
+  })
+  .refine((body) => body.decision === "allow" || body.remember === undefined, {
+    message: "remember goes with allow only",
+    path: ["remember"],
+  })
+  .refine((body) => body.decision === "deny" || body.reason === undefined, {
+    message: "reason goes with deny only",
+    path: ["reason"],
+  });
 export const DecisionResponseSchema = z.object({
   tool_call_id: z.string(),
   decision: z.enum(["allow", "deny"]),
@@ -218,6 +270,12 @@ export const MessagesResponseSchema = z.object({
     .string()
     .optional()
     .describe("The stream's newest event id when this answer was made: live events after it are new"),
+  context_window: z
+    .number()
+    .int()
+    .positive()
+    .optional()
+    .describe("The model's context window in tokens, where the project config states it"),
 });
 
 const DiagnosticSchema = z.object({

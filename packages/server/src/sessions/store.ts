@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import type { ApprovalMode } from "@penguin/state";
 import type { Kysely } from "kysely";
 import type { ServerDatabase, SessionRow, SessionState } from "../db/schema.js";
+import { type SessionTotals, usageBySession } from "../usage/totals.js";
 
 /** The `sessions` and `usage_records` queries of the session layer (portable Kysely only). */
 export class SessionStore {
@@ -26,6 +27,11 @@ export class SessionStore {
     let query = this.db.selectFrom("sessions").selectAll();
     if (userId !== undefined) query = query.where("user_id", "=", userId);
     return query.orderBy("updated_at", "desc").orderBy("id", "desc").execute();
+  }
+
+  /** Usage totals of the sessions of `userId` (every user's when undefined), as `GET /api/usage` sums them. */
+  usage(userId: string | undefined): Promise<SessionTotals[]> {
+    return usageBySession(this.db, { owner: userId });
   }
 
   /** The session's approval mode now; undefined once the session is deleted. */

@@ -31,7 +31,8 @@ export function confineWorkspaceRoots(
   return confined;
 }
 
-function isInside(root: string, path: string): boolean {
+/** Whether `path` is `root` or lies inside it (both absolute and normalised). */
+export function isInside(root: string, path: string): boolean {
   if (path === root) return true;
   const rel = relative(root, path);
   return rel !== "" && !rel.startsWith(`..${sep}`) && rel !== ".." && !isAbsolute(rel);
@@ -59,6 +60,16 @@ async function realTarget(path: string): Promise<string> {
     if (parent === existing) return path;
     existing = parent;
   }
+}
+
+/** The roots that exist, each resolved through symbolic links (the form listings use). */
+export async function existingRoots(roots: readonly string[]): Promise<string[]> {
+  const found: string[] = [];
+  for (const root of roots) {
+    const resolved = await real(root);
+    if (resolved !== undefined && !found.includes(resolved)) found.push(resolved);
+  }
+  return found;
 }
 
 /** Each folder as given (made absolute) and, when it exists, resolved through symbolic links. */

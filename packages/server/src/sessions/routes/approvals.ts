@@ -48,14 +48,26 @@ export function sessionApprovalRoutes(options: SessionRoutesOptions): AnyRouteSp
     body: DecisionRequestSchema,
     responses: {
       200: { description: "Decided", schema: DecisionResponseSchema },
+      400: errorResponse("The command prefix to remember does not cover this call"),
       404: errorResponse("No such session, or no call waits under this id"),
       409: errorResponse("already_decided: the call has been decided"),
     },
     handle(c, { session, params, body }) {
+      const { decision, reason, remember } = body;
+      const rule =
+        remember === undefined
+          ? undefined
+          : "tool" in remember
+            ? "tool"
+            : { commandPrefix: remember.command_prefix };
       const result =
-        manager.runtime(session.id)?.approvals.decide(params.toolCallId, body.decision) ?? "not_pending";
-      if (result === "decided")
-        return c.json({ tool_call_id: params.toolCallId, decision: body.decision }, 200);
+        manager
+          .runtime(session.id)
+          ?.approvals.decide(params.toolCallId, { decision, reason, remember: rule }) ?? "not_pending";
+      if (result === "rule_not_covering") {
+        return jsonError(c, 400, "invalid_request", "the command prefix does not cover this call's command");
+      }
+      if (result === "decided") return c.json({ tool_call_id: params.toolCallId, decision }, 200);
       const inTrace = approvalAudit(traceRecords(manager.location, session.id)).some(
         (entry) => entry.toolCallId === params.toolCallId,
       );

@@ -20,11 +20,15 @@ export function sessionHistoryRoutes(options: SessionRoutesOptions): AnyRouteSpe
       // Read everything in one tick, so the records, the partial state and the event id agree.
       const runtime = manager.runtime(session.id);
       const lastEventId = hub.lastEventId(sessionChannel(session.id));
-      const records = traceRecords(manager.location, session.id).filter(
+      const all = traceRecords(manager.location, session.id);
+      const records = all.filter(
         (record) =>
           record.type !== "session_meta" &&
           !(record.type === "event_msg" && record.payload.type === "tool_list_ready"),
       );
+      // The window is fixed for the session's lifetime; the first record says it.
+      const first = all[0];
+      const contextWindow = first?.type === "session_meta" ? first.payload.model_context_window : undefined;
       return c.json(
         {
           messages: records,
@@ -33,6 +37,7 @@ export function sessionHistoryRoutes(options: SessionRoutesOptions): AnyRouteSpe
           approvals: runtime?.approvals.list() ?? [],
           questions: runtime?.questions.list() ?? [],
           ...(lastEventId !== undefined ? { last_event_id: lastEventId } : {}),
+          ...(contextWindow !== undefined ? { context_window: contextWindow } : {}),
         },
         200,
       );

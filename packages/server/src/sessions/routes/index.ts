@@ -10,14 +10,18 @@ import { sessionProcessRoutes } from "./processes.js";
 import { sessionQuestionRoutes } from "./questions.js";
 import { sessionRecoveryRoutes } from "./recovery.js";
 import type { SessionRoutesOptions } from "./session-route.js";
+import { sessionSetupChoiceRoutes } from "./setup-choices.js";
 import { sessionStreamRoutes } from "./streams.js";
 import { sessionTaskRoutes } from "./tasks.js";
+import { sessionTransferRoutes } from "./transfer.js";
 
 export type { SessionRoutesOptions } from "./session-route.js";
 
-/** Sessions, tasks, notices, compaction, steering, abort, approvals, questions, history, trace, processes, agents, recovery, file changes and their revert, and the live streams. */
+/** Sessions (export and import too), tasks, notices, compaction, steering, abort, approvals, questions, history, trace, processes, agents, recovery, file changes and their revert, the live streams, and the create form's choices (workspace roots, folders, models). */
 export function sessionRoutes(options: SessionRoutesOptions): AnyRouteSpec[] {
   return [
+    // Before the lifecycle routes: `/api/sessions/import` is not a session id.
+    ...sessionTransferRoutes(options),
     ...sessionLifecycleRoutes(options),
     ...sessionTaskRoutes(options),
     ...sessionNoticeRoutes(options),
@@ -30,5 +34,6 @@ export function sessionRoutes(options: SessionRoutesOptions): AnyRouteSpec[] {
     ...sessionRecoveryRoutes(options),
     ...sessionChangesRoutes(options),
     ...sessionStreamRoutes(options),
+    ...sessionSetupChoiceRoutes(options),
   ];
 }

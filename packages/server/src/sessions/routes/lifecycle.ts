@@ -1,3 +1,5 @@
+import { sessionHolder } from "@penguin/core";
+import { scratchpadDir } from "@penguin/state";
 import type { SessionRow } from "../../db/schema.js";
 import { jsonError } from "../../http/errors.js";
 import { ALL_USERS_FORBIDDEN, listScope } from "../../http/list-scope.js";
@@ -17,6 +19,7 @@ import {
   IdParams,
   type SessionRoutesOptions,
   sessionNotFound,
+  taskStateOf,
 } from "./session-route.js";
 
 /** Creating, listing, reading, changing and deleting sessions. */
@@ -54,7 +57,8 @@ export function sessionLifecycleRoutes(options: SessionRoutesOptions): AnyRouteS
   const list = defineRoute({
     method: "get",
     path: "/api/sessions",
-    summary: "The caller's sessions, newest first (admins: every user's with all=true)",
+    summary:
+      "The caller's sessions, last active first, each with its cost and tokens so far (admins: every user's with all=true)",
     tag: "sessions",
     access: "user",
     query: ListSessionsQuerySchema,
@@ -65,7 +69,13 @@ export function sessionLifecycleRoutes(options: SessionRoutesOptions): AnyRouteS
     async handle(c, { query, auth }) {
       const scope = listScope(c, query.all, auth);
       if (scope instanceof Response) return scope;
-      return c.json({ sessions: await store.list(scope.owner) }, 200);
+      const [rows, usage] = await Promise.all([store.list(scope.owner), store.usage(scope.owner)]);
+      const usageById = new Map(usage.map((totals) => [totals.session_id, totals]));
+      const sessions = rows.map((row) => {
+        const totals = usageById.get(row.id);
+        return { ...row, cost_usd: totals?.cost_usd ?? null, total_tokens: totals?.total_tokens ?? 0 };
+      });
+      return c.json({ sessions }, 200);
     },
   });
 
@@ -104,11 +114,29 @@ export function sessionLifecycleRoutes(options: SessionRoutesOptions): AnyRouteS
   const remove = defineSessionRoute(store, {
     method: "delete",
     path: "/api/sessions/:id",
-    summary: "Delete a session: ends its task and every process, removes its trace, scratchpad and rows",
+    summary:
+      "Delete a session: ends every process, removes its trace, scratchpad and rows (refused while a task runs)",
     tag: "sessions",
     params: IdParams,
-    responses: { 204: { description: "Deleted" } },
+    responses: {
+      204: { description: "Deleted" },
+      409: errorResponse(
+        "task_in_progress: a task, a compaction or a revert runs (abort it first). session_held: another process (a penguin chat on the server's machine) has the session open",
+      ),
+    },
     async handle(c, { session }) {
+      if (manager.runtime(session.id)?.busy || taskStateOf(manager, session.id).state !== "idle") {
+        return jsonError(c, 409, "task_in_progress", "the session is running a task; abort it first");
+      }
+      const holder = sessionHolder(scratchpadDir(manager.dataRoot, session.id));
+      if (holder) {
+        return jsonError(
+          c,
+          409,
+          "session_held",
+          `the session is open in another process (pid ${holder.pid}); end it there first`,
+        );
+      }
       await manager.delete(session);
       return c.body(null, 204);
     },

@@ -1,0 +1,86 @@
+// After the build: names `dist/cli.cjs` by its SHA-256 in `dist/cli.cjs.json`, and ships a V8 code
+// cache for it made by this Node (`dist/cli.cjs.cache`). The cache comes from a real start: a
+// `penguin run` in a fresh home, against a local server that refuses the model request (the cache
+// is taken as the first request is created, so what the start compiled is in it). A machine with
+// another Node refuses the shipped cache and makes its own (src/launch/code-cache.ts).
+import { spawn } from "node:child_process";
+import { createHash } from "node:crypto";
+import {
+  chmodSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
+import { createServer } from "node:http";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+
+const dist = join(import.meta.dirname, "..", "dist");
+const bundle = join(dist, "cli.cjs");
+const manifestFile = join(dist, "cli.cjs.json");
+const CACHE_FILE = "cli.cjs.cache";
+/** A start that takes longer than this is broken, not slow. */
+const RUN_TIMEOUT_MS = 60_000;
+
+const sha256 = createHash("sha256").update(readFileSync(bundle)).digest("hex");
+const writeManifest = (cache) =>
+  writeFileSync(manifestFile, `${JSON.stringify({ sha256, cache }, null, 2)}\n`);
+rmSync(join(dist, CACHE_FILE), { force: true });
+writeManifest(null);
+
+const server = createServer((request, response) => {
+  request.resume();
+  request.on("end", () => {
+    response.writeHead(400, { "content-type": "application/json" });
+    response.end(
+      JSON.stringify({
+        error: { message: "the build's warm-up takes no answer", type: "invalid_request_error" },
+      }),
+    );
+  });
+});
+await new Promise((resolve) => server.listen(0, "127.0.0.1", resolve));
+const { port } = server.address();
+
+const home = mkdtempSync(join(tmpdir(), "penguin-code-cache-"));
+const cacheFolder = join(home, "cache");
+try {
+  const env = {
+    PATH: process.env.PATH,
+    HOME: home,
+    PENGUIN_HOME: join(home, "data"),
+    PENGUIN_CODE_CACHE: cacheFolder,
+    NO_COLOR: "1",
+    OPENAI_API_KEY: "sk-build-warm-up",
+    OPENAI_BASE_URL: `http://127.0.0.1:${port}/v1`,
+  };
+  const args = [join(dist, "bin.js"), "run", "--model", "openai/warm-up", "-w", home, "-m", "warm up"];
+  const stderr = await new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, args, { env, cwd: home, stdio: ["ignore", "ignore", "pipe"] });
+    let text = "";
+    child.stderr.on("data", (chunk) => {
+      text += chunk;
+    });
+    const timer = setTimeout(() => child.kill("SIGKILL"), RUN_TIMEOUT_MS);
+    child.on("error", reject);
+    child.on("close", () => {
+      clearTimeout(timer);
+      resolve(text);
+    });
+  });
+  const made = readdirSync(cacheFolder, { withFileTypes: true }).filter((entry) =>
+    entry.name.endsWith(".v8cache"),
+  );
+  if (made.length !== 1) throw new Error(`the warm-up run made no code cache; its stderr:\n${stderr}`);
+  renameSync(join(cacheFolder, made[0].name), join(dist, CACHE_FILE));
+  // Not a secret: whoever runs an installed CLI reads it (the user cache stays private).
+  chmodSync(join(dist, CACHE_FILE), 0o644);
+  writeManifest({ file: CACHE_FILE, node: process.version, arch: process.arch });
+  console.log(`dist/${CACHE_FILE}: code cache for Node ${process.version} (${process.arch})`);
+} finally {
+  server.close();
+  rmSync(home, { recursive: true, force: true });
+}

@@ -1,0 +1,146 @@
+import { createHash } from "node:crypto";
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { describe, expect, test } from "vitest";
+import {
+  type BundleManifest,
+  CODE_CACHE_DEBUG_ENV,
+  CODE_CACHE_ENV,
+  codeCacheFor,
+  readManifest,
+  userCacheFile,
+} from "../src/launch/code-cache.js";
+import { isLightInvocation } from "../src/launch/light-invocation.js";
+import { startUpBundle } from "../src/launch/start-up-bundle.js";
+import { fakeOpenAiPerTest, penguin, tempDir } from "./helpers.js";
+
+// Node 20 compiles a program's own JavaScript again at every start; the CLI's launcher runs the
+// one-file build (`dist/cli.cjs`) with V8's code cache instead: the one the build shipped for this
+// Node, else the user's own, made at the first model request. A cache is an optimisation only: a
+// missing, broken or refused one costs the compile, never the run.
+
+const DIST = resolve(import.meta.dirname, "../dist");
+const manifest = (): BundleManifest => {
+  const read = readManifest(join(DIST, "cli.cjs.json"));
+  if (read === undefined) throw new Error("the build wrote no dist/cli.cjs.json");
+  return read;
+};
+const startFake = fakeOpenAiPerTest("sk-test-code-cache-0123456789");
+
+/** `penguin run` against the fake model, saying which cache it used; `cacheFolder` is the user's. */
+async function runWithCache(cacheFolder: string) {
+  const { env } = await startFake([{ text: "Cached start." }]);
+  const r = await penguin(["run", "--model", "openai/fake-model", "-w", tempDir("ws"), "-m", "hi"], {
+    env: { ...env, [CODE_CACHE_ENV]: cacheFolder, [CODE_CACHE_DEBUG_ENV]: "1" },
+  });
+  expect(r.exitCode, r.stderr).toBe(0);
+  expect(r.stdout).toContain("Cached start.");
+  return r.stderr;
+}
+
+describe("the build", () => {
+  test("names the one-file CLI by its content and ships a cache made by this Node", () => {
+    const { sha256, cache } = manifest();
+    expect(sha256).toBe(
+      createHash("sha256")
+        .update(readFileSync(join(DIST, "cli.cjs")))
+        .digest("hex"),
+    );
+    expect(cache).toEqual({ file: "cli.cjs.cache", node: process.version, arch: process.arch });
+    expect(statSync(join(DIST, "cli.cjs.cache")).size).toBeGreaterThan(100_000);
+  });
+});
+
+describe("a session's start", () => {
+  test("uses the cache the build shipped and writes none of its own", async () => {
+    const folder = join(tempDir("cache"), "penguin");
+    const stderr = await runWithCache(folder);
+    expect(stderr).toContain("code cache: shipped accepted");
+    expect(stderr).not.toContain("code cache: saved");
+    expect(existsSync(folder)).toBe(false);
+  });
+
+  test("replaces a cache V8 refuses at the first model request, and the next start uses it", async () => {
+    const folder = join(tempDir("cache"), "penguin");
+    mkdirSync(folder, { recursive: true });
+    const file = userCacheFile(folder, manifest());
+    writeFileSync(file, "not a code cache, cut short by a full disk");
+    const first = await runWithCache(folder);
+    expect(first).toContain("code cache: user rejected");
+    expect(first).toContain("code cache: saved");
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+    expect(statSync(file).size).toBeGreaterThan(100_000);
+    // Written whole, through a temporary file: nothing else is left in the folder.
+    expect(readdirSync(folder)).toEqual([file.slice(folder.length + 1)]);
+    const second = await runWithCache(folder);
+    expect(second).toContain("code cache: user accepted");
+    expect(second).not.toContain("code cache: saved");
+  });
+
+  test("with the cache off, reads and writes no cache", async () => {
+    const home = tempDir("home");
+    const { env } = await startFake([{ text: "Uncached start." }]);
+    const r = await penguin(["run", "--model", "openai/fake-model", "-w", tempDir("ws"), "-m", "hi"], {
+      env: { ...env, HOME: home, [CODE_CACHE_ENV]: "off", [CODE_CACHE_DEBUG_ENV]: "1" },
+    });
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(r.stdout).toContain("Uncached start.");
+    expect(r.stderr).toContain("code cache: none absent");
+    expect(existsSync(join(home, ".cache"))).toBe(false);
+  });
+
+  test("--version and --help do not read the one-file CLI", async () => {
+    for (const flag of ["--version", "--help"]) {
+      const r = await penguin([flag], { env: { [CODE_CACHE_DEBUG_ENV]: "1" } });
+      expect(r.exitCode).toBe(0);
+      expect(r.stderr).not.toContain("code cache");
+    }
+  });
+});
+
+describe("the launcher's parts", () => {
+  test("only a lone version or help flag skips the one-file CLI", () => {
+    for (const args of [[], ["--version"], ["-V"], ["--help"], ["-h"], ["help"]]) {
+      expect(isLightInvocation(args), args.join(" ")).toBe(true);
+    }
+    for (const args of [["run", "--help"], ["--version", "run"], ["sessions"], ["run", "-m", "hi"]]) {
+      expect(isLightInvocation(args), args.join(" ")).toBe(false);
+    }
+  });
+
+  test("without a one-file CLI beside it, the launcher steps aside for the ES module build", () => {
+    // The launcher's source folder holds no cli.cjs.
+    expect(startUpBundle({})).toBeUndefined();
+  });
+
+  test("a manifest that does not name the bundle by a SHA-256 turns the cache off", () => {
+    const dir = tempDir("manifest");
+    const write = (content: string) => {
+      writeFileSync(join(dir, "cli.cjs.json"), content);
+      return readManifest(join(dir, "cli.cjs.json"));
+    };
+    expect(write("{ torn")).toBeUndefined();
+    expect(write(JSON.stringify({ sha256: "../../etc/passwd", cache: null }))).toBeUndefined();
+    expect(codeCacheFor(dir, undefined, { [CODE_CACHE_ENV]: tempDir("c") })).toMatchObject({
+      origin: "none",
+      save: undefined,
+    });
+  });
+
+  test("a cache folder that cannot be made costs the cache, not the run", () => {
+    const blocker = join(tempDir("blocked"), "a-file");
+    writeFileSync(blocker, "");
+    const cache = codeCacheFor(DIST, manifest(), { [CODE_CACHE_ENV]: join(blocker, "penguin") });
+    expect(cache.origin).toBe("shipped");
+    expect(() => cache.save?.(Buffer.from("data"))).not.toThrow();
+    expect(existsSync(join(blocker, "penguin"))).toBe(false);
+  });
+
+  test("a new cache folder is private to its user", () => {
+    const folder = join(tempDir("fresh"), "cache", "penguin");
+    const cache = codeCacheFor(DIST, manifest(), { [CODE_CACHE_ENV]: folder });
+    cache.save?.(Buffer.from("data"));
+    expect(statSync(folder).mode & 0o777).toBe(0o700);
+    expect(statSync(userCacheFile(folder, manifest())).mode & 0o777).toBe(0o600);
+  });
+});
