@@ -3,6 +3,8 @@ import {
   eventMsg,
   goalFinished,
   type OmniMessage,
+  planProposed,
+  planUpdated,
   requestBegin,
   requestEnd,
   splitIntoPartials,
@@ -114,5 +116,26 @@ describe("compactions and goals in the timeline", () => {
     expect(goalText({ outcome: "complete", rounds: 1, tokensUsed: 5 })).toBe(
       "Goal complete (1 round, 5 tokens)",
     );
+  });
+});
+
+describe("the plan in the timeline", () => {
+  it("shows each checklist update whole, and a proposed plan, leaving a subagent's checklist out", () => {
+    const steps = [
+      { step: "Read the code", status: "done" as const },
+      { step: "Fix it", status: "in_progress" as const },
+    ];
+    const items = itemsOf([
+      userText("Fix it."),
+      planUpdated(steps, "halfway"),
+      withOrigin(planUpdated([{ step: "child step", status: "pending" }]), "child-1"),
+      assistantText("The plan: fix it."),
+      taskEnd("completed"),
+      planProposed("The plan: fix it.", "/data/scratchpad/s1/PLAN.md"),
+    ]);
+    // The task's end is its usual status line; the proposal follows it.
+    expect(items.map((i) => i.kind)).toEqual(["text", "plan", "text", "status", "plan-proposed"]);
+    expect(items[1]).toMatchObject({ kind: "plan", steps, note: "halfway" });
+    expect(items[4]).toMatchObject({ kind: "plan-proposed", path: "/data/scratchpad/s1/PLAN.md" });
   });
 });

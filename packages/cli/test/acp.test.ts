@@ -258,6 +258,7 @@ describe("penguin acp", () => {
       "allow-all",
       "always-ask",
       "deny-all",
+      "plan",
       "read-only",
     ]);
     const { sessionId } = created;

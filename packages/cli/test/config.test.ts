@@ -1,13 +1,14 @@
 import { mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { defaultToolDefinitions } from "@penguin/state";
+import { presetToolDefinitions } from "@penguin/state";
 import { beforeEach, describe, expect, test } from "vitest";
 import { parse, stringify } from "yaml";
 import { tempDir } from "./helpers.js";
 import { cli, cliOnTerminal } from "./trace-fixtures.js";
 
 const API_KEY = "sk-test-penguin-0123456789abcdef";
-const DEFAULT_TOOL_COUNT = 9;
+/** The nine core tools and update_plan. */
+const DEFAULT_TOOL_COUNT = 10;
 
 describe("penguin config models, default-model and vision-model", () => {
   let dataRoot: string;
@@ -229,13 +230,13 @@ describe("penguin config show, defaults and tools sync", () => {
     );
   });
 
-  test("config defaults prints YAML with the nine default tools", async () => {
+  test("config defaults prints YAML with the default tools", async () => {
     const r = await run(["config", "defaults"]);
     expect(r.exitCode).toBe(0);
     const defaults = parse(r.stdout);
     expect(defaults.tools.builtin).toHaveLength(DEFAULT_TOOL_COUNT);
     expect(defaults.tools.builtin.map((t: { name: string }) => t.name)).toEqual(
-      defaultToolDefinitions().map((t) => t.name),
+      presetToolDefinitions("core").map((t) => t.name),
     );
     expect(typeof defaults.system_prompt).toBe("string");
   });
@@ -245,7 +246,7 @@ describe("penguin config show, defaults and tools sync", () => {
     let original: string;
 
     beforeEach(() => {
-      const tools = defaultToolDefinitions().filter((t) => !lacking.includes(t.name));
+      const tools = presetToolDefinitions("core").filter((t) => !lacking.includes(t.name));
       tools[0].description = "My own words for exec_command.";
       original = `# My agent: keep this comment.\nmax_turns: 7\n${stringify({ tools: { builtin: tools } }, { aliasDuplicateObjects: false })}`;
       writeAgent("mine", original);

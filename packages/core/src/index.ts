@@ -4,6 +4,8 @@
 // For custom tools: the delta a tool yields for each piece of its output.
 export { partialToolCallOutput } from "@penguin/protocol";
 export { modelVisiblePath } from "@penguin/state";
+// Plan mode and the session's plan (`session.plan`, `session.approvePlan`).
+export type { SessionPlan } from "@penguin/trace";
 export type {
   ApprovalContext,
   ApprovalPolicy,
@@ -23,6 +25,8 @@ export {
   denyAll,
   type HumanAnswer,
   type NoTerminalAnswer,
+  PLAN_MODE_DENIAL,
+  planMode,
   policyForMode,
   readOnly,
 } from "./approval/policies.js";
@@ -177,6 +181,7 @@ export type {
 } from "./sdk/session-executions.js";
 export { newSessionId } from "./sdk/session-id.js";
 export { AGENT_FINISHED, JOB_EXITED } from "./sdk/session-notices.js";
+export { PLAN_MODE_INSTRUCTION, PLAN_MODE_TAG } from "./sdk/session-plan.js";
 export type { ResolveOutcome, ResolveStepInput, UncertainStep } from "./sdk/session-recovery.js";
 export type { WakeListener, WakeRunOptions, WakeTurn } from "./sdk/session-wake.js";
 export { SetupError } from "./sdk/setup-error.js";

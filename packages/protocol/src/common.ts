@@ -33,10 +33,12 @@ export const PermissionSchema = z.enum(["r", "rw"]);
 export type Permission = z.infer<typeof PermissionSchema>;
 
 /**
- * The four approval modes, defined here once for every package and the web app: "--approve takes
+ * The approval modes, defined here once for every package and the web app: "--approve takes
  * four modes: allow-all (default) / deny-all / read-only / always-ask", and the server and web
  * offer "the same four modes, set per Session". A mode's decision names it as its source.
+ * `plan` is plan mode: reading tools run, every other call is refused without asking, and the
+ * task's answer is a plan for the person to approve.
  */
-export const APPROVAL_MODES = ["allow-all", "deny-all", "read-only", "always-ask"] as const;
+export const APPROVAL_MODES = ["allow-all", "deny-all", "read-only", "always-ask", "plan"] as const;
 export const ApprovalModeSchema = z.enum(APPROVAL_MODES);
 export type ApprovalMode = (typeof APPROVAL_MODES)[number];

@@ -18,6 +18,7 @@ import {
   ToolDispatchedPayloadSchema,
   ToolEffectPayloadSchema,
 } from "./journal-events.js";
+import { PlanProposedPayloadSchema, PlanUpdatedPayloadSchema } from "./plan-events.js";
 
 // Events: everything that happens in a session besides model messages.
 
@@ -299,6 +300,8 @@ export const EventPayloadSchema = z.discriminatedUnion("type", [
   FileCheckpointPayloadSchema,
   TaskChangesPayloadSchema,
   ChangesRevertedPayloadSchema,
+  PlanUpdatedPayloadSchema,
+  PlanProposedPayloadSchema,
 ]);
 export type EventPayload = z.infer<typeof EventPayloadSchema>;
 export type EventType = EventPayload["type"];

@@ -189,6 +189,18 @@ export {
   ToolCallPayloadSchema,
 } from "./model-messages.js";
 export { type EnvelopeError, type ParseResult, parseEnvelope, parseEnvelopeLine } from "./parse.js";
+export { planProposed, planUpdated } from "./plan-event-builders.js";
+export {
+  PLAN_STEP_STATUSES,
+  type PlanProposedPayload,
+  PlanProposedPayloadSchema,
+  type PlanStep,
+  PlanStepSchema,
+  type PlanStepStatus,
+  PlanStepStatusSchema,
+  type PlanUpdatedPayload,
+  PlanUpdatedPayloadSchema,
+} from "./plan-events.js";
 export {
   type ModelScript,
   ModelScriptSchema,

@@ -4,6 +4,7 @@ import {
   type ToolPreset,
 } from "./extended-tool-definitions.js";
 import { DEFAULT_TOOL_DEFINITIONS, type ToolDefinitionConfig } from "./tool-definitions.js";
+import { PLAN_TOOL_DEFINITIONS } from "./tools/plan.js";
 
 // The one registry of Penguin's built-in tools: every definition (name, JSON schema, description,
 // permission, defaults), default and extended, in the order a preset lists them. The config
@@ -26,10 +27,12 @@ export interface RegisteredTool {
 
 export const BUILTIN_TOOL_REGISTRY: readonly RegisteredTool[] = [
   ...DEFAULT_TOOL_DEFINITIONS.map((definition) => ({ definition, preset: "core" as const })),
+  // Not one of the contract's nine, but offered in every preset: the model's checklist.
+  ...PLAN_TOOL_DEFINITIONS.map((definition) => ({ definition, preset: "core" as const })),
   ...EXTENDED_TOOL_DEFINITIONS.map((definition) => ({ definition, preset: "extended" as const })),
 ];
 
-/** A deep copy of a preset's definitions: the nine core tools, plus the extended ones for `extended`. */
+/** A deep copy of a preset's definitions: the nine core tools and update_plan, plus the extended ones for `extended`. */
 export function presetToolDefinitions(preset: ToolPreset = DEFAULT_TOOL_PRESET): ToolDefinitionConfig[] {
   const entries = BUILTIN_TOOL_REGISTRY.filter((entry) => preset === "extended" || entry.preset === "core");
   return structuredClone(entries.map((entry) => entry.definition));

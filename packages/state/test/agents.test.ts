@@ -5,11 +5,11 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { parse } from "yaml";
 import {
   createAgent,
-  DEFAULT_TOOL_DEFINITIONS,
   defaultToolDefinitions,
   ensureDefaultAgent,
   listAgents,
   loadAgent,
+  presetToolDefinitions,
   syncAgentTools,
   systemConfigFile,
 } from "../src/index.js";
@@ -34,9 +34,9 @@ describe("createAgent", () => {
     const text = await readFile(file, "utf8");
     expect(text).toMatch(/^# Penguin agent configuration/);
     expect(text).toMatch(/frozen/);
-    expect(parse(text).tools.builtin).toEqual(DEFAULT_TOOL_DEFINITIONS);
+    expect(parse(text).tools.builtin).toEqual(presetToolDefinitions("core"));
     const loaded = await loadAgent(root, "coder");
-    expect(loaded.ok && loaded.agent.config.tools.builtin).toEqual(DEFAULT_TOOL_DEFINITIONS);
+    expect(loaded.ok && loaded.agent.config.tools.builtin).toEqual(presetToolDefinitions("core"));
     expect(loaded.ok && loaded.agent.config.max_turns).toBe(50);
   });
 
@@ -122,14 +122,14 @@ describe("syncAgentTools", () => {
     await writeFile(file, text);
 
     const synced = await syncAgentTools(root, "old");
-    expect(synced).toEqual({ ok: true, added: ["read_image", "describe_image"], file });
+    expect(synced).toEqual({ ok: true, added: ["read_image", "describe_image", "update_plan"], file });
     const after = await readFile(file, "utf8");
     expect(after).toContain("# my notes about this agent");
     const loaded = await loadAgent(root, "old");
     if (!loaded.ok) throw new Error("expected the synced file to load");
     expect(loaded.agent.config.max_turns).toBe(7);
     expect(loaded.agent.config.tools.builtin?.map((t) => t.name)).toEqual(
-      DEFAULT_TOOL_DEFINITIONS.map((t) => t.name),
+      presetToolDefinitions("core").map((t) => t.name),
     );
     expect(loaded.agent.config.tools.builtin?.[0].description).toBe("My wording for exec.");
 

@@ -8,7 +8,6 @@ import {
   applyRichRead,
   createAgent,
   DEFAULT_TOOL_DEFINITIONS,
-  defaultToolDefinitions,
   defaultToolLimits,
   EXTENDED_TOOL_DEFINITIONS,
   formatConfigError,
@@ -38,7 +37,7 @@ function errors(text: string): string[] {
   return result.ok ? [] : result.errors.map(formatConfigError);
 }
 
-const CORE = DEFAULT_TOOL_DEFINITIONS.map((t) => t.name);
+const CORE = presetToolDefinitions("core").map((t) => t.name);
 const EXTENDED = [
   "list_files",
   "search_text",
@@ -133,7 +132,7 @@ describe("tools.writeGuard", () => {
   const writeFileOf = (text: string) => resolveToolset(config(text)).find((t) => t.name === "write_file");
 
   it("is off by default: the core definitions stay exactly as specified", () => {
-    expect(resolveToolset(config(""))).toEqual(DEFAULT_TOOL_DEFINITIONS);
+    expect(resolveToolset(config(""))).toEqual(presetToolDefinitions("core"));
   });
 
   it("is on with the extended preset: expected_sha256 is offered and the rule is described", () => {
@@ -209,7 +208,7 @@ describe("tools.limits", () => {
     const parsed = config(renderDefaultsYaml());
     expect(parsed.tools.preset).toBe("core");
     expect(parsed.tools.limits).toEqual(defaultToolLimits());
-    expect(parsed.tools.builtin).toEqual(DEFAULT_TOOL_DEFINITIONS);
+    expect(parsed.tools.builtin).toEqual(presetToolDefinitions("core"));
   });
 });
 
@@ -223,7 +222,7 @@ describe("adopting the preset's tools", () => {
   });
 
   it("missingDefaultTools and adoptDefaultTools honour the preset", () => {
-    const core = defaultToolDefinitions();
+    const core = presetToolDefinitions("core");
     expect(missingDefaultTools(core)).toEqual([]);
     expect(missingDefaultTools(core, "extended").map((t) => t.name)).toEqual(EXTENDED);
     expect(adoptDefaultTools(core, "extended").map((t) => t.name)).toEqual([...CORE, ...EXTENDED]);
@@ -242,7 +241,7 @@ describe("adopting the preset's tools", () => {
     await mkdir(dirname(file), { recursive: true });
     await writeFile(
       file,
-      `tools:\n  preset: extended\n  builtin: ${JSON.stringify(defaultToolDefinitions())}\n`,
+      `tools:\n  preset: extended\n  builtin: ${JSON.stringify(presetToolDefinitions("core"))}\n`,
     );
     expect(await syncAgentTools(root, "old")).toEqual({ ok: true, added: EXTENDED, file });
     const loaded = await loadAgent(root, "old");

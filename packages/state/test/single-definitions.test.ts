@@ -91,9 +91,9 @@ describe("lists defined once", () => {
 
   it("catches a copy in any order, as an array or as a union", () => {
     expect(copiesIn(`const x = ["max", "none", "low", "high", "medium"] as const;`, THINKING_LEVELS)).toBe(1);
-    expect(copiesIn(`type T = "allow-all" | "deny-all" | "read-only" | "always-ask";`, APPROVAL_MODES)).toBe(
-      1,
-    );
+    expect(
+      copiesIn(`type T = "allow-all" | "deny-all" | "read-only" | "always-ask" | "plan";`, APPROVAL_MODES),
+    ).toBe(1);
     expect(copiesIn(`const some = ["allow-all", "deny-all"];`, APPROVAL_MODES)).toBe(0);
   });
 });

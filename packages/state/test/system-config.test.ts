@@ -6,12 +6,12 @@ import { parse } from "yaml";
 import {
   type ConfigError,
   DEFAULT_SYSTEM_PROMPT,
-  DEFAULT_TOOL_DEFINITIONS,
   defaultSystemConfig,
   defaultToolDefinitions,
   formatConfigError,
   loadSystemConfig,
   parseSystemConfig,
+  presetToolDefinitions,
   renderDefaultsYaml,
   resolveMcpToolBudget,
   resolveToolset,
@@ -67,7 +67,7 @@ describe("defaults", () => {
     expect(config.tools).toEqual({ mcpServers: [] });
     expect(config.approval).toBeUndefined();
     expect(systemPromptTemplate(config)).toBe(DEFAULT_SYSTEM_PROMPT);
-    expect(resolveToolset(config)).toEqual(DEFAULT_TOOL_DEFINITIONS);
+    expect(resolveToolset(config)).toEqual(presetToolDefinitions("core"));
   });
 
   it("fill a tool entry's timeoutMs and maxOutputLength when they are omitted", () => {
@@ -80,7 +80,7 @@ describe("defaults", () => {
     const text = renderDefaultsYaml();
     expect(text).not.toMatch(/[&*]a\d/); // no YAML anchors or aliases for users to trip over
     const config = expectOk(text);
-    expect(config.tools.builtin).toEqual(DEFAULT_TOOL_DEFINITIONS);
+    expect(config.tools.builtin).toEqual(presetToolDefinitions("core"));
     expect(config.system_prompt).toBe(DEFAULT_SYSTEM_PROMPT);
     expect(config.max_turns).toBe(-1);
   });

@@ -6,10 +6,12 @@ import {
   DEFAULT_TOOL_DEFINITIONS,
   defaultToolDefinitions,
   missingDefaultTools,
+  presetToolDefinitions,
   selectToolsForModel,
   type ToolDefinitionConfig,
   ToolDefinitionConfigSchema,
   takesCallDescription,
+  UPDATE_PLAN_DEFINITION,
 } from "../src/index.js";
 
 const byName = (name: string): ToolDefinitionConfig => {
@@ -167,10 +169,31 @@ describe("adopting new default tools", () => {
   it("finds the default entries a frozen list lacks and appends them, keeping edited entries", () => {
     const frozen = defaultToolDefinitions().filter((t) => !["read_file", "describe_image"].includes(t.name));
     frozen[0] = { ...frozen[0], description: "my own wording" };
-    expect(missingDefaultTools(frozen).map((t) => t.name)).toEqual(["read_file", "describe_image"]);
+    expect(missingDefaultTools(frozen).map((t) => t.name)).toEqual([
+      "read_file",
+      "describe_image",
+      "update_plan",
+    ]);
     const adopted = adoptDefaultTools(frozen);
-    expect(adopted.map((t) => t.name)).toEqual([...frozen.map((t) => t.name), "read_file", "describe_image"]);
+    expect(adopted.map((t) => t.name)).toEqual([
+      ...frozen.map((t) => t.name),
+      "read_file",
+      "describe_image",
+      "update_plan",
+    ]);
     expect(adopted[0].description).toBe("my own wording");
     expect(missingDefaultTools(adopted)).toEqual([]);
+  });
+});
+
+describe("update_plan", () => {
+  it("is in every preset, reads only, and costs little on every request", () => {
+    for (const preset of ["core", "extended"] as const) {
+      expect(presetToolDefinitions(preset).map((t) => t.name)).toContain("update_plan");
+    }
+    expect(DEFAULT_TOOL_DEFINITIONS.map((t) => t.name)).not.toContain("update_plan");
+    expect(UPDATE_PLAN_DEFINITION.permission).toBe("r");
+    const { name, description, parameters } = UPDATE_PLAN_DEFINITION;
+    expect(JSON.stringify({ name, description, parameters }).length).toBeLessThan(600);
   });
 });

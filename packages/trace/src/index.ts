@@ -54,6 +54,7 @@ export {
   ObservationRecorder,
   observationsOf,
 } from "./observations.js";
+export { applyPlanRecord, planOfRecords, type SessionPlan } from "./plan.js";
 export { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from "./private-fs.js";
 export {
   iterateSession,

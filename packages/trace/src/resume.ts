@@ -11,6 +11,7 @@ import {
   type ToolCallPayload,
 } from "@penguin/protocol";
 import { TraceError } from "./errors.js";
+import { planOfRecords, type SessionPlan } from "./plan.js";
 
 type ModelMessage = OmniMessage<CompleteModelPayload>;
 type ToolCallMessage = OmniMessage<ToolCallPayload>;
@@ -69,6 +70,8 @@ export interface ResumeState {
   danglingCompaction: boolean;
   /** The reason and mode of that dangling compaction, for the `compaction_end` that closes it. */
   openCompaction?: { reason: CompactionReason; mode: CompactionMode };
+  /** The model's latest checklist and the latest proposed plan (see plan.ts). */
+  plan: SessionPlan;
 }
 
 type CompactionBegin = EventOf<"compaction_begin">;
@@ -315,6 +318,7 @@ export function rebuildContext(records: readonly OmniMessage[]): ResumeState {
     unansweredToolCallIds: callIds.filter((id) => !answered.has(id)),
     danglingCompaction: inCompaction,
     ...(inCompaction && openCompaction ? { openCompaction } : {}),
+    plan: planOfRecords(own),
   };
 }
 

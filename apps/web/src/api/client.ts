@@ -4,7 +4,6 @@ import type {
   AgentConfig,
   AgentSummary,
   ApprovalAnswer,
-  ApprovalMode,
   AuditEntry,
   CreateSessionRequest,
   ErrorBody,
@@ -15,6 +14,7 @@ import type {
   PendingApproval,
   RevertResult,
   Session,
+  SessionApprovalMode,
   SessionListItem,
   TaskState,
   TraceResponse,
@@ -95,7 +95,7 @@ export const api = {
   createSession: (body: CreateSessionRequest) =>
     request<{ session: Session }>("POST", "/api/sessions", body).then((r) => r.session),
   getSession: (id: string) => request<{ session: Session }>("GET", sessionPath(id)).then((r) => r.session),
-  setApprovalMode: (id: string, mode: ApprovalMode) =>
+  setApprovalMode: (id: string, mode: SessionApprovalMode) =>
     request<{ session: Session }>("PATCH", sessionPath(id), { approval_mode: mode }).then((r) => r.session),
   renameSession: (id: string, title: string) =>
     request<{ session: Session }>("PATCH", sessionPath(id), { title }).then((r) => r.session),

@@ -3,7 +3,8 @@
 // the same). Envelopes and partial streams use the types of @penguin/protocol.
 import type { ApprovalMode, OmniMessage, OpenPartialStream, ToolCallPayload } from "@penguin/protocol";
 
-export type { ApprovalMode };
+/** The modes a server session can be in: the protocol's, but plan mode, which the server does not offer yet. */
+export type SessionApprovalMode = Exclude<ApprovalMode, "plan">;
 
 /**
  * What each mode does, as the mode switch shows it: "allow-all: every call runs; deny-all: none
@@ -11,17 +12,18 @@ export type { ApprovalMode };
  * waits for a human". The modes themselves are the protocol's (imported as a type only, so the
  * bundle stays free of the protocol's schemas): the record's type makes it name every mode.
  */
-export const APPROVAL_MODE_HINTS: Readonly<Record<ApprovalMode, string>> = {
+export const APPROVAL_MODE_HINTS: Readonly<Record<SessionApprovalMode, string>> = {
   "allow-all": "every call runs",
   "deny-all": "no call runs",
   "read-only": "read-only tools run, the rest wait for you",
   "always-ask": "every call waits for you",
 };
 
-const isApprovalMode = (name: string): name is ApprovalMode => Object.hasOwn(APPROVAL_MODE_HINTS, name);
+const isApprovalMode = (name: string): name is SessionApprovalMode =>
+  Object.hasOwn(APPROVAL_MODE_HINTS, name);
 
 /** The approval modes in the protocol's order (the hints list them so). */
-export const APPROVAL_MODES: readonly ApprovalMode[] =
+export const APPROVAL_MODES: readonly SessionApprovalMode[] =
   Object.keys(APPROVAL_MODE_HINTS).filter(isApprovalMode);
 
 export interface User {
@@ -42,7 +44,7 @@ export interface Session {
   workspace: string;
   provider: string;
   model_id: string;
-  approval_mode: ApprovalMode;
+  approval_mode: SessionApprovalMode;
   state: "idle" | "running";
   created_at: string;
   updated_at: string;
@@ -79,7 +81,7 @@ export interface ModelList {
 export interface CreateSessionRequest {
   workspace: string;
   model?: string;
-  approval_mode?: ApprovalMode;
+  approval_mode?: SessionApprovalMode;
   agent_id?: string;
   title?: string;
 }

@@ -1,6 +1,6 @@
 import { useState } from "react";
 import { api } from "../api/client.js";
-import type { ApprovalAnswer, ApprovalMode, PendingApproval } from "../api/types.js";
+import type { ApprovalAnswer, PendingApproval, SessionApprovalMode } from "../api/types.js";
 import { callDescription } from "../stream/call-description.js";
 import { ApprovalArguments } from "./approval-arguments.js";
 import { ErrorText } from "./error-text.js";
@@ -18,7 +18,7 @@ export function ApprovalCard({
   sessionId: string;
   approval: PendingApproval;
   /** The session's approval mode now: a call asked before a switch to allow-all still waits. */
-  mode: ApprovalMode;
+  mode: SessionApprovalMode;
 }) {
   const [busy, setBusy] = useState(false);
   const [failure, setFailure] = useState<unknown>();

@@ -1,6 +1,11 @@
 import { type FormEvent, useEffect, useId, useState } from "react";
 import { api } from "../api/client.js";
-import { type AgentSummary, APPROVAL_MODES, type ApprovalMode, type ModelChoice } from "../api/types.js";
+import {
+  type AgentSummary,
+  APPROVAL_MODES,
+  type ModelChoice,
+  type SessionApprovalMode,
+} from "../api/types.js";
 import { navigate } from "../router.js";
 import { ErrorText } from "./error-text.js";
 import { FolderPicker } from "./folder-picker.js";
@@ -19,7 +24,7 @@ export function CreateSessionForm() {
   const [title, setTitle] = useState("");
   const [model, setModel] = useState("");
   const [agentId, setAgentId] = useState("default");
-  const [mode, setMode] = useState<ApprovalMode | "">("");
+  const [mode, setMode] = useState<SessionApprovalMode | "">("");
   const [picking, setPicking] = useState(false);
   const [failure, setFailure] = useState<unknown>();
   const [busy, setBusy] = useState(false);
@@ -142,7 +147,7 @@ export function CreateSessionForm() {
           <select
             name="approval_mode"
             value={mode}
-            onChange={(e) => setMode(e.target.value as ApprovalMode | "")}
+            onChange={(e) => setMode(e.target.value as SessionApprovalMode | "")}
           >
             <option value="">the agent's default</option>
             {APPROVAL_MODES.map((m) => (

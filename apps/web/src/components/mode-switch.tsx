@@ -1,6 +1,6 @@
 import { useState } from "react";
 import { api } from "../api/client.js";
-import { APPROVAL_MODE_HINTS, APPROVAL_MODES, type ApprovalMode, type Session } from "../api/types.js";
+import { APPROVAL_MODE_HINTS, APPROVAL_MODES, type Session, type SessionApprovalMode } from "../api/types.js";
 import { ErrorText } from "./error-text.js";
 
 /**
@@ -11,7 +11,7 @@ export function ModeSwitch({ session, onChange }: { session: Session; onChange(s
   const [busy, setBusy] = useState(false);
   const [failure, setFailure] = useState<unknown>();
 
-  const choose = async (mode: ApprovalMode) => {
+  const choose = async (mode: SessionApprovalMode) => {
     if (mode === session.approval_mode) return;
     setBusy(true);
     setFailure(undefined);

@@ -1,3 +1,4 @@
+import type { PlanStep } from "@penguin/protocol";
 import { useEffect, useRef } from "react";
 import { loadMarkdownRenderer } from "../markdown/lazy-renderer.js";
 import { compactionText, goalText } from "../stream/long-session.js";
@@ -82,6 +83,14 @@ function Item({ item, context }: { item: TimelineItem; context: TimelineContext 
           {goalText(item.goal)}
         </p>
       );
+    case "plan":
+      return <PlanChecklist steps={item.steps} {...(item.note ? { note: item.note } : {})} />;
+    case "plan-proposed":
+      return (
+        <p className="plan-proposed" data-testid="plan-proposed">
+          Plan proposed{item.path ? ` (saved to ${item.path})` : ""}
+        </p>
+      );
     case "changes":
       return (
         <ChangesCard
@@ -141,6 +150,29 @@ export function TimelineView({
         <Item key={item.key} item={item} context={context} />
       ))}
       <div ref={end} />
+    </div>
+  );
+}
+
+const STEP_MARKS: Record<PlanStep["status"], string> = { pending: "☐", in_progress: "▶", done: "✔" };
+
+/** The model's checklist (update_plan): one line a step, its status as a mark and a class. */
+function PlanChecklist({ steps, note }: { steps: PlanStep[]; note?: string }) {
+  const done = steps.filter((s) => s.status === "done").length;
+  return (
+    <div className="plan-checklist" data-testid="plan-checklist">
+      <p className="status-line">
+        Plan: {done}/{steps.length} done{note ? ` — ${note}` : ""}
+      </p>
+      <ul>
+        {steps.map((s, i) => (
+          // Steps have no ids; a list is replaced whole by the next update.
+          // biome-ignore lint/suspicious/noArrayIndexKey: the position is the step's identity here.
+          <li key={i} className={`plan-step plan-${s.status}`} data-status={s.status}>
+            <span aria-hidden="true">{STEP_MARKS[s.status]}</span> {s.step}
+          </li>
+        ))}
+      </ul>
     </div>
   );
 }

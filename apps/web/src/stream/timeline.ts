@@ -1,4 +1,4 @@
-import type { OmniMessage, OpenPartialStream, StopReason } from "@penguin/protocol";
+import type { OmniMessage, OpenPartialStream, PlanStep, StopReason } from "@penguin/protocol";
 // The light entry: the aggregator without the zod schemas, which the page never needs.
 import { PartialAggregator } from "@penguin/protocol/stream";
 import type {
@@ -38,6 +38,10 @@ export type TimelineItem =
   | { kind: "status"; key: string; tone: "info" | "error"; text: string }
   | { kind: "compaction"; key: string; compaction: CompactionView }
   | { kind: "goal"; key: string; goal: GoalView }
+  /** The model's checklist (`plan_updated`): each update shows the whole list. */
+  | { kind: "plan"; key: string; steps: PlanStep[]; note?: string }
+  /** A plan-mode task's answer was proposed as the plan (`plan_proposed`). */
+  | { kind: "plan-proposed"; key: string; path?: string }
   | { kind: "changes"; key: string; changes: ChangesView };
 
 export interface ToolCallView {
@@ -400,6 +404,25 @@ export function buildItems(
         return;
       case "goal_finished":
         items.push({ kind: "goal", key, goal: goalFinished(event) });
+        return;
+      case "plan_updated": {
+        if (origin !== undefined || !Array.isArray(event.steps)) return;
+        const steps = (event.steps as PlanStep[]).map((s) => ({ step: String(s.step), status: s.status }));
+        items.push({
+          kind: "plan",
+          key,
+          steps,
+          ...(typeof event.note === "string" ? { note: event.note } : {}),
+        });
+        return;
+      }
+      case "plan_proposed":
+        if (origin !== undefined) return;
+        items.push({
+          kind: "plan-proposed",
+          key,
+          ...(typeof event.path === "string" ? { path: event.path } : {}),
+        });
         return;
       case "task_changes":
         if (origin !== undefined) return;

@@ -1,9 +1,11 @@
 import type { AgentContext, PromptResponse, StopReason } from "@agentclientprotocol/sdk";
 import { RequestError } from "@agentclientprotocol/sdk";
 import { type Approver, type AskFn, policyForMode, type RunInput, type Session } from "@penguin/core";
+import type { OmniMessage } from "@penguin/protocol";
 import type { ApprovalMode } from "@penguin/state";
 import type { CliLog } from "../logging.js";
 import { editorAsk } from "./permission.js";
+import { askToApprovePlan } from "./plan.js";
 import { UpdateTranslator } from "./updates.js";
 
 /** Why a task ended, as ACP's stop reason (the task's status, else a limit that cut it short). */
@@ -11,6 +13,15 @@ function stopReasonOf(status: string, limit: string | undefined): StopReason {
   if (status === "aborted") return "cancelled";
   if (limit === "max_turns") return "max_turn_requests";
   return "end_turn";
+}
+
+/** How one task ended, as the prompt's answer needs it. */
+interface TaskOutcome {
+  status: string;
+  failure?: string;
+  limit?: string;
+  /** The plan a plan-mode task proposed. */
+  proposed?: string;
 }
 
 /**
@@ -21,6 +32,8 @@ export class AcpSession {
   private running: AbortController | undefined;
   /** Tools the user answered "always reject" for. */
   private readonly rejected = new Set<string>();
+  /** Plans asked about so far: the number of the next plan question's call id. */
+  private plansAsked = 0;
 
   constructor(
     readonly session: Session,
@@ -57,7 +70,11 @@ export class AcpSession {
     };
   }
 
-  /** Runs one prompt as a task to its end; refused while another task of the session runs. */
+  /**
+   * Runs one prompt as a task to its end; refused while another task of the session runs. In
+   * plan mode, a task that proposed a plan then asks whether to carry it out: approved, the mode
+   * switches and the plan runs as a second task of the same prompt turn.
+   */
   async prompt(input: RunInput): Promise<PromptResponse> {
     if (this.running) {
       throw RequestError.invalidRequest(
@@ -67,36 +84,38 @@ export class AcpSession {
     }
     const controller = new AbortController();
     this.running = controller;
-    const translator = new UpdateTranslator(() => this.session.currentDirectory);
     const ask = editorAsk({
       client: this.client,
       sessionId: this.id,
       cwd: () => this.session.currentDirectory,
       rejected: this.rejected,
     });
-    let status = "completed";
-    let failure: string | undefined;
-    let limit: string | undefined;
+    let outcome: TaskOutcome;
     try {
-      for await (const message of this.session.run(input, {
-        approve: this.approver(ask),
-        signal: controller.signal,
-      })) {
-        this.log.message(message);
-        for (const update of translator.translate(message)) {
-          await this.client.notify("session/update", { sessionId: this.id, update });
+      const approve = this.approver(ask);
+      outcome = await this.runTask(this.session.run(input, { approve, signal: controller.signal }));
+      if (outcome.proposed !== undefined && !controller.signal.aborted) {
+        const mode = await askToApprovePlan(
+          this.client,
+          this.id,
+          `plan_${++this.plansAsked}`,
+          outcome.proposed,
+          controller.signal,
+        );
+        if (mode !== undefined && !controller.signal.aborted) {
+          this.mode = mode;
+          await this.client.notify("session/update", {
+            sessionId: this.id,
+            update: { sessionUpdate: "current_mode_update", currentModeId: mode },
+          });
+          outcome = await this.runTask(this.session.approvePlan({ approve, signal: controller.signal }));
         }
-        if (message.type !== "event_msg" || message.origin?.length) continue;
-        const p = message.payload;
-        if (p.type === "task_end") {
-          status = p.status;
-          failure = p.message;
-        } else if (p.type === "limit_reached") limit = p.limit;
       }
     } finally {
       this.running = undefined;
     }
     if (controller.signal.aborted) return { stopReason: "cancelled" };
+    const { status, failure, limit } = outcome;
     if (status !== "completed" && status !== "aborted") {
       // The editor shows the reason where the answer would have been.
       const text = `Penguin: the task ${status}${failure ? `: ${failure}` : ""}`;
@@ -106,6 +125,26 @@ export class AcpSession {
       });
     }
     return { stopReason: stopReasonOf(status, limit) };
+  }
+
+  /** Sends one task's messages as session updates; says how it ended (and the plan it proposed). */
+  private async runTask(messages: AsyncIterable<OmniMessage>): Promise<TaskOutcome> {
+    const translator = new UpdateTranslator(() => this.session.currentDirectory);
+    const outcome: TaskOutcome = { status: "completed" };
+    for await (const message of messages) {
+      this.log.message(message);
+      for (const update of translator.translate(message)) {
+        await this.client.notify("session/update", { sessionId: this.id, update });
+      }
+      if (message.type !== "event_msg" || message.origin?.length) continue;
+      const p = message.payload;
+      if (p.type === "task_end") {
+        outcome.status = p.status;
+        outcome.failure = p.message;
+      } else if (p.type === "limit_reached") outcome.limit = p.limit;
+      else if (p.type === "plan_proposed") outcome.proposed = p.text;
+    }
+    return outcome;
   }
 
   /** `session/cancel`: the task stops (its running commands are ended); nothing when idle. */

@@ -10,6 +10,10 @@ const MODES: Record<ApprovalMode, Omit<SessionMode, "id">> = {
   },
   "allow-all": { name: "Allow all", description: "Every tool call runs without asking." },
   "deny-all": { name: "Deny all", description: "No tool call runs." },
+  plan: {
+    name: "Plan",
+    description: "Reading tools run; nothing is changed. The agent answers with a plan for you to approve.",
+  },
 };
 
 export function modeState(current: ApprovalMode): SessionModeState {

@@ -1,5 +1,6 @@
 import type { SessionUpdate, ToolCallContent } from "@agentclientprotocol/sdk";
 import type { OmniMessage } from "@penguin/protocol";
+import { planUpdate } from "./plan.js";
 import { type CallView, pendingCallFields, viewOfCall } from "./tool-calls.js";
 
 /** The most of one tool output an update carries; the whole output stays in the trace. */
@@ -103,6 +104,8 @@ export class UpdateTranslator {
           },
         ];
       }
+      case "plan_updated":
+        return [planUpdate(p)];
       default:
         return [];
     }

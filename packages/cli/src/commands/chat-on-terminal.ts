@@ -102,6 +102,7 @@ export async function chatOnTerminal(start: ChatStart, screenStream: NodeJS.Writ
         finished(code);
       },
       answerer,
+      terminal.ask,
     );
     chat = current;
     await current.open(start.resume);

@@ -1,14 +1,16 @@
 import type { Agent, OnAsk, Session } from "@penguin/core";
+import type { ApprovalMode } from "@penguin/state";
 import { listSessions } from "@penguin/trace";
 import { traceLocationOf } from "../data-root.js";
 import { EXIT_TASK_FAILED, UsageError } from "../exit-codes.js";
 import type { CliLog } from "../logging.js";
 import { resolveModelRef } from "../model-choice.js";
+import { CTRL_C, type Question } from "../prompts/approval-prompt.js";
 import { formatLocalTime, tildePath } from "../render/format.js";
 import type { Style } from "../render/style.js";
 import type { TerminalRenderer } from "../render/terminal-renderer.js";
 import { jobsLeftRunning, resumeReport } from "../session/resume-report.js";
-import { runTask } from "../session/run-task.js";
+import { APPROVED_PLAN, runTask } from "../session/run-task.js";
 import {
   approvalPolicy,
   budgetFrom,
@@ -20,6 +22,12 @@ import {
 } from "../session/session-flags.js";
 import { sessionSetup } from "../session/session-setup.js";
 import { CtrlC } from "../terminal/ctrl-c.js";
+import {
+  modeOfPlanAnswer,
+  modeOfPlanApproval,
+  PLAN_APPROVAL_HINT,
+  PLAN_APPROVAL_QUESTION,
+} from "./chat-plan.js";
 import { helpLines } from "./chat-slash.js";
 
 export interface ChatOptions extends SessionFlags {
@@ -54,6 +62,8 @@ export const SESSIONS_LISTED = 10;
 export class Chat {
   session!: Session;
   mode: string;
+  /** The mode `/plan` switches back to, and a plan runs in by default. */
+  private modeBeforePlan = "allow-all";
   /**
    * The model and workspace of the current session (its session_meta once one is open): /clear
    * and /model start the next session with them, so a resumed session's own carry over.
@@ -76,9 +86,12 @@ export class Chat {
     private readonly onExit: (code: number) => void,
     /** Answers the agent's questions to the user (`ask`); absent: nobody can. */
     private readonly answerer?: OnAsk,
+    /** Asks the person a question (whether to approve a plan); absent: nobody can be asked. */
+    private readonly question?: Question,
   ) {
     ({ agent: this.agent, opts: this.opts, style: this.style, log: this.log } = start);
     this.mode = start.opts.approve;
+    if (this.mode !== "plan") this.modeBeforePlan = this.mode;
     this.modelRef = start.modelRef;
     this.workspaceDir = start.opts.workspace ?? process.cwd();
     this.ctrlC = new CtrlC({
@@ -122,22 +135,71 @@ export class Chat {
       for (const line of await resumeReport(this.session, leftRunning, this.style)) this.say(line);
   }
 
-  /** Runs one prompt as a task of the current session. */
-  async prompt(text: string): Promise<void> {
+  /** Runs one prompt as a task of the current session (in plan mode, then asks about its plan). */
+  async prompt(text: string | typeof APPROVED_PLAN): Promise<void> {
     const approve = approvalPolicy(this.mode, this.ask ?? (async () => "deny"));
+    let proposed = false;
     try {
-      ({ status: this.lastStatus } = await runTask(this.session, text, {
+      const result = await runTask(this.session, text, {
         approve,
         ...(this.answerer ? { onAsk: this.answerer } : {}),
         signal: this.ctrlC.startTask(),
         maxTurns: parsePositive("--max-turns", this.opts.maxTurns, true),
         renderer: this.renderer,
         log: this.log,
-      }));
+      });
+      this.lastStatus = result.status;
+      proposed = result.proposed !== undefined;
     } finally {
       this.ctrlC.endTask();
     }
     this.renderer.finish(undefined);
+    if (proposed) await this.askAboutPlan();
+  }
+
+  /** "Approve the plan?": a mode runs it at once; anything else keeps planning. */
+  private async askAboutPlan(): Promise<void> {
+    if (!this.question) {
+      this.say(this.style.dim(PLAN_APPROVAL_HINT));
+      return;
+    }
+    const answer = await this.question(PLAN_APPROVAL_QUESTION);
+    const mode = answer === CTRL_C ? undefined : modeOfPlanAnswer(answer);
+    if (mode === undefined) {
+      this.say(this.style.dim("still in plan mode: type what to change in the plan"));
+      return;
+    }
+    await this.carryOutPlan(mode);
+  }
+
+  /** Leaves plan mode for `mode` and runs the latest proposed plan in it. */
+  private async carryOutPlan(mode: ApprovalMode): Promise<void> {
+    if (this.session.plan.proposed === undefined) {
+      this.say(this.style.yellow("there is no proposed plan yet: /plan, then ask for one"));
+      return;
+    }
+    this.mode = mode;
+    this.say(this.style.dim(`approval mode: ${mode}; carrying out the plan`));
+    await this.prompt(APPROVED_PLAN);
+  }
+
+  /** `/plan`: plan mode on (remembering the mode it leaves) or back off; `/plan approve [mode]`. */
+  private async plan(arg: string): Promise<void> {
+    const [word, ...rest] = arg.split(/\s+/);
+    if (word === "approve") {
+      await this.guard(() => this.carryOutPlan(modeOfPlanApproval(rest.join(" "), this.modeBeforePlan)));
+      return;
+    }
+    if (word) {
+      this.say(this.style.yellow("/plan takes nothing (switch plan mode) or approve [mode]"));
+      return;
+    }
+    if (this.mode === "plan") this.mode = this.modeBeforePlan;
+    else {
+      this.modeBeforePlan = this.mode;
+      this.mode = "plan";
+    }
+    this.say(`approval mode: ${this.mode}`);
   }
 
   /** Compacts the session's context now; Ctrl-C interrupts it (the context then stays as it was). */
@@ -194,7 +256,9 @@ export class Chat {
       case "approve":
         if (arg) {
           await this.guard(async () => {
-            this.mode = checkApprovalMode(arg);
+            const mode = checkApprovalMode(arg);
+            if (mode === "plan" && this.mode !== "plan") this.modeBeforePlan = this.mode;
+            this.mode = mode;
           });
         }
         this.say(`approval mode: ${this.mode}`);
@@ -209,6 +273,9 @@ export class Chat {
         }
         return true;
       }
+      case "plan":
+        await this.plan(arg);
+        return true;
       case "compact":
         await this.compact();
         return true;

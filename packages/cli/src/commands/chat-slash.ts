@@ -8,7 +8,12 @@ export const SLASH_COMMANDS = [
   {
     name: "approve",
     args: "[mode]",
-    help: "show or set the approval mode: allow-all, deny-all, read-only, always-ask",
+    help: "show or set the approval mode: allow-all, deny-all, read-only, always-ask, plan",
+  },
+  {
+    name: "plan",
+    args: "[approve [mode]]",
+    help: "switch plan mode on or off (reading tools only; the answer is a plan), or run the proposed plan",
   },
   { name: "compact", args: "", help: "compact the context now (summarize or discard, as configured)" },
   { name: "trace", args: "", help: "show where this session's trace is" },

@@ -169,6 +169,7 @@ export async function runCommand(opts: RunOptions): Promise<number> {
   }
   let status = "failed";
   let goalOutcome: string | undefined;
+  let proposed = false;
   try {
     const result = await runTask(session, input, {
       approve: approvalPolicy(opts.approve, ask),
@@ -182,6 +183,7 @@ export async function runCommand(opts: RunOptions): Promise<number> {
     });
     status = result.status;
     goalOutcome = result.goal?.outcome;
+    proposed = result.proposed !== undefined;
   } finally {
     ctrlC.endTask();
     process.off("SIGINT", onSigint);
@@ -193,6 +195,11 @@ export async function runCommand(opts: RunOptions): Promise<number> {
     renderer.finish(session.tracePath);
     if (status === "aborted")
       renderer.line(style.dim(`resume with: penguin run --resume ${session.id} -m "…"`));
+    // A plan is approved in a chat: `run` has nobody to ask once it has printed the plan.
+    if (proposed)
+      renderer.line(
+        style.dim(`approve it with: penguin chat --resume ${session.id}, then /plan approve [mode]`),
+      );
   } else process.stderr.write(`trace: ${session.tracePath}\n`);
   if (log.file) process.stderr.write(`log: ${log.file}\n`);
   if (endedBy !== undefined) return endedBy;

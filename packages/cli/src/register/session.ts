@@ -13,7 +13,11 @@ function withSessionFlags(command: Command): Command {
         "-w, --workspace <dir>",
         "the folder the agent works in (must exist; default: the current folder)",
       )
-      .option("--approve <mode>", "allow-all | deny-all | read-only | always-ask", "allow-all")
+      .option("--approve <mode>", "allow-all | deny-all | read-only | always-ask | plan", "allow-all")
+      .option(
+        "--plan",
+        "plan mode (--approve plan): only reading tools run, and the answer is a plan to approve",
+      )
       .option("--max-turns <n>", "stop a task after this many model requests")
       .option(
         "--thinking <level>",

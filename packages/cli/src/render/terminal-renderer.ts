@@ -4,6 +4,7 @@ import { AssistantText, type TextMode } from "./assistant-text.js";
 import { changesLine } from "./changes-line.js";
 import { styleToolOutput } from "./diff-colors.js";
 import { completedTopLevelString } from "./partial-json.js";
+import { planProposedLine, planUpdatedLines } from "./plan-lines.js";
 import { Screen } from "./screen.js";
 import type { Style } from "./style.js";
 import { showControls, terminalSafe } from "./terminal-text.js";
@@ -237,6 +238,13 @@ export class TerminalRenderer {
         return;
       case "goal_finished":
         if (!child) this.summary.goal = p;
+        return;
+      case "plan_updated":
+        if (!child)
+          for (const line of planUpdatedLines(p, style, this.opts.text === "markdown")) this.line(line);
+        return;
+      case "plan_proposed":
+        if (!child) this.line(planProposedLine(p, style));
         return;
       case "task_changes":
         if (!child) {

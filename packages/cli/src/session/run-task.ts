@@ -1,5 +1,5 @@
 import type { Approver, GoalOptions, OnAsk, RunInput, Session } from "@penguin/core";
-import type { GoalFinishedPayload } from "@penguin/protocol";
+import type { GoalFinishedPayload, OmniMessage, PlanProposedPayload } from "@penguin/protocol";
 import type { CliLog } from "../logging.js";
 import type { TerminalRenderer } from "../render/terminal-renderer.js";
 
@@ -22,24 +22,37 @@ export interface TaskResult {
   status: string;
   /** In goal mode, how the goal ended. */
   goal?: GoalFinishedPayload;
+  /** In plan mode, the plan the task proposed. */
+  proposed?: PlanProposedPayload;
 }
 
+/** The input of a task that carries out the session's latest proposed plan (`session.approvePlan`). */
+export const APPROVED_PLAN = { approvedPlan: true } as const;
+
 /** Runs one task of a session to its `task_end` (in goal mode, to its `goal_finished`). */
-export async function runTask(session: Session, input: RunInput, opts: TaskOptions): Promise<TaskResult> {
+export async function runTask(
+  session: Session,
+  input: RunInput | typeof APPROVED_PLAN,
+  opts: TaskOptions,
+): Promise<TaskResult> {
   let status = "completed";
   let goal: GoalFinishedPayload | undefined;
+  let proposed: PlanProposedPayload | undefined;
   opts.renderer.beginTask();
   // Loaded while the first request is on its way; awaited before the first message is rendered.
   const prepared = opts.json ? undefined : opts.renderer.prepare();
   opts.renderer.screen.start();
   try {
-    for await (const message of session.run(input, {
+    const runOptions = {
       approve: opts.approve,
       ...(opts.onAsk ? { onAsk: opts.onAsk } : {}),
       signal: opts.signal,
       maxTurns: opts.maxTurns,
       ...(opts.goal ? { goal: opts.goal } : {}),
-    })) {
+    };
+    const messages: AsyncIterable<OmniMessage> =
+      input === APPROVED_PLAN ? session.approvePlan(runOptions) : session.run(input as RunInput, runOptions);
+    for await (const message of messages) {
       opts.log.message(message);
       // A reader that went away (stdout no longer writable) is not written to again.
       if (opts.json) {
@@ -52,9 +65,11 @@ export async function runTask(session: Session, input: RunInput, opts: TaskOptio
         status = message.payload.status;
       if (message.type === "event_msg" && message.payload.type === "goal_finished" && !message.origin?.length)
         goal = message.payload;
+      if (message.type === "event_msg" && message.payload.type === "plan_proposed" && !message.origin?.length)
+        proposed = message.payload;
     }
   } finally {
     opts.renderer.screen.stop();
   }
-  return goal ? { status, goal } : { status };
+  return { status, ...(goal ? { goal } : {}), ...(proposed ? { proposed } : {}) };
 }

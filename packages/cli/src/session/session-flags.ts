@@ -69,6 +69,8 @@ export interface SessionFlags extends BudgetFlags {
   /** Undefined: the current folder. */
   workspace?: string;
   approve: string;
+  /** `--plan`: plan mode, the same as `--approve plan`. */
+  plan?: boolean;
   maxTurns?: string;
   thinking?: string;
 }
@@ -86,6 +88,12 @@ export interface CheckedSessionFlags {
  * half-started session; the first wrong one in this order is the one reported.
  */
 export function checkSessionFlags(opts: SessionFlags): CheckedSessionFlags {
+  // `--plan` is `--approve plan`: written into `approve`, so every reader of the mode sees it.
+  if (opts.plan) {
+    if (opts.approve !== DEFAULT_APPROVAL_MODE && opts.approve !== "plan")
+      throw new UsageError(`--plan is plan mode; it cannot be used with --approve ${opts.approve}`);
+    opts.approve = "plan";
+  }
   return {
     workspaceDir: existingWorkspace(opts.workspace ?? process.cwd()),
     approvalMode: checkApprovalMode(opts.approve),

@@ -63,6 +63,18 @@ export function alwaysAsk(ask: AskFn): ApprovalPolicy {
   return policy("always-ask", (request) => askHuman(ask, request));
 }
 
+/** What the model reads when plan mode refuses a call. */
+export const PLAN_MODE_DENIAL = "plan mode: only reading tools run; write the plan as your answer";
+
+/**
+ * "plan": reading tools (permission "r") run; every other call is refused without asking anyone,
+ * with a reason that tells the model to answer with its plan instead.
+ */
+export const planMode: ApprovalPolicy = policy("plan", async (request) => {
+  if (request.permission === "r") return { decision: "allow", source: modeSource("plan") };
+  return { decision: "deny", source: modeSource("plan"), reason: PLAN_MODE_DENIAL };
+});
+
 /** The policy of a mode name, as written in configs and CLI flags. */
 export function policyForMode(mode: ApprovalMode, ask: AskFn): ApprovalPolicy {
   switch (mode) {
@@ -74,6 +86,8 @@ export function policyForMode(mode: ApprovalMode, ask: AskFn): ApprovalPolicy {
       return readOnly(ask);
     case "always-ask":
       return alwaysAsk(ask);
+    case "plan":
+      return planMode;
   }
 }
 

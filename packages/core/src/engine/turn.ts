@@ -305,7 +305,11 @@ function deniedOutput(tools: ToolHost, call: ToolCallMessage, decision: Approval
     const why = decision.reason ? ` (${decision.reason})` : "";
     return { ...output, payload: { ...output.payload, output: `${DENIED_NO_TERMINAL_TEXT}${why}` } };
   }
-  if (decision.decision === "forbidden") {
+  if (
+    decision.decision === "forbidden" ||
+    (decision.source.kind === "mode" && decision.source.name === "plan")
+  ) {
+    // The guardrail's rule, or plan mode's "write the plan as your answer": the model reads why.
     const output = tools.deniedOutput(call, "policy");
     return {
       ...output,

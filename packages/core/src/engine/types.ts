@@ -5,6 +5,7 @@ import type {
   ToolCallOutputPayload,
   ToolCallPayload,
 } from "@penguin/protocol";
+import type { SessionPlan } from "@penguin/trace";
 import type { Approver } from "../approval/approver.js";
 import type { RoundCall } from "../environment/current-directory.js";
 
@@ -56,6 +57,8 @@ export interface ConversationState {
   taskInput?: ModelMessage[];
   /** A compaction failed since the last turn: it is tried again after the next one. */
   compactionDeferred?: boolean;
+  /** The model's latest checklist and the latest proposed plan (sdk/session-plan.ts keeps it). */
+  plan?: SessionPlan;
 }
 
 /** A message that joins the context at a turn boundary, with the event that records its delivery. */

@@ -1445,8 +1445,9 @@ return errors === 0;
 }
 validate33.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const v_99cf26e938c90ebe8cf14ffbaf004cb8e3408919220596cef64289f1f5962c41 = validate34;
-const schema45 = {"type":"object","properties":{"path":{"type":"string","description":"The directory: absolute, or relative to the workspace.","default":"."},"recursive":{"type":"boolean","default":false,"description":"List subdirectories too."},"max_depth":{"type":"integer","minimum":1,"description":"With recursive: levels to descend (1 = only the directory's own entries)."}},"required":[],"additionalProperties":false};
+export const v_f2c708768b24e50d555e0e82e4271de94ce6d8d16b5bd2350bcff87c0f056f92 = validate34;
+const schema45 = {"type":"object","properties":{"steps":{"type":"array","maxItems":30,"items":{"type":"object","properties":{"step":{"type":"string","maxLength":200},"status":{"type":"string","enum":["pending","in_progress","done"]}},"required":["step","status"],"additionalProperties":false}},"note":{"type":"string","maxLength":300}},"required":["steps"],"additionalProperties":false};
+const func1 = requireAjvRuntime("ajv/dist/runtime/ucs2length").default;
 
 function validate34(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -1459,9 +1460,8 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
-for(const key0 in data){
-if(!(((key0 === "path") || (key0 === "recursive")) || (key0 === "max_depth"))){
-const err0 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema45,data};
+if(data.steps === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "steps"},message:"must have required property '"+"steps"+"'",schema:schema45.required,parentSchema:schema45,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -1470,11 +1470,9 @@ vErrors.push(err0);
 }
 errors++;
 }
-}
-if(data.path !== undefined){
-let data0 = data.path;
-if(typeof data0 !== "string"){
-const err1 = {instancePath:instancePath+"/path",schemaPath:"#/properties/path/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema45.properties.path.type,parentSchema:schema45.properties.path,data:data0};
+for(const key0 in data){
+if(!((key0 === "steps") || (key0 === "note"))){
+const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema45,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -1484,10 +1482,11 @@ vErrors.push(err1);
 errors++;
 }
 }
-if(data.recursive !== undefined){
-let data1 = data.recursive;
-if(typeof data1 !== "boolean"){
-const err2 = {instancePath:instancePath+"/recursive",schemaPath:"#/properties/recursive/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema45.properties.recursive.type,parentSchema:schema45.properties.recursive,data:data1};
+if(data.steps !== undefined){
+let data0 = data.steps;
+if(Array.isArray(data0)){
+if(data0.length > 30){
+const err2 = {instancePath:instancePath+"/steps",schemaPath:"#/properties/steps/maxItems",keyword:"maxItems",params:{limit: 30},message:"must NOT have more than 30 items",schema:30,parentSchema:schema45.properties.steps,data:data0};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -1496,11 +1495,12 @@ vErrors.push(err2);
 }
 errors++;
 }
-}
-if(data.max_depth !== undefined){
-let data2 = data.max_depth;
-if(!((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2)))){
-const err3 = {instancePath:instancePath+"/max_depth",schemaPath:"#/properties/max_depth/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema45.properties.max_depth.type,parentSchema:schema45.properties.max_depth,data:data2};
+const len0 = data0.length;
+for(let i0=0; i0<len0; i0++){
+let data1 = data0[i0];
+if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
+if(data1.step === undefined){
+const err3 = {instancePath:instancePath+"/steps/" + i0,schemaPath:"#/properties/steps/items/required",keyword:"required",params:{missingProperty: "step"},message:"must have required property '"+"step"+"'",schema:schema45.properties.steps.items.required,parentSchema:schema45.properties.steps.items,data:data1};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -1509,9 +1509,8 @@ vErrors.push(err3);
 }
 errors++;
 }
-if(typeof data2 == "number"){
-if(data2 < 1 || isNaN(data2)){
-const err4 = {instancePath:instancePath+"/max_depth",schemaPath:"#/properties/max_depth/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema45.properties.max_depth,data:data2};
+if(data1.status === undefined){
+const err4 = {instancePath:instancePath+"/steps/" + i0,schemaPath:"#/properties/steps/items/required",keyword:"required",params:{missingProperty: "status"},message:"must have required property '"+"status"+"'",schema:schema45.properties.steps.items.required,parentSchema:schema45.properties.steps.items,data:data1};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -1520,11 +1519,9 @@ vErrors.push(err4);
 }
 errors++;
 }
-}
-}
-}
-else {
-const err5 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema45.type,parentSchema:schema45,data};
+for(const key1 in data1){
+if(!((key1 === "step") || (key1 === "status"))){
+const err5 = {instancePath:instancePath+"/steps/" + i0,schemaPath:"#/properties/steps/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties",schema:false,parentSchema:schema45.properties.steps.items,data:data1};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -1533,14 +1530,122 @@ vErrors.push(err5);
 }
 errors++;
 }
+}
+if(data1.step !== undefined){
+let data2 = data1.step;
+if(typeof data2 === "string"){
+if(func1(data2) > 200){
+const err6 = {instancePath:instancePath+"/steps/" + i0+"/step",schemaPath:"#/properties/steps/items/properties/step/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters",schema:200,parentSchema:schema45.properties.steps.items.properties.step,data:data2};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+}
+else {
+const err7 = {instancePath:instancePath+"/steps/" + i0+"/step",schemaPath:"#/properties/steps/items/properties/step/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema45.properties.steps.items.properties.step.type,parentSchema:schema45.properties.steps.items.properties.step,data:data2};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+}
+if(data1.status !== undefined){
+let data3 = data1.status;
+if(typeof data3 !== "string"){
+const err8 = {instancePath:instancePath+"/steps/" + i0+"/status",schemaPath:"#/properties/steps/items/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema45.properties.steps.items.properties.status.type,parentSchema:schema45.properties.steps.items.properties.status,data:data3};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+if(!(((data3 === "pending") || (data3 === "in_progress")) || (data3 === "done"))){
+const err9 = {instancePath:instancePath+"/steps/" + i0+"/status",schemaPath:"#/properties/steps/items/properties/status/enum",keyword:"enum",params:{allowedValues: schema45.properties.steps.items.properties.status.enum},message:"must be equal to one of the allowed values",schema:schema45.properties.steps.items.properties.status.enum,parentSchema:schema45.properties.steps.items.properties.status,data:data3};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+}
+}
+else {
+const err10 = {instancePath:instancePath+"/steps/" + i0,schemaPath:"#/properties/steps/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema45.properties.steps.items.type,parentSchema:schema45.properties.steps.items,data:data1};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+}
+}
+else {
+const err11 = {instancePath:instancePath+"/steps",schemaPath:"#/properties/steps/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema45.properties.steps.type,parentSchema:schema45.properties.steps,data:data0};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+}
+if(data.note !== undefined){
+let data4 = data.note;
+if(typeof data4 === "string"){
+if(func1(data4) > 300){
+const err12 = {instancePath:instancePath+"/note",schemaPath:"#/properties/note/maxLength",keyword:"maxLength",params:{limit: 300},message:"must NOT have more than 300 characters",schema:300,parentSchema:schema45.properties.note,data:data4};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+}
+else {
+const err13 = {instancePath:instancePath+"/note",schemaPath:"#/properties/note/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema45.properties.note.type,parentSchema:schema45.properties.note,data:data4};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+}
+}
+else {
+const err14 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema45.type,parentSchema:schema45,data};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
 validate34.errors = vErrors;
 return errors === 0;
 }
 validate34.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const v_1617309f5aa2e92fcc7d2378fe5eed568ed563686ae63e170c990e1c34e6068f = validate35;
-const schema46 = {"type":"object","properties":{"pattern":{"type":"string","minLength":1},"regex":{"type":"boolean","default":false,"description":"Treat pattern as a regular expression."},"ignore_case":{"type":"boolean","default":false},"path":{"type":"string","description":"File or directory to search: absolute, or relative to the workspace.","default":"."},"include":{"type":"array","items":{"type":"string"},"description":"Globs matched against file base names, e.g. [\"*.ts\", \"*.md\"]; default all files."}},"required":["pattern"],"additionalProperties":false};
-const func1 = requireAjvRuntime("ajv/dist/runtime/ucs2length").default;
+export const v_99cf26e938c90ebe8cf14ffbaf004cb8e3408919220596cef64289f1f5962c41 = validate35;
+const schema46 = {"type":"object","properties":{"path":{"type":"string","description":"The directory: absolute, or relative to the workspace.","default":"."},"recursive":{"type":"boolean","default":false,"description":"List subdirectories too."},"max_depth":{"type":"integer","minimum":1,"description":"With recursive: levels to descend (1 = only the directory's own entries)."}},"required":[],"additionalProperties":false};
 
 function validate35(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -1553,8 +1658,101 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
+for(const key0 in data){
+if(!(((key0 === "path") || (key0 === "recursive")) || (key0 === "max_depth"))){
+const err0 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema46,data};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+}
+if(data.path !== undefined){
+let data0 = data.path;
+if(typeof data0 !== "string"){
+const err1 = {instancePath:instancePath+"/path",schemaPath:"#/properties/path/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema46.properties.path.type,parentSchema:schema46.properties.path,data:data0};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+}
+if(data.recursive !== undefined){
+let data1 = data.recursive;
+if(typeof data1 !== "boolean"){
+const err2 = {instancePath:instancePath+"/recursive",schemaPath:"#/properties/recursive/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema46.properties.recursive.type,parentSchema:schema46.properties.recursive,data:data1};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+if(data.max_depth !== undefined){
+let data2 = data.max_depth;
+if(!((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2)))){
+const err3 = {instancePath:instancePath+"/max_depth",schemaPath:"#/properties/max_depth/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema46.properties.max_depth.type,parentSchema:schema46.properties.max_depth,data:data2};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+if(typeof data2 == "number"){
+if(data2 < 1 || isNaN(data2)){
+const err4 = {instancePath:instancePath+"/max_depth",schemaPath:"#/properties/max_depth/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema46.properties.max_depth,data:data2};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err5 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema46.type,parentSchema:schema46,data};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+validate35.errors = vErrors;
+return errors === 0;
+}
+validate35.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+
+export const v_1617309f5aa2e92fcc7d2378fe5eed568ed563686ae63e170c990e1c34e6068f = validate36;
+const schema47 = {"type":"object","properties":{"pattern":{"type":"string","minLength":1},"regex":{"type":"boolean","default":false,"description":"Treat pattern as a regular expression."},"ignore_case":{"type":"boolean","default":false},"path":{"type":"string","description":"File or directory to search: absolute, or relative to the workspace.","default":"."},"include":{"type":"array","items":{"type":"string"},"description":"Globs matched against file base names, e.g. [\"*.ts\", \"*.md\"]; default all files."}},"required":["pattern"],"additionalProperties":false};
+
+function validate36(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate36.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.pattern === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "pattern"},message:"must have required property '"+"pattern"+"'",schema:schema46.required,parentSchema:schema46,data};
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "pattern"},message:"must have required property '"+"pattern"+"'",schema:schema47.required,parentSchema:schema47,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -1565,7 +1763,7 @@ errors++;
 }
 for(const key0 in data){
 if(!(((((key0 === "pattern") || (key0 === "regex")) || (key0 === "ignore_case")) || (key0 === "path")) || (key0 === "include"))){
-const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema46,data};
+const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema47,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -1579,7 +1777,7 @@ if(data.pattern !== undefined){
 let data0 = data.pattern;
 if(typeof data0 === "string"){
 if(func1(data0) < 1){
-const err2 = {instancePath:instancePath+"/pattern",schemaPath:"#/properties/pattern/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema46.properties.pattern,data:data0};
+const err2 = {instancePath:instancePath+"/pattern",schemaPath:"#/properties/pattern/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema47.properties.pattern,data:data0};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -1590,7 +1788,7 @@ errors++;
 }
 }
 else {
-const err3 = {instancePath:instancePath+"/pattern",schemaPath:"#/properties/pattern/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema46.properties.pattern.type,parentSchema:schema46.properties.pattern,data:data0};
+const err3 = {instancePath:instancePath+"/pattern",schemaPath:"#/properties/pattern/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema47.properties.pattern.type,parentSchema:schema47.properties.pattern,data:data0};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -1603,7 +1801,7 @@ errors++;
 if(data.regex !== undefined){
 let data1 = data.regex;
 if(typeof data1 !== "boolean"){
-const err4 = {instancePath:instancePath+"/regex",schemaPath:"#/properties/regex/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema46.properties.regex.type,parentSchema:schema46.properties.regex,data:data1};
+const err4 = {instancePath:instancePath+"/regex",schemaPath:"#/properties/regex/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema47.properties.regex.type,parentSchema:schema47.properties.regex,data:data1};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -1616,7 +1814,7 @@ errors++;
 if(data.ignore_case !== undefined){
 let data2 = data.ignore_case;
 if(typeof data2 !== "boolean"){
-const err5 = {instancePath:instancePath+"/ignore_case",schemaPath:"#/properties/ignore_case/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema46.properties.ignore_case.type,parentSchema:schema46.properties.ignore_case,data:data2};
+const err5 = {instancePath:instancePath+"/ignore_case",schemaPath:"#/properties/ignore_case/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema47.properties.ignore_case.type,parentSchema:schema47.properties.ignore_case,data:data2};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -1629,7 +1827,7 @@ errors++;
 if(data.path !== undefined){
 let data3 = data.path;
 if(typeof data3 !== "string"){
-const err6 = {instancePath:instancePath+"/path",schemaPath:"#/properties/path/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema46.properties.path.type,parentSchema:schema46.properties.path,data:data3};
+const err6 = {instancePath:instancePath+"/path",schemaPath:"#/properties/path/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema47.properties.path.type,parentSchema:schema47.properties.path,data:data3};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -1646,7 +1844,7 @@ const len0 = data4.length;
 for(let i0=0; i0<len0; i0++){
 let data5 = data4[i0];
 if(typeof data5 !== "string"){
-const err7 = {instancePath:instancePath+"/include/" + i0,schemaPath:"#/properties/include/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema46.properties.include.items.type,parentSchema:schema46.properties.include.items,data:data5};
+const err7 = {instancePath:instancePath+"/include/" + i0,schemaPath:"#/properties/include/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema47.properties.include.items.type,parentSchema:schema47.properties.include.items,data:data5};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -1658,7 +1856,7 @@ errors++;
 }
 }
 else {
-const err8 = {instancePath:instancePath+"/include",schemaPath:"#/properties/include/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema46.properties.include.type,parentSchema:schema46.properties.include,data:data4};
+const err8 = {instancePath:instancePath+"/include",schemaPath:"#/properties/include/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema47.properties.include.type,parentSchema:schema47.properties.include,data:data4};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -1670,7 +1868,7 @@ errors++;
 }
 }
 else {
-const err9 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema46.type,parentSchema:schema46,data};
+const err9 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema47.type,parentSchema:schema47,data};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -1679,78 +1877,13 @@ vErrors.push(err9);
 }
 errors++;
 }
-validate35.errors = vErrors;
-return errors === 0;
-}
-validate35.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
-
-export const v_55a47a62caccb823243acd06504db90dcae9007a05f8a9124d5d2199a77b72b9 = validate36;
-const schema47 = {"type":"object","properties":{"patch":{"type":"string","description":"The whole patch, from *** Begin Patch to *** End Patch."}},"required":["patch"],"additionalProperties":false};
-
-function validate36(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate36.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.patch === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "patch"},message:"must have required property '"+"patch"+"'",schema:schema47.required,parentSchema:schema47,data};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-for(const key0 in data){
-if(!(key0 === "patch")){
-const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema47,data};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-}
-if(data.patch !== undefined){
-let data0 = data.patch;
-if(typeof data0 !== "string"){
-const err2 = {instancePath:instancePath+"/patch",schemaPath:"#/properties/patch/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema47.properties.patch.type,parentSchema:schema47.properties.patch,data:data0};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-}
-}
-else {
-const err3 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema47.type,parentSchema:schema47,data};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
-errors++;
-}
 validate36.errors = vErrors;
 return errors === 0;
 }
 validate36.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const v_4dd9965deada704e725c31008aa51ba9dfc91ac1f085661a23876b179a19c8d4 = validate37;
-const schema48 = {"type":"object","properties":{"source":{"type":"string","description":"What to move: absolute, or relative to the workspace."},"destination":{"type":"string","description":"The new path: absolute, or relative to the workspace."}},"required":["source","destination"],"additionalProperties":false};
+export const v_55a47a62caccb823243acd06504db90dcae9007a05f8a9124d5d2199a77b72b9 = validate37;
+const schema48 = {"type":"object","properties":{"patch":{"type":"string","description":"The whole patch, from *** Begin Patch to *** End Patch."}},"required":["patch"],"additionalProperties":false};
 
 function validate37(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -1763,8 +1896,8 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.source === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "source"},message:"must have required property '"+"source"+"'",schema:schema48.required,parentSchema:schema48,data};
+if(data.patch === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "patch"},message:"must have required property '"+"patch"+"'",schema:schema48.required,parentSchema:schema48,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -1773,8 +1906,9 @@ vErrors.push(err0);
 }
 errors++;
 }
-if(data.destination === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "destination"},message:"must have required property '"+"destination"+"'",schema:schema48.required,parentSchema:schema48,data};
+for(const key0 in data){
+if(!(key0 === "patch")){
+const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema48,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -1783,9 +1917,11 @@ vErrors.push(err1);
 }
 errors++;
 }
-for(const key0 in data){
-if(!((key0 === "source") || (key0 === "destination"))){
-const err2 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema48,data};
+}
+if(data.patch !== undefined){
+let data0 = data.patch;
+if(typeof data0 !== "string"){
+const err2 = {instancePath:instancePath+"/patch",schemaPath:"#/properties/patch/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema48.properties.patch.type,parentSchema:schema48.properties.patch,data:data0};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -1795,10 +1931,9 @@ vErrors.push(err2);
 errors++;
 }
 }
-if(data.source !== undefined){
-let data0 = data.source;
-if(typeof data0 !== "string"){
-const err3 = {instancePath:instancePath+"/source",schemaPath:"#/properties/source/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema48.properties.source.type,parentSchema:schema48.properties.source,data:data0};
+}
+else {
+const err3 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema48.type,parentSchema:schema48,data};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -1807,38 +1942,13 @@ vErrors.push(err3);
 }
 errors++;
 }
-}
-if(data.destination !== undefined){
-let data1 = data.destination;
-if(typeof data1 !== "string"){
-const err4 = {instancePath:instancePath+"/destination",schemaPath:"#/properties/destination/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema48.properties.destination.type,parentSchema:schema48.properties.destination,data:data1};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
-errors++;
-}
-}
-}
-else {
-const err5 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema48.type,parentSchema:schema48,data};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
-errors++;
-}
 validate37.errors = vErrors;
 return errors === 0;
 }
 validate37.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const v_5d79bb88c20be70bcd2dd6478faba5dd6e179f0915b8182b59d7ed073e960b28 = validate38;
-const schema49 = {"type":"object","properties":{"path":{"type":"string","description":"The directory: absolute, or relative to the workspace."}},"required":["path"],"additionalProperties":false};
+export const v_4dd9965deada704e725c31008aa51ba9dfc91ac1f085661a23876b179a19c8d4 = validate38;
+const schema49 = {"type":"object","properties":{"source":{"type":"string","description":"What to move: absolute, or relative to the workspace."},"destination":{"type":"string","description":"The new path: absolute, or relative to the workspace."}},"required":["source","destination"],"additionalProperties":false};
 
 function validate38(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -1851,8 +1961,8 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.path === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "path"},message:"must have required property '"+"path"+"'",schema:schema49.required,parentSchema:schema49,data};
+if(data.source === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "source"},message:"must have required property '"+"source"+"'",schema:schema49.required,parentSchema:schema49,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -1861,9 +1971,8 @@ vErrors.push(err0);
 }
 errors++;
 }
-for(const key0 in data){
-if(!(key0 === "path")){
-const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema49,data};
+if(data.destination === undefined){
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "destination"},message:"must have required property '"+"destination"+"'",schema:schema49.required,parentSchema:schema49,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -1872,11 +1981,9 @@ vErrors.push(err1);
 }
 errors++;
 }
-}
-if(data.path !== undefined){
-let data0 = data.path;
-if(typeof data0 !== "string"){
-const err2 = {instancePath:instancePath+"/path",schemaPath:"#/properties/path/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema49.properties.path.type,parentSchema:schema49.properties.path,data:data0};
+for(const key0 in data){
+if(!((key0 === "source") || (key0 === "destination"))){
+const err2 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema49,data};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -1886,9 +1993,10 @@ vErrors.push(err2);
 errors++;
 }
 }
-}
-else {
-const err3 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema49.type,parentSchema:schema49,data};
+if(data.source !== undefined){
+let data0 = data.source;
+if(typeof data0 !== "string"){
+const err3 = {instancePath:instancePath+"/source",schemaPath:"#/properties/source/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema49.properties.source.type,parentSchema:schema49.properties.source,data:data0};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -1897,13 +2005,38 @@ vErrors.push(err3);
 }
 errors++;
 }
+}
+if(data.destination !== undefined){
+let data1 = data.destination;
+if(typeof data1 !== "string"){
+const err4 = {instancePath:instancePath+"/destination",schemaPath:"#/properties/destination/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema49.properties.destination.type,parentSchema:schema49.properties.destination,data:data1};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+}
+else {
+const err5 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema49.type,parentSchema:schema49,data};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
 validate38.errors = vErrors;
 return errors === 0;
 }
 validate38.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const v_782d4a6a46d8dcc7ddca3c54e613b2f00ebd4a67854d867054938d4b348de0ab = validate39;
-const schema50 = {"type":"object","properties":{"path":{"type":"string","description":"What to remove: absolute, or relative to the workspace."},"recursive":{"type":"boolean","default":false,"description":"Remove a directory with its contents."}},"required":["path"],"additionalProperties":false};
+export const v_5d79bb88c20be70bcd2dd6478faba5dd6e179f0915b8182b59d7ed073e960b28 = validate39;
+const schema50 = {"type":"object","properties":{"path":{"type":"string","description":"The directory: absolute, or relative to the workspace."}},"required":["path"],"additionalProperties":false};
 
 function validate39(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -1927,7 +2060,7 @@ vErrors.push(err0);
 errors++;
 }
 for(const key0 in data){
-if(!((key0 === "path") || (key0 === "recursive"))){
+if(!(key0 === "path")){
 const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema50,data};
 if(vErrors === null){
 vErrors = [err1];
@@ -1951,10 +2084,9 @@ vErrors.push(err2);
 errors++;
 }
 }
-if(data.recursive !== undefined){
-let data1 = data.recursive;
-if(typeof data1 !== "boolean"){
-const err3 = {instancePath:instancePath+"/recursive",schemaPath:"#/properties/recursive/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema50.properties.recursive.type,parentSchema:schema50.properties.recursive,data:data1};
+}
+else {
+const err3 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema50.type,parentSchema:schema50,data};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -1963,25 +2095,13 @@ vErrors.push(err3);
 }
 errors++;
 }
-}
-}
-else {
-const err4 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema50.type,parentSchema:schema50,data};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
-errors++;
-}
 validate39.errors = vErrors;
 return errors === 0;
 }
 validate39.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const v_0e8c85f0639b2f7f5c83d2a38f49448d28f2ed5febce533bcc8e4a27ce46dfff = validate40;
-const schema51 = {"type":"object","properties":{"path":{"type":"string","description":"What to remove: absolute, or relative to the workspace."},"recursive":{"type":"boolean","default":false,"description":"Remove a directory with its contents."},"expected_sha256":{"type":"string","description":"The sha256 (hex) reported when you read the file in this task."}},"required":["path"],"additionalProperties":false};
+export const v_782d4a6a46d8dcc7ddca3c54e613b2f00ebd4a67854d867054938d4b348de0ab = validate40;
+const schema51 = {"type":"object","properties":{"path":{"type":"string","description":"What to remove: absolute, or relative to the workspace."},"recursive":{"type":"boolean","default":false,"description":"Remove a directory with its contents."}},"required":["path"],"additionalProperties":false};
 
 function validate40(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -2005,7 +2125,7 @@ vErrors.push(err0);
 errors++;
 }
 for(const key0 in data){
-if(!(((key0 === "path") || (key0 === "recursive")) || (key0 === "expected_sha256"))){
+if(!((key0 === "path") || (key0 === "recursive"))){
 const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema51,data};
 if(vErrors === null){
 vErrors = [err1];
@@ -2042,10 +2162,9 @@ vErrors.push(err3);
 errors++;
 }
 }
-if(data.expected_sha256 !== undefined){
-let data2 = data.expected_sha256;
-if(typeof data2 !== "string"){
-const err4 = {instancePath:instancePath+"/expected_sha256",schemaPath:"#/properties/expected_sha256/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema51.properties.expected_sha256.type,parentSchema:schema51.properties.expected_sha256,data:data2};
+}
+else {
+const err4 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema51.type,parentSchema:schema51,data};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -2054,25 +2173,13 @@ vErrors.push(err4);
 }
 errors++;
 }
-}
-}
-else {
-const err5 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema51.type,parentSchema:schema51,data};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
-errors++;
-}
 validate40.errors = vErrors;
 return errors === 0;
 }
 validate40.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const v_3e2dc462dfa44d8db76cc270add065580784387b6103ed314d708f1190680e71 = validate41;
-const schema52 = {"type":"object","properties":{"purpose":{"type":"string","minLength":1,"description":"Why you run it, in one sentence; shown to the user and by list_jobs. Write it first."},"command":{"type":"string","minLength":1},"directory":{"type":"string","description":"Working directory; default the workspace root. Relative paths resolve against it."},"timeout_ms":{"type":"integer","minimum":0,"description":"How long to wait before returning; default 30000."}},"required":["purpose","command"],"additionalProperties":false};
+export const v_0e8c85f0639b2f7f5c83d2a38f49448d28f2ed5febce533bcc8e4a27ce46dfff = validate41;
+const schema52 = {"type":"object","properties":{"path":{"type":"string","description":"What to remove: absolute, or relative to the workspace."},"recursive":{"type":"boolean","default":false,"description":"Remove a directory with its contents."},"expected_sha256":{"type":"string","description":"The sha256 (hex) reported when you read the file in this task."}},"required":["path"],"additionalProperties":false};
 
 function validate41(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -2085,8 +2192,99 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.path === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "path"},message:"must have required property '"+"path"+"'",schema:schema52.required,parentSchema:schema52,data};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+for(const key0 in data){
+if(!(((key0 === "path") || (key0 === "recursive")) || (key0 === "expected_sha256"))){
+const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema52,data};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+}
+if(data.path !== undefined){
+let data0 = data.path;
+if(typeof data0 !== "string"){
+const err2 = {instancePath:instancePath+"/path",schemaPath:"#/properties/path/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema52.properties.path.type,parentSchema:schema52.properties.path,data:data0};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+if(data.recursive !== undefined){
+let data1 = data.recursive;
+if(typeof data1 !== "boolean"){
+const err3 = {instancePath:instancePath+"/recursive",schemaPath:"#/properties/recursive/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema52.properties.recursive.type,parentSchema:schema52.properties.recursive,data:data1};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+if(data.expected_sha256 !== undefined){
+let data2 = data.expected_sha256;
+if(typeof data2 !== "string"){
+const err4 = {instancePath:instancePath+"/expected_sha256",schemaPath:"#/properties/expected_sha256/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema52.properties.expected_sha256.type,parentSchema:schema52.properties.expected_sha256,data:data2};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+}
+else {
+const err5 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema52.type,parentSchema:schema52,data};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+validate41.errors = vErrors;
+return errors === 0;
+}
+validate41.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+
+export const v_3e2dc462dfa44d8db76cc270add065580784387b6103ed314d708f1190680e71 = validate42;
+const schema53 = {"type":"object","properties":{"purpose":{"type":"string","minLength":1,"description":"Why you run it, in one sentence; shown to the user and by list_jobs. Write it first."},"command":{"type":"string","minLength":1},"directory":{"type":"string","description":"Working directory; default the workspace root. Relative paths resolve against it."},"timeout_ms":{"type":"integer","minimum":0,"description":"How long to wait before returning; default 30000."}},"required":["purpose","command"],"additionalProperties":false};
+
+function validate42(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate42.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.purpose === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "purpose"},message:"must have required property '"+"purpose"+"'",schema:schema52.required,parentSchema:schema52,data};
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "purpose"},message:"must have required property '"+"purpose"+"'",schema:schema53.required,parentSchema:schema53,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -2096,7 +2294,7 @@ vErrors.push(err0);
 errors++;
 }
 if(data.command === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "command"},message:"must have required property '"+"command"+"'",schema:schema52.required,parentSchema:schema52,data};
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "command"},message:"must have required property '"+"command"+"'",schema:schema53.required,parentSchema:schema53,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -2107,7 +2305,7 @@ errors++;
 }
 for(const key0 in data){
 if(!((((key0 === "purpose") || (key0 === "command")) || (key0 === "directory")) || (key0 === "timeout_ms"))){
-const err2 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema52,data};
+const err2 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema53,data};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -2121,7 +2319,7 @@ if(data.purpose !== undefined){
 let data0 = data.purpose;
 if(typeof data0 === "string"){
 if(func1(data0) < 1){
-const err3 = {instancePath:instancePath+"/purpose",schemaPath:"#/properties/purpose/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema52.properties.purpose,data:data0};
+const err3 = {instancePath:instancePath+"/purpose",schemaPath:"#/properties/purpose/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema53.properties.purpose,data:data0};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -2132,7 +2330,7 @@ errors++;
 }
 }
 else {
-const err4 = {instancePath:instancePath+"/purpose",schemaPath:"#/properties/purpose/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema52.properties.purpose.type,parentSchema:schema52.properties.purpose,data:data0};
+const err4 = {instancePath:instancePath+"/purpose",schemaPath:"#/properties/purpose/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema53.properties.purpose.type,parentSchema:schema53.properties.purpose,data:data0};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -2146,7 +2344,7 @@ if(data.command !== undefined){
 let data1 = data.command;
 if(typeof data1 === "string"){
 if(func1(data1) < 1){
-const err5 = {instancePath:instancePath+"/command",schemaPath:"#/properties/command/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema52.properties.command,data:data1};
+const err5 = {instancePath:instancePath+"/command",schemaPath:"#/properties/command/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema53.properties.command,data:data1};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -2157,7 +2355,7 @@ errors++;
 }
 }
 else {
-const err6 = {instancePath:instancePath+"/command",schemaPath:"#/properties/command/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema52.properties.command.type,parentSchema:schema52.properties.command,data:data1};
+const err6 = {instancePath:instancePath+"/command",schemaPath:"#/properties/command/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema53.properties.command.type,parentSchema:schema53.properties.command,data:data1};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -2170,7 +2368,7 @@ errors++;
 if(data.directory !== undefined){
 let data2 = data.directory;
 if(typeof data2 !== "string"){
-const err7 = {instancePath:instancePath+"/directory",schemaPath:"#/properties/directory/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema52.properties.directory.type,parentSchema:schema52.properties.directory,data:data2};
+const err7 = {instancePath:instancePath+"/directory",schemaPath:"#/properties/directory/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema53.properties.directory.type,parentSchema:schema53.properties.directory,data:data2};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -2183,7 +2381,7 @@ errors++;
 if(data.timeout_ms !== undefined){
 let data3 = data.timeout_ms;
 if(!((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3)))){
-const err8 = {instancePath:instancePath+"/timeout_ms",schemaPath:"#/properties/timeout_ms/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema52.properties.timeout_ms.type,parentSchema:schema52.properties.timeout_ms,data:data3};
+const err8 = {instancePath:instancePath+"/timeout_ms",schemaPath:"#/properties/timeout_ms/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema53.properties.timeout_ms.type,parentSchema:schema53.properties.timeout_ms,data:data3};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -2194,7 +2392,7 @@ errors++;
 }
 if(typeof data3 == "number"){
 if(data3 < 0 || isNaN(data3)){
-const err9 = {instancePath:instancePath+"/timeout_ms",schemaPath:"#/properties/timeout_ms/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema52.properties.timeout_ms,data:data3};
+const err9 = {instancePath:instancePath+"/timeout_ms",schemaPath:"#/properties/timeout_ms/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema53.properties.timeout_ms,data:data3};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -2207,7 +2405,7 @@ errors++;
 }
 }
 else {
-const err10 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema52.type,parentSchema:schema52,data};
+const err10 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema53.type,parentSchema:schema53,data};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -2216,78 +2414,13 @@ vErrors.push(err10);
 }
 errors++;
 }
-validate41.errors = vErrors;
-return errors === 0;
-}
-validate41.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
-
-export const v_38564730f259b94fd8e24495c2c09f87d5b6129fd113a5261006353197cdd844 = validate42;
-const schema53 = {"type":"object","properties":{"state":{"type":"string","enum":["all","running","exited"],"default":"all","description":"Which jobs to list."}},"required":[],"additionalProperties":false};
-
-function validate42(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate42.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(data && typeof data == "object" && !Array.isArray(data)){
-for(const key0 in data){
-if(!(key0 === "state")){
-const err0 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema53,data};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-}
-if(data.state !== undefined){
-let data0 = data.state;
-if(typeof data0 !== "string"){
-const err1 = {instancePath:instancePath+"/state",schemaPath:"#/properties/state/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema53.properties.state.type,parentSchema:schema53.properties.state,data:data0};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-if(!(((data0 === "all") || (data0 === "running")) || (data0 === "exited"))){
-const err2 = {instancePath:instancePath+"/state",schemaPath:"#/properties/state/enum",keyword:"enum",params:{allowedValues: schema53.properties.state.enum},message:"must be equal to one of the allowed values",schema:schema53.properties.state.enum,parentSchema:schema53.properties.state,data:data0};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-}
-}
-else {
-const err3 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema53.type,parentSchema:schema53,data};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
-errors++;
-}
 validate42.errors = vErrors;
 return errors === 0;
 }
 validate42.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const v_647cfd0017775e2a051ccb3345a3b63100100c01756cb6ed0f4e5c20dc94ad79 = validate43;
-const schema54 = {"type":"object","properties":{"job_id":{"type":"string","description":"The job id (cmd_N) from run_command, exec_command or list_jobs."},"offset":{"type":"integer","minimum":1,"description":"First line (1-based, counted from the job's start)."},"limit":{"type":"integer","minimum":1,"description":"Lines to show; default 100."}},"required":["job_id"],"additionalProperties":false};
+export const v_38564730f259b94fd8e24495c2c09f87d5b6129fd113a5261006353197cdd844 = validate43;
+const schema54 = {"type":"object","properties":{"state":{"type":"string","enum":["all","running","exited"],"default":"all","description":"Which jobs to list."}},"required":[],"additionalProperties":false};
 
 function validate43(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -2300,8 +2433,9 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.job_id === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "job_id"},message:"must have required property '"+"job_id"+"'",schema:schema54.required,parentSchema:schema54,data};
+for(const key0 in data){
+if(!(key0 === "state")){
+const err0 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema54,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -2310,9 +2444,11 @@ vErrors.push(err0);
 }
 errors++;
 }
-for(const key0 in data){
-if(!(((key0 === "job_id") || (key0 === "offset")) || (key0 === "limit"))){
-const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema54,data};
+}
+if(data.state !== undefined){
+let data0 = data.state;
+if(typeof data0 !== "string"){
+const err1 = {instancePath:instancePath+"/state",schemaPath:"#/properties/state/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema54.properties.state.type,parentSchema:schema54.properties.state,data:data0};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -2321,11 +2457,8 @@ vErrors.push(err1);
 }
 errors++;
 }
-}
-if(data.job_id !== undefined){
-let data0 = data.job_id;
-if(typeof data0 !== "string"){
-const err2 = {instancePath:instancePath+"/job_id",schemaPath:"#/properties/job_id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema54.properties.job_id.type,parentSchema:schema54.properties.job_id,data:data0};
+if(!(((data0 === "all") || (data0 === "running")) || (data0 === "exited"))){
+const err2 = {instancePath:instancePath+"/state",schemaPath:"#/properties/state/enum",keyword:"enum",params:{allowedValues: schema54.properties.state.enum},message:"must be equal to one of the allowed values",schema:schema54.properties.state.enum,parentSchema:schema54.properties.state,data:data0};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -2335,10 +2468,9 @@ vErrors.push(err2);
 errors++;
 }
 }
-if(data.offset !== undefined){
-let data1 = data.offset;
-if(!((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1)))){
-const err3 = {instancePath:instancePath+"/offset",schemaPath:"#/properties/offset/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema54.properties.offset.type,parentSchema:schema54.properties.offset,data:data1};
+}
+else {
+const err3 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema54.type,parentSchema:schema54,data};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -2347,62 +2479,13 @@ vErrors.push(err3);
 }
 errors++;
 }
-if(typeof data1 == "number"){
-if(data1 < 1 || isNaN(data1)){
-const err4 = {instancePath:instancePath+"/offset",schemaPath:"#/properties/offset/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema54.properties.offset,data:data1};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
-errors++;
-}
-}
-}
-if(data.limit !== undefined){
-let data2 = data.limit;
-if(!((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2)))){
-const err5 = {instancePath:instancePath+"/limit",schemaPath:"#/properties/limit/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema54.properties.limit.type,parentSchema:schema54.properties.limit,data:data2};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
-errors++;
-}
-if(typeof data2 == "number"){
-if(data2 < 1 || isNaN(data2)){
-const err6 = {instancePath:instancePath+"/limit",schemaPath:"#/properties/limit/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema54.properties.limit,data:data2};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
-errors++;
-}
-}
-}
-}
-else {
-const err7 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema54.type,parentSchema:schema54,data};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
-}
-errors++;
-}
 validate43.errors = vErrors;
 return errors === 0;
 }
 validate43.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const v_cc60ab9e8db8fdb22178b66c9c02d8663e58d5acf8e5f363a6c4fd277226599f = validate44;
-const schema55 = {"type":"object","properties":{"job_id":{"type":"string","description":"The job id (cmd_N) from run_command, exec_command or list_jobs."},"pattern":{"type":"string","minLength":1,"description":"A JavaScript regular expression tested against each new output line."},"timeout_ms":{"type":"integer","minimum":0,"description":"How long to wait; default 30000."}},"required":["job_id"],"additionalProperties":false};
+export const v_647cfd0017775e2a051ccb3345a3b63100100c01756cb6ed0f4e5c20dc94ad79 = validate44;
+const schema55 = {"type":"object","properties":{"job_id":{"type":"string","description":"The job id (cmd_N) from run_command, exec_command or list_jobs."},"offset":{"type":"integer","minimum":1,"description":"First line (1-based, counted from the job's start)."},"limit":{"type":"integer","minimum":1,"description":"Lines to show; default 100."}},"required":["job_id"],"additionalProperties":false};
 
 function validate44(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -2426,7 +2509,7 @@ vErrors.push(err0);
 errors++;
 }
 for(const key0 in data){
-if(!(((key0 === "job_id") || (key0 === "pattern")) || (key0 === "timeout_ms"))){
+if(!(((key0 === "job_id") || (key0 === "offset")) || (key0 === "limit"))){
 const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema55,data};
 if(vErrors === null){
 vErrors = [err1];
@@ -2450,11 +2533,10 @@ vErrors.push(err2);
 errors++;
 }
 }
-if(data.pattern !== undefined){
-let data1 = data.pattern;
-if(typeof data1 === "string"){
-if(func1(data1) < 1){
-const err3 = {instancePath:instancePath+"/pattern",schemaPath:"#/properties/pattern/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema55.properties.pattern,data:data1};
+if(data.offset !== undefined){
+let data1 = data.offset;
+if(!((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1)))){
+const err3 = {instancePath:instancePath+"/offset",schemaPath:"#/properties/offset/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema55.properties.offset.type,parentSchema:schema55.properties.offset,data:data1};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -2463,9 +2545,9 @@ vErrors.push(err3);
 }
 errors++;
 }
-}
-else {
-const err4 = {instancePath:instancePath+"/pattern",schemaPath:"#/properties/pattern/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema55.properties.pattern.type,parentSchema:schema55.properties.pattern,data:data1};
+if(typeof data1 == "number"){
+if(data1 < 1 || isNaN(data1)){
+const err4 = {instancePath:instancePath+"/offset",schemaPath:"#/properties/offset/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema55.properties.offset,data:data1};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -2475,10 +2557,11 @@ vErrors.push(err4);
 errors++;
 }
 }
-if(data.timeout_ms !== undefined){
-let data2 = data.timeout_ms;
+}
+if(data.limit !== undefined){
+let data2 = data.limit;
 if(!((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2)))){
-const err5 = {instancePath:instancePath+"/timeout_ms",schemaPath:"#/properties/timeout_ms/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema55.properties.timeout_ms.type,parentSchema:schema55.properties.timeout_ms,data:data2};
+const err5 = {instancePath:instancePath+"/limit",schemaPath:"#/properties/limit/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema55.properties.limit.type,parentSchema:schema55.properties.limit,data:data2};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -2488,8 +2571,8 @@ vErrors.push(err5);
 errors++;
 }
 if(typeof data2 == "number"){
-if(data2 < 0 || isNaN(data2)){
-const err6 = {instancePath:instancePath+"/timeout_ms",schemaPath:"#/properties/timeout_ms/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema55.properties.timeout_ms,data:data2};
+if(data2 < 1 || isNaN(data2)){
+const err6 = {instancePath:instancePath+"/limit",schemaPath:"#/properties/limit/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema55.properties.limit,data:data2};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -2516,8 +2599,8 @@ return errors === 0;
 }
 validate44.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const v_ef825f216c770f0322e6c033f21bd5ec5a6a78a833e5fa8f9ae170e6267e4457 = validate45;
-const schema56 = {"type":"object","properties":{"job_id":{"type":"string","description":"The job id (cmd_N) from run_command, exec_command or list_jobs."},"signal":{"type":"string","enum":["stop","kill"],"default":"stop"}},"required":["job_id"],"additionalProperties":false};
+export const v_cc60ab9e8db8fdb22178b66c9c02d8663e58d5acf8e5f363a6c4fd277226599f = validate45;
+const schema56 = {"type":"object","properties":{"job_id":{"type":"string","description":"The job id (cmd_N) from run_command, exec_command or list_jobs."},"pattern":{"type":"string","minLength":1,"description":"A JavaScript regular expression tested against each new output line."},"timeout_ms":{"type":"integer","minimum":0,"description":"How long to wait; default 30000."}},"required":["job_id"],"additionalProperties":false};
 
 function validate45(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -2541,7 +2624,7 @@ vErrors.push(err0);
 errors++;
 }
 for(const key0 in data){
-if(!((key0 === "job_id") || (key0 === "signal"))){
+if(!(((key0 === "job_id") || (key0 === "pattern")) || (key0 === "timeout_ms"))){
 const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema56,data};
 if(vErrors === null){
 vErrors = [err1];
@@ -2565,10 +2648,11 @@ vErrors.push(err2);
 errors++;
 }
 }
-if(data.signal !== undefined){
-let data1 = data.signal;
-if(typeof data1 !== "string"){
-const err3 = {instancePath:instancePath+"/signal",schemaPath:"#/properties/signal/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema56.properties.signal.type,parentSchema:schema56.properties.signal,data:data1};
+if(data.pattern !== undefined){
+let data1 = data.pattern;
+if(typeof data1 === "string"){
+if(func1(data1) < 1){
+const err3 = {instancePath:instancePath+"/pattern",schemaPath:"#/properties/pattern/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema56.properties.pattern,data:data1};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -2577,8 +2661,9 @@ vErrors.push(err3);
 }
 errors++;
 }
-if(!((data1 === "stop") || (data1 === "kill"))){
-const err4 = {instancePath:instancePath+"/signal",schemaPath:"#/properties/signal/enum",keyword:"enum",params:{allowedValues: schema56.properties.signal.enum},message:"must be equal to one of the allowed values",schema:schema56.properties.signal.enum,parentSchema:schema56.properties.signal,data:data1};
+}
+else {
+const err4 = {instancePath:instancePath+"/pattern",schemaPath:"#/properties/pattern/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema56.properties.pattern.type,parentSchema:schema56.properties.pattern,data:data1};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -2588,9 +2673,10 @@ vErrors.push(err4);
 errors++;
 }
 }
-}
-else {
-const err5 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema56.type,parentSchema:schema56,data};
+if(data.timeout_ms !== undefined){
+let data2 = data.timeout_ms;
+if(!((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2)))){
+const err5 = {instancePath:instancePath+"/timeout_ms",schemaPath:"#/properties/timeout_ms/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema56.properties.timeout_ms.type,parentSchema:schema56.properties.timeout_ms,data:data2};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -2599,13 +2685,37 @@ vErrors.push(err5);
 }
 errors++;
 }
+if(typeof data2 == "number"){
+if(data2 < 0 || isNaN(data2)){
+const err6 = {instancePath:instancePath+"/timeout_ms",schemaPath:"#/properties/timeout_ms/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema56.properties.timeout_ms,data:data2};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err7 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema56.type,parentSchema:schema56,data};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
 validate45.errors = vErrors;
 return errors === 0;
 }
 validate45.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const v_80aca21a457e4879aa4438d40ca5dcaa7269ac286f3cce8bf7d2e5c99fac818a = validate46;
-const schema57 = {"type":"object","properties":{"url":{"type":"string","description":"An http:// or https:// URL."}},"required":["url"],"additionalProperties":false};
+export const v_ef825f216c770f0322e6c033f21bd5ec5a6a78a833e5fa8f9ae170e6267e4457 = validate46;
+const schema57 = {"type":"object","properties":{"job_id":{"type":"string","description":"The job id (cmd_N) from run_command, exec_command or list_jobs."},"signal":{"type":"string","enum":["stop","kill"],"default":"stop"}},"required":["job_id"],"additionalProperties":false};
 
 function validate46(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -2618,8 +2728,8 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.url === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "url"},message:"must have required property '"+"url"+"'",schema:schema57.required,parentSchema:schema57,data};
+if(data.job_id === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "job_id"},message:"must have required property '"+"job_id"+"'",schema:schema57.required,parentSchema:schema57,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -2629,7 +2739,7 @@ vErrors.push(err0);
 errors++;
 }
 for(const key0 in data){
-if(!(key0 === "url")){
+if(!((key0 === "job_id") || (key0 === "signal"))){
 const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema57,data};
 if(vErrors === null){
 vErrors = [err1];
@@ -2640,10 +2750,10 @@ vErrors.push(err1);
 errors++;
 }
 }
-if(data.url !== undefined){
-let data0 = data.url;
+if(data.job_id !== undefined){
+let data0 = data.job_id;
 if(typeof data0 !== "string"){
-const err2 = {instancePath:instancePath+"/url",schemaPath:"#/properties/url/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema57.properties.url.type,parentSchema:schema57.properties.url,data:data0};
+const err2 = {instancePath:instancePath+"/job_id",schemaPath:"#/properties/job_id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema57.properties.job_id.type,parentSchema:schema57.properties.job_id,data:data0};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -2653,9 +2763,10 @@ vErrors.push(err2);
 errors++;
 }
 }
-}
-else {
-const err3 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema57.type,parentSchema:schema57,data};
+if(data.signal !== undefined){
+let data1 = data.signal;
+if(typeof data1 !== "string"){
+const err3 = {instancePath:instancePath+"/signal",schemaPath:"#/properties/signal/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema57.properties.signal.type,parentSchema:schema57.properties.signal,data:data1};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -2664,13 +2775,35 @@ vErrors.push(err3);
 }
 errors++;
 }
+if(!((data1 === "stop") || (data1 === "kill"))){
+const err4 = {instancePath:instancePath+"/signal",schemaPath:"#/properties/signal/enum",keyword:"enum",params:{allowedValues: schema57.properties.signal.enum},message:"must be equal to one of the allowed values",schema:schema57.properties.signal.enum,parentSchema:schema57.properties.signal,data:data1};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+}
+else {
+const err5 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema57.type,parentSchema:schema57,data};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
 validate46.errors = vErrors;
 return errors === 0;
 }
 validate46.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const v_57115f4c5d3ff0084be5724c375186ddee1b7331f18a01cf369617cfc70d74da = validate47;
-const schema58 = {"type":"object","properties":{"name":{"type":"string","minLength":1,"description":"The skill's name."}},"required":["name"],"additionalProperties":false};
+export const v_80aca21a457e4879aa4438d40ca5dcaa7269ac286f3cce8bf7d2e5c99fac818a = validate47;
+const schema58 = {"type":"object","properties":{"url":{"type":"string","description":"An http:// or https:// URL."}},"required":["url"],"additionalProperties":false};
 
 function validate47(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -2683,8 +2816,73 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.url === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "url"},message:"must have required property '"+"url"+"'",schema:schema58.required,parentSchema:schema58,data};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+for(const key0 in data){
+if(!(key0 === "url")){
+const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema58,data};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+}
+if(data.url !== undefined){
+let data0 = data.url;
+if(typeof data0 !== "string"){
+const err2 = {instancePath:instancePath+"/url",schemaPath:"#/properties/url/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.properties.url.type,parentSchema:schema58.properties.url,data:data0};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+}
+else {
+const err3 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema58.type,parentSchema:schema58,data};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+validate47.errors = vErrors;
+return errors === 0;
+}
+validate47.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+
+export const v_57115f4c5d3ff0084be5724c375186ddee1b7331f18a01cf369617cfc70d74da = validate48;
+const schema59 = {"type":"object","properties":{"name":{"type":"string","minLength":1,"description":"The skill's name."}},"required":["name"],"additionalProperties":false};
+
+function validate48(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate48.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.name === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'",schema:schema58.required,parentSchema:schema58,data};
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'",schema:schema59.required,parentSchema:schema59,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -2695,7 +2893,7 @@ errors++;
 }
 for(const key0 in data){
 if(!(key0 === "name")){
-const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema58,data};
+const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema59,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -2709,7 +2907,7 @@ if(data.name !== undefined){
 let data0 = data.name;
 if(typeof data0 === "string"){
 if(func1(data0) < 1){
-const err2 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema58.properties.name,data:data0};
+const err2 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema59.properties.name,data:data0};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -2720,7 +2918,7 @@ errors++;
 }
 }
 else {
-const err3 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.properties.name.type,parentSchema:schema58.properties.name,data:data0};
+const err3 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema59.properties.name.type,parentSchema:schema59.properties.name,data:data0};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -2732,7 +2930,7 @@ errors++;
 }
 }
 else {
-const err4 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema58.type,parentSchema:schema58,data};
+const err4 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema59.type,parentSchema:schema59,data};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -2741,18 +2939,18 @@ vErrors.push(err4);
 }
 errors++;
 }
-validate47.errors = vErrors;
+validate48.errors = vErrors;
 return errors === 0;
 }
-validate47.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate48.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const v_3c68cff01f362d5723943d61c453fcbffa0abe77dfc572b3a01e6f15a4c7b315 = validate48;
-const schema59 = {"type":"object","properties":{"to":{"type":"string","minLength":1,"description":"\"root\" or a running child's id."},"text":{"type":"string","description":"The message."},"reply_to":{"type":"string","minLength":1,"description":"A question id (q_N) that `to` asked you: the text is its answer."}},"required":["to","text"],"additionalProperties":false};
+export const v_3c68cff01f362d5723943d61c453fcbffa0abe77dfc572b3a01e6f15a4c7b315 = validate49;
+const schema60 = {"type":"object","properties":{"to":{"type":"string","minLength":1,"description":"\"root\" or a running child's id."},"text":{"type":"string","description":"The message."},"reply_to":{"type":"string","minLength":1,"description":"A question id (q_N) that `to` asked you: the text is its answer."}},"required":["to","text"],"additionalProperties":false};
 
-function validate48(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate49(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate48.evaluated;
+const evaluated0 = validate49.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -2761,7 +2959,7 @@ evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.to === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "to"},message:"must have required property '"+"to"+"'",schema:schema59.required,parentSchema:schema59,data};
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "to"},message:"must have required property '"+"to"+"'",schema:schema60.required,parentSchema:schema60,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -2771,7 +2969,7 @@ vErrors.push(err0);
 errors++;
 }
 if(data.text === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "text"},message:"must have required property '"+"text"+"'",schema:schema59.required,parentSchema:schema59,data};
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "text"},message:"must have required property '"+"text"+"'",schema:schema60.required,parentSchema:schema60,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -2782,7 +2980,7 @@ errors++;
 }
 for(const key0 in data){
 if(!(((key0 === "to") || (key0 === "text")) || (key0 === "reply_to"))){
-const err2 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema59,data};
+const err2 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema60,data};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -2796,7 +2994,7 @@ if(data.to !== undefined){
 let data0 = data.to;
 if(typeof data0 === "string"){
 if(func1(data0) < 1){
-const err3 = {instancePath:instancePath+"/to",schemaPath:"#/properties/to/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema59.properties.to,data:data0};
+const err3 = {instancePath:instancePath+"/to",schemaPath:"#/properties/to/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema60.properties.to,data:data0};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -2807,7 +3005,7 @@ errors++;
 }
 }
 else {
-const err4 = {instancePath:instancePath+"/to",schemaPath:"#/properties/to/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema59.properties.to.type,parentSchema:schema59.properties.to,data:data0};
+const err4 = {instancePath:instancePath+"/to",schemaPath:"#/properties/to/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema60.properties.to.type,parentSchema:schema60.properties.to,data:data0};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -2820,7 +3018,7 @@ errors++;
 if(data.text !== undefined){
 let data1 = data.text;
 if(typeof data1 !== "string"){
-const err5 = {instancePath:instancePath+"/text",schemaPath:"#/properties/text/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema59.properties.text.type,parentSchema:schema59.properties.text,data:data1};
+const err5 = {instancePath:instancePath+"/text",schemaPath:"#/properties/text/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema60.properties.text.type,parentSchema:schema60.properties.text,data:data1};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -2834,7 +3032,7 @@ if(data.reply_to !== undefined){
 let data2 = data.reply_to;
 if(typeof data2 === "string"){
 if(func1(data2) < 1){
-const err6 = {instancePath:instancePath+"/reply_to",schemaPath:"#/properties/reply_to/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema59.properties.reply_to,data:data2};
+const err6 = {instancePath:instancePath+"/reply_to",schemaPath:"#/properties/reply_to/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema60.properties.reply_to,data:data2};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -2845,7 +3043,7 @@ errors++;
 }
 }
 else {
-const err7 = {instancePath:instancePath+"/reply_to",schemaPath:"#/properties/reply_to/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema59.properties.reply_to.type,parentSchema:schema59.properties.reply_to,data:data2};
+const err7 = {instancePath:instancePath+"/reply_to",schemaPath:"#/properties/reply_to/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema60.properties.reply_to.type,parentSchema:schema60.properties.reply_to,data:data2};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -2857,7 +3055,7 @@ errors++;
 }
 }
 else {
-const err8 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema59.type,parentSchema:schema59,data};
+const err8 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema60.type,parentSchema:schema60,data};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -2866,80 +3064,13 @@ vErrors.push(err8);
 }
 errors++;
 }
-validate48.errors = vErrors;
-return errors === 0;
-}
-validate48.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
-
-export const v_a16a1583af375e4736e82d2ced1a8bc2edbf325ac16c7fcb49dbd39dddbfaca8 = validate49;
-const schema60 = {"type":"object","properties":{"timeout_ms":{"type":"integer","minimum":0,"default":60000,"description":"How long to wait when no message is waiting; 0 returns at once."}},"required":[],"additionalProperties":false};
-
-function validate49(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate49.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(data && typeof data == "object" && !Array.isArray(data)){
-for(const key0 in data){
-if(!(key0 === "timeout_ms")){
-const err0 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema60,data};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-}
-if(data.timeout_ms !== undefined){
-let data0 = data.timeout_ms;
-if(!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0)))){
-const err1 = {instancePath:instancePath+"/timeout_ms",schemaPath:"#/properties/timeout_ms/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema60.properties.timeout_ms.type,parentSchema:schema60.properties.timeout_ms,data:data0};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-if(typeof data0 == "number"){
-if(data0 < 0 || isNaN(data0)){
-const err2 = {instancePath:instancePath+"/timeout_ms",schemaPath:"#/properties/timeout_ms/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema60.properties.timeout_ms,data:data0};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-}
-}
-}
-else {
-const err3 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema60.type,parentSchema:schema60,data};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
-errors++;
-}
 validate49.errors = vErrors;
 return errors === 0;
 }
 validate49.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const v_6bc60e8c91bb35fc4913ded3e6bbef4e3bdc50f5c6a2eb3de0dac1bdbec1fa07 = validate50;
-const schema61 = {"type":"object","properties":{"question":{"type":"string","minLength":1,"description":"The question, complete on its own."},"timeout_ms":{"type":"integer","minimum":0,"default":600000,"description":"How long to wait for the answer."}},"required":["question"],"additionalProperties":false};
+export const v_a16a1583af375e4736e82d2ced1a8bc2edbf325ac16c7fcb49dbd39dddbfaca8 = validate50;
+const schema61 = {"type":"object","properties":{"timeout_ms":{"type":"integer","minimum":0,"default":60000,"description":"How long to wait when no message is waiting; 0 returns at once."}},"required":[],"additionalProperties":false};
 
 function validate50(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -2952,8 +3083,75 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
+for(const key0 in data){
+if(!(key0 === "timeout_ms")){
+const err0 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema61,data};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+}
+if(data.timeout_ms !== undefined){
+let data0 = data.timeout_ms;
+if(!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0)))){
+const err1 = {instancePath:instancePath+"/timeout_ms",schemaPath:"#/properties/timeout_ms/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema61.properties.timeout_ms.type,parentSchema:schema61.properties.timeout_ms,data:data0};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(typeof data0 == "number"){
+if(data0 < 0 || isNaN(data0)){
+const err2 = {instancePath:instancePath+"/timeout_ms",schemaPath:"#/properties/timeout_ms/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema61.properties.timeout_ms,data:data0};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err3 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema61.type,parentSchema:schema61,data};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+validate50.errors = vErrors;
+return errors === 0;
+}
+validate50.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+
+export const v_6bc60e8c91bb35fc4913ded3e6bbef4e3bdc50f5c6a2eb3de0dac1bdbec1fa07 = validate51;
+const schema62 = {"type":"object","properties":{"question":{"type":"string","minLength":1,"description":"The question, complete on its own."},"timeout_ms":{"type":"integer","minimum":0,"default":600000,"description":"How long to wait for the answer."}},"required":["question"],"additionalProperties":false};
+
+function validate51(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate51.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.question === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "question"},message:"must have required property '"+"question"+"'",schema:schema61.required,parentSchema:schema61,data};
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "question"},message:"must have required property '"+"question"+"'",schema:schema62.required,parentSchema:schema62,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -2964,7 +3162,7 @@ errors++;
 }
 for(const key0 in data){
 if(!((key0 === "question") || (key0 === "timeout_ms"))){
-const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema61,data};
+const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema62,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -2978,7 +3176,7 @@ if(data.question !== undefined){
 let data0 = data.question;
 if(typeof data0 === "string"){
 if(func1(data0) < 1){
-const err2 = {instancePath:instancePath+"/question",schemaPath:"#/properties/question/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema61.properties.question,data:data0};
+const err2 = {instancePath:instancePath+"/question",schemaPath:"#/properties/question/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema62.properties.question,data:data0};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -2989,7 +3187,7 @@ errors++;
 }
 }
 else {
-const err3 = {instancePath:instancePath+"/question",schemaPath:"#/properties/question/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema61.properties.question.type,parentSchema:schema61.properties.question,data:data0};
+const err3 = {instancePath:instancePath+"/question",schemaPath:"#/properties/question/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema62.properties.question.type,parentSchema:schema62.properties.question,data:data0};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -3002,7 +3200,7 @@ errors++;
 if(data.timeout_ms !== undefined){
 let data1 = data.timeout_ms;
 if(!((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1)))){
-const err4 = {instancePath:instancePath+"/timeout_ms",schemaPath:"#/properties/timeout_ms/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema61.properties.timeout_ms.type,parentSchema:schema61.properties.timeout_ms,data:data1};
+const err4 = {instancePath:instancePath+"/timeout_ms",schemaPath:"#/properties/timeout_ms/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema62.properties.timeout_ms.type,parentSchema:schema62.properties.timeout_ms,data:data1};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -3013,7 +3211,7 @@ errors++;
 }
 if(typeof data1 == "number"){
 if(data1 < 0 || isNaN(data1)){
-const err5 = {instancePath:instancePath+"/timeout_ms",schemaPath:"#/properties/timeout_ms/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema61.properties.timeout_ms,data:data1};
+const err5 = {instancePath:instancePath+"/timeout_ms",schemaPath:"#/properties/timeout_ms/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema62.properties.timeout_ms,data:data1};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -3026,7 +3224,7 @@ errors++;
 }
 }
 else {
-const err6 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema61.type,parentSchema:schema61,data};
+const err6 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema62.type,parentSchema:schema62,data};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -3035,18 +3233,18 @@ vErrors.push(err6);
 }
 errors++;
 }
-validate50.errors = vErrors;
+validate51.errors = vErrors;
 return errors === 0;
 }
-validate50.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate51.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const v_deb24fbfc81a4b85a176262162ee9aec3bcd46f27bdbda317e4423f8eb2d064e = validate51;
-const schema62 = {"type":"object","properties":{"task":{"type":"string","minLength":1,"description":"The complete task and what to report back."},"agent":{"type":"string","description":"A named agent to run."},"agent_definition":{"type":"object","description":"An agent defined here instead of a named one.","properties":{"instructions":{"type":"string","minLength":1,"description":"Its instructions (at most 65536 bytes)."},"allowed_tools":{"type":"array","items":{"type":"string"},"description":"The tools it may use; default yours."},"model":{"type":"string","description":"\"provider/model\"; default your model."}},"required":["instructions"],"additionalProperties":false}},"required":["task"],"additionalProperties":false};
+export const v_deb24fbfc81a4b85a176262162ee9aec3bcd46f27bdbda317e4423f8eb2d064e = validate52;
+const schema63 = {"type":"object","properties":{"task":{"type":"string","minLength":1,"description":"The complete task and what to report back."},"agent":{"type":"string","description":"A named agent to run."},"agent_definition":{"type":"object","description":"An agent defined here instead of a named one.","properties":{"instructions":{"type":"string","minLength":1,"description":"Its instructions (at most 65536 bytes)."},"allowed_tools":{"type":"array","items":{"type":"string"},"description":"The tools it may use; default yours."},"model":{"type":"string","description":"\"provider/model\"; default your model."}},"required":["instructions"],"additionalProperties":false}},"required":["task"],"additionalProperties":false};
 
-function validate51(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate52(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate51.evaluated;
+const evaluated0 = validate52.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -3055,7 +3253,7 @@ evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.task === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "task"},message:"must have required property '"+"task"+"'",schema:schema62.required,parentSchema:schema62,data};
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "task"},message:"must have required property '"+"task"+"'",schema:schema63.required,parentSchema:schema63,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -3066,7 +3264,7 @@ errors++;
 }
 for(const key0 in data){
 if(!(((key0 === "task") || (key0 === "agent")) || (key0 === "agent_definition"))){
-const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema62,data};
+const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema63,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -3080,7 +3278,7 @@ if(data.task !== undefined){
 let data0 = data.task;
 if(typeof data0 === "string"){
 if(func1(data0) < 1){
-const err2 = {instancePath:instancePath+"/task",schemaPath:"#/properties/task/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema62.properties.task,data:data0};
+const err2 = {instancePath:instancePath+"/task",schemaPath:"#/properties/task/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema63.properties.task,data:data0};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -3091,7 +3289,7 @@ errors++;
 }
 }
 else {
-const err3 = {instancePath:instancePath+"/task",schemaPath:"#/properties/task/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema62.properties.task.type,parentSchema:schema62.properties.task,data:data0};
+const err3 = {instancePath:instancePath+"/task",schemaPath:"#/properties/task/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema63.properties.task.type,parentSchema:schema63.properties.task,data:data0};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -3104,7 +3302,7 @@ errors++;
 if(data.agent !== undefined){
 let data1 = data.agent;
 if(typeof data1 !== "string"){
-const err4 = {instancePath:instancePath+"/agent",schemaPath:"#/properties/agent/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema62.properties.agent.type,parentSchema:schema62.properties.agent,data:data1};
+const err4 = {instancePath:instancePath+"/agent",schemaPath:"#/properties/agent/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema63.properties.agent.type,parentSchema:schema63.properties.agent,data:data1};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -3118,7 +3316,7 @@ if(data.agent_definition !== undefined){
 let data2 = data.agent_definition;
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
 if(data2.instructions === undefined){
-const err5 = {instancePath:instancePath+"/agent_definition",schemaPath:"#/properties/agent_definition/required",keyword:"required",params:{missingProperty: "instructions"},message:"must have required property '"+"instructions"+"'",schema:schema62.properties.agent_definition.required,parentSchema:schema62.properties.agent_definition,data:data2};
+const err5 = {instancePath:instancePath+"/agent_definition",schemaPath:"#/properties/agent_definition/required",keyword:"required",params:{missingProperty: "instructions"},message:"must have required property '"+"instructions"+"'",schema:schema63.properties.agent_definition.required,parentSchema:schema63.properties.agent_definition,data:data2};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -3129,7 +3327,7 @@ errors++;
 }
 for(const key1 in data2){
 if(!(((key1 === "instructions") || (key1 === "allowed_tools")) || (key1 === "model"))){
-const err6 = {instancePath:instancePath+"/agent_definition",schemaPath:"#/properties/agent_definition/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties",schema:false,parentSchema:schema62.properties.agent_definition,data:data2};
+const err6 = {instancePath:instancePath+"/agent_definition",schemaPath:"#/properties/agent_definition/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties",schema:false,parentSchema:schema63.properties.agent_definition,data:data2};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -3143,7 +3341,7 @@ if(data2.instructions !== undefined){
 let data3 = data2.instructions;
 if(typeof data3 === "string"){
 if(func1(data3) < 1){
-const err7 = {instancePath:instancePath+"/agent_definition/instructions",schemaPath:"#/properties/agent_definition/properties/instructions/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema62.properties.agent_definition.properties.instructions,data:data3};
+const err7 = {instancePath:instancePath+"/agent_definition/instructions",schemaPath:"#/properties/agent_definition/properties/instructions/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema63.properties.agent_definition.properties.instructions,data:data3};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -3154,7 +3352,7 @@ errors++;
 }
 }
 else {
-const err8 = {instancePath:instancePath+"/agent_definition/instructions",schemaPath:"#/properties/agent_definition/properties/instructions/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema62.properties.agent_definition.properties.instructions.type,parentSchema:schema62.properties.agent_definition.properties.instructions,data:data3};
+const err8 = {instancePath:instancePath+"/agent_definition/instructions",schemaPath:"#/properties/agent_definition/properties/instructions/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema63.properties.agent_definition.properties.instructions.type,parentSchema:schema63.properties.agent_definition.properties.instructions,data:data3};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -3171,7 +3369,7 @@ const len0 = data4.length;
 for(let i0=0; i0<len0; i0++){
 let data5 = data4[i0];
 if(typeof data5 !== "string"){
-const err9 = {instancePath:instancePath+"/agent_definition/allowed_tools/" + i0,schemaPath:"#/properties/agent_definition/properties/allowed_tools/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema62.properties.agent_definition.properties.allowed_tools.items.type,parentSchema:schema62.properties.agent_definition.properties.allowed_tools.items,data:data5};
+const err9 = {instancePath:instancePath+"/agent_definition/allowed_tools/" + i0,schemaPath:"#/properties/agent_definition/properties/allowed_tools/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema63.properties.agent_definition.properties.allowed_tools.items.type,parentSchema:schema63.properties.agent_definition.properties.allowed_tools.items,data:data5};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -3183,7 +3381,7 @@ errors++;
 }
 }
 else {
-const err10 = {instancePath:instancePath+"/agent_definition/allowed_tools",schemaPath:"#/properties/agent_definition/properties/allowed_tools/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema62.properties.agent_definition.properties.allowed_tools.type,parentSchema:schema62.properties.agent_definition.properties.allowed_tools,data:data4};
+const err10 = {instancePath:instancePath+"/agent_definition/allowed_tools",schemaPath:"#/properties/agent_definition/properties/allowed_tools/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema63.properties.agent_definition.properties.allowed_tools.type,parentSchema:schema63.properties.agent_definition.properties.allowed_tools,data:data4};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -3196,7 +3394,7 @@ errors++;
 if(data2.model !== undefined){
 let data6 = data2.model;
 if(typeof data6 !== "string"){
-const err11 = {instancePath:instancePath+"/agent_definition/model",schemaPath:"#/properties/agent_definition/properties/model/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema62.properties.agent_definition.properties.model.type,parentSchema:schema62.properties.agent_definition.properties.model,data:data6};
+const err11 = {instancePath:instancePath+"/agent_definition/model",schemaPath:"#/properties/agent_definition/properties/model/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema63.properties.agent_definition.properties.model.type,parentSchema:schema63.properties.agent_definition.properties.model,data:data6};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -3208,7 +3406,7 @@ errors++;
 }
 }
 else {
-const err12 = {instancePath:instancePath+"/agent_definition",schemaPath:"#/properties/agent_definition/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema62.properties.agent_definition.type,parentSchema:schema62.properties.agent_definition,data:data2};
+const err12 = {instancePath:instancePath+"/agent_definition",schemaPath:"#/properties/agent_definition/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema63.properties.agent_definition.type,parentSchema:schema63.properties.agent_definition,data:data2};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -3220,7 +3418,7 @@ errors++;
 }
 }
 else {
-const err13 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema62.type,parentSchema:schema62,data};
+const err13 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema63.type,parentSchema:schema63,data};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -3229,18 +3427,18 @@ vErrors.push(err13);
 }
 errors++;
 }
-validate51.errors = vErrors;
+validate52.errors = vErrors;
 return errors === 0;
 }
-validate51.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate52.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const v_80aaefdedadc6cdacce4881eb4dec657e564f0b5e801f814c5278cd7b7e0df73 = validate52;
-const schema63 = {"type":"object","properties":{"agent_run_id":{"type":"string","minLength":1,"description":"The id launch_agent returned."}},"required":["agent_run_id"],"additionalProperties":false};
+export const v_80aaefdedadc6cdacce4881eb4dec657e564f0b5e801f814c5278cd7b7e0df73 = validate53;
+const schema64 = {"type":"object","properties":{"agent_run_id":{"type":"string","minLength":1,"description":"The id launch_agent returned."}},"required":["agent_run_id"],"additionalProperties":false};
 
-function validate52(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate53(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate52.evaluated;
+const evaluated0 = validate53.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -3249,7 +3447,7 @@ evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.agent_run_id === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "agent_run_id"},message:"must have required property '"+"agent_run_id"+"'",schema:schema63.required,parentSchema:schema63,data};
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "agent_run_id"},message:"must have required property '"+"agent_run_id"+"'",schema:schema64.required,parentSchema:schema64,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -3260,7 +3458,7 @@ errors++;
 }
 for(const key0 in data){
 if(!(key0 === "agent_run_id")){
-const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema63,data};
+const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema64,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -3274,7 +3472,7 @@ if(data.agent_run_id !== undefined){
 let data0 = data.agent_run_id;
 if(typeof data0 === "string"){
 if(func1(data0) < 1){
-const err2 = {instancePath:instancePath+"/agent_run_id",schemaPath:"#/properties/agent_run_id/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema63.properties.agent_run_id,data:data0};
+const err2 = {instancePath:instancePath+"/agent_run_id",schemaPath:"#/properties/agent_run_id/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema64.properties.agent_run_id,data:data0};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -3285,7 +3483,7 @@ errors++;
 }
 }
 else {
-const err3 = {instancePath:instancePath+"/agent_run_id",schemaPath:"#/properties/agent_run_id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema63.properties.agent_run_id.type,parentSchema:schema63.properties.agent_run_id,data:data0};
+const err3 = {instancePath:instancePath+"/agent_run_id",schemaPath:"#/properties/agent_run_id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema64.properties.agent_run_id.type,parentSchema:schema64.properties.agent_run_id,data:data0};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -3297,122 +3495,12 @@ errors++;
 }
 }
 else {
-const err4 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema63.type,parentSchema:schema63,data};
+const err4 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema64.type,parentSchema:schema64,data};
 if(vErrors === null){
 vErrors = [err4];
 }
 else {
 vErrors.push(err4);
-}
-errors++;
-}
-validate52.errors = vErrors;
-return errors === 0;
-}
-validate52.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
-
-export const v_ab4b407ba9a71516a06cdca9b76f9213e966082c223e8fa0889c0d9944d77d57 = validate53;
-const schema64 = {"type":"object","properties":{"summary":{"type":"string","enum":["tools","models","turns","agents","hooks","sessions"],"description":"What one row is."},"limit":{"type":"integer","minimum":1,"maximum":200,"default":20,"description":"Rows to return."}},"required":["summary"],"additionalProperties":false};
-
-function validate53(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate53.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.summary === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "summary"},message:"must have required property '"+"summary"+"'",schema:schema64.required,parentSchema:schema64,data};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-for(const key0 in data){
-if(!((key0 === "summary") || (key0 === "limit"))){
-const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema64,data};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-}
-if(data.summary !== undefined){
-let data0 = data.summary;
-if(typeof data0 !== "string"){
-const err2 = {instancePath:instancePath+"/summary",schemaPath:"#/properties/summary/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema64.properties.summary.type,parentSchema:schema64.properties.summary,data:data0};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-if(!((((((data0 === "tools") || (data0 === "models")) || (data0 === "turns")) || (data0 === "agents")) || (data0 === "hooks")) || (data0 === "sessions"))){
-const err3 = {instancePath:instancePath+"/summary",schemaPath:"#/properties/summary/enum",keyword:"enum",params:{allowedValues: schema64.properties.summary.enum},message:"must be equal to one of the allowed values",schema:schema64.properties.summary.enum,parentSchema:schema64.properties.summary,data:data0};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
-errors++;
-}
-}
-if(data.limit !== undefined){
-let data1 = data.limit;
-if(!((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1)))){
-const err4 = {instancePath:instancePath+"/limit",schemaPath:"#/properties/limit/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema64.properties.limit.type,parentSchema:schema64.properties.limit,data:data1};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
-errors++;
-}
-if(typeof data1 == "number"){
-if(data1 > 200 || isNaN(data1)){
-const err5 = {instancePath:instancePath+"/limit",schemaPath:"#/properties/limit/maximum",keyword:"maximum",params:{comparison: "<=", limit: 200},message:"must be <= 200",schema:200,parentSchema:schema64.properties.limit,data:data1};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
-errors++;
-}
-if(data1 < 1 || isNaN(data1)){
-const err6 = {instancePath:instancePath+"/limit",schemaPath:"#/properties/limit/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema64.properties.limit,data:data1};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
-errors++;
-}
-}
-}
-}
-else {
-const err7 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema64.type,parentSchema:schema64,data};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
 }
 errors++;
 }
@@ -3421,9 +3509,8 @@ return errors === 0;
 }
 validate53.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const v_4f92f2717b87fa8d1df106d3d52464a40b002cd85d535b9ca1fafca48bc17330 = validate54;
-const schema65 = {"type":"object","properties":{"text":{"type":"string","description":"Words in its prompt, messages, tool calls or outputs."},"agent":{"type":"string","description":"A named agent."},"agent_run_id":{"type":"string","description":"root, or a child's id (sub_N)."},"execution_id":{"type":"string","description":"An execution id (<agent_run_id>/<task>)."},"state":{"type":"string","enum":["running","paused","interrupted","completed","failed"]},"since":{"type":"string","description":"A date and time (ISO format): active at or after it."},"until":{"type":"string","description":"A date and time (ISO format): started at or before it."},"limit":{"type":"integer","minimum":1,"maximum":100,"default":20,"description":"Rows per page."},"page":{"type":"integer","minimum":1,"default":1,"description":"The page to read (1-based); the output says how many there are."}},"required":[],"additionalProperties":false};
-const func12 = Object.prototype.hasOwnProperty;
+export const v_ab4b407ba9a71516a06cdca9b76f9213e966082c223e8fa0889c0d9944d77d57 = validate54;
+const schema65 = {"type":"object","properties":{"summary":{"type":"string","enum":["tools","models","turns","agents","hooks","sessions"],"description":"What one row is."},"limit":{"type":"integer","minimum":1,"maximum":200,"default":20,"description":"Rows to return."}},"required":["summary"],"additionalProperties":false};
 
 function validate54(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -3436,9 +3523,120 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.summary === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "summary"},message:"must have required property '"+"summary"+"'",schema:schema65.required,parentSchema:schema65,data};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
 for(const key0 in data){
-if(!(func12.call(schema65.properties, key0))){
-const err0 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema65,data};
+if(!((key0 === "summary") || (key0 === "limit"))){
+const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema65,data};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+}
+if(data.summary !== undefined){
+let data0 = data.summary;
+if(typeof data0 !== "string"){
+const err2 = {instancePath:instancePath+"/summary",schemaPath:"#/properties/summary/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema65.properties.summary.type,parentSchema:schema65.properties.summary,data:data0};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+if(!((((((data0 === "tools") || (data0 === "models")) || (data0 === "turns")) || (data0 === "agents")) || (data0 === "hooks")) || (data0 === "sessions"))){
+const err3 = {instancePath:instancePath+"/summary",schemaPath:"#/properties/summary/enum",keyword:"enum",params:{allowedValues: schema65.properties.summary.enum},message:"must be equal to one of the allowed values",schema:schema65.properties.summary.enum,parentSchema:schema65.properties.summary,data:data0};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+if(data.limit !== undefined){
+let data1 = data.limit;
+if(!((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1)))){
+const err4 = {instancePath:instancePath+"/limit",schemaPath:"#/properties/limit/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema65.properties.limit.type,parentSchema:schema65.properties.limit,data:data1};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+if(typeof data1 == "number"){
+if(data1 > 200 || isNaN(data1)){
+const err5 = {instancePath:instancePath+"/limit",schemaPath:"#/properties/limit/maximum",keyword:"maximum",params:{comparison: "<=", limit: 200},message:"must be <= 200",schema:200,parentSchema:schema65.properties.limit,data:data1};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+if(data1 < 1 || isNaN(data1)){
+const err6 = {instancePath:instancePath+"/limit",schemaPath:"#/properties/limit/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema65.properties.limit,data:data1};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err7 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema65.type,parentSchema:schema65,data};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+validate54.errors = vErrors;
+return errors === 0;
+}
+validate54.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+
+export const v_4f92f2717b87fa8d1df106d3d52464a40b002cd85d535b9ca1fafca48bc17330 = validate55;
+const schema66 = {"type":"object","properties":{"text":{"type":"string","description":"Words in its prompt, messages, tool calls or outputs."},"agent":{"type":"string","description":"A named agent."},"agent_run_id":{"type":"string","description":"root, or a child's id (sub_N)."},"execution_id":{"type":"string","description":"An execution id (<agent_run_id>/<task>)."},"state":{"type":"string","enum":["running","paused","interrupted","completed","failed"]},"since":{"type":"string","description":"A date and time (ISO format): active at or after it."},"until":{"type":"string","description":"A date and time (ISO format): started at or before it."},"limit":{"type":"integer","minimum":1,"maximum":100,"default":20,"description":"Rows per page."},"page":{"type":"integer","minimum":1,"default":1,"description":"The page to read (1-based); the output says how many there are."}},"required":[],"additionalProperties":false};
+const func14 = Object.prototype.hasOwnProperty;
+
+function validate55(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate55.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+for(const key0 in data){
+if(!(func14.call(schema66.properties, key0))){
+const err0 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema66,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -3451,7 +3649,7 @@ errors++;
 if(data.text !== undefined){
 let data0 = data.text;
 if(typeof data0 !== "string"){
-const err1 = {instancePath:instancePath+"/text",schemaPath:"#/properties/text/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema65.properties.text.type,parentSchema:schema65.properties.text,data:data0};
+const err1 = {instancePath:instancePath+"/text",schemaPath:"#/properties/text/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema66.properties.text.type,parentSchema:schema66.properties.text,data:data0};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -3464,7 +3662,7 @@ errors++;
 if(data.agent !== undefined){
 let data1 = data.agent;
 if(typeof data1 !== "string"){
-const err2 = {instancePath:instancePath+"/agent",schemaPath:"#/properties/agent/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema65.properties.agent.type,parentSchema:schema65.properties.agent,data:data1};
+const err2 = {instancePath:instancePath+"/agent",schemaPath:"#/properties/agent/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema66.properties.agent.type,parentSchema:schema66.properties.agent,data:data1};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -3477,7 +3675,7 @@ errors++;
 if(data.agent_run_id !== undefined){
 let data2 = data.agent_run_id;
 if(typeof data2 !== "string"){
-const err3 = {instancePath:instancePath+"/agent_run_id",schemaPath:"#/properties/agent_run_id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema65.properties.agent_run_id.type,parentSchema:schema65.properties.agent_run_id,data:data2};
+const err3 = {instancePath:instancePath+"/agent_run_id",schemaPath:"#/properties/agent_run_id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema66.properties.agent_run_id.type,parentSchema:schema66.properties.agent_run_id,data:data2};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -3490,7 +3688,7 @@ errors++;
 if(data.execution_id !== undefined){
 let data3 = data.execution_id;
 if(typeof data3 !== "string"){
-const err4 = {instancePath:instancePath+"/execution_id",schemaPath:"#/properties/execution_id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema65.properties.execution_id.type,parentSchema:schema65.properties.execution_id,data:data3};
+const err4 = {instancePath:instancePath+"/execution_id",schemaPath:"#/properties/execution_id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema66.properties.execution_id.type,parentSchema:schema66.properties.execution_id,data:data3};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -3503,7 +3701,7 @@ errors++;
 if(data.state !== undefined){
 let data4 = data.state;
 if(typeof data4 !== "string"){
-const err5 = {instancePath:instancePath+"/state",schemaPath:"#/properties/state/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema65.properties.state.type,parentSchema:schema65.properties.state,data:data4};
+const err5 = {instancePath:instancePath+"/state",schemaPath:"#/properties/state/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema66.properties.state.type,parentSchema:schema66.properties.state,data:data4};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -3513,7 +3711,7 @@ vErrors.push(err5);
 errors++;
 }
 if(!(((((data4 === "running") || (data4 === "paused")) || (data4 === "interrupted")) || (data4 === "completed")) || (data4 === "failed"))){
-const err6 = {instancePath:instancePath+"/state",schemaPath:"#/properties/state/enum",keyword:"enum",params:{allowedValues: schema65.properties.state.enum},message:"must be equal to one of the allowed values",schema:schema65.properties.state.enum,parentSchema:schema65.properties.state,data:data4};
+const err6 = {instancePath:instancePath+"/state",schemaPath:"#/properties/state/enum",keyword:"enum",params:{allowedValues: schema66.properties.state.enum},message:"must be equal to one of the allowed values",schema:schema66.properties.state.enum,parentSchema:schema66.properties.state,data:data4};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -3526,7 +3724,7 @@ errors++;
 if(data.since !== undefined){
 let data5 = data.since;
 if(typeof data5 !== "string"){
-const err7 = {instancePath:instancePath+"/since",schemaPath:"#/properties/since/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema65.properties.since.type,parentSchema:schema65.properties.since,data:data5};
+const err7 = {instancePath:instancePath+"/since",schemaPath:"#/properties/since/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema66.properties.since.type,parentSchema:schema66.properties.since,data:data5};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -3539,7 +3737,7 @@ errors++;
 if(data.until !== undefined){
 let data6 = data.until;
 if(typeof data6 !== "string"){
-const err8 = {instancePath:instancePath+"/until",schemaPath:"#/properties/until/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema65.properties.until.type,parentSchema:schema65.properties.until,data:data6};
+const err8 = {instancePath:instancePath+"/until",schemaPath:"#/properties/until/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema66.properties.until.type,parentSchema:schema66.properties.until,data:data6};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -3552,7 +3750,7 @@ errors++;
 if(data.limit !== undefined){
 let data7 = data.limit;
 if(!((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7)))){
-const err9 = {instancePath:instancePath+"/limit",schemaPath:"#/properties/limit/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema65.properties.limit.type,parentSchema:schema65.properties.limit,data:data7};
+const err9 = {instancePath:instancePath+"/limit",schemaPath:"#/properties/limit/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema66.properties.limit.type,parentSchema:schema66.properties.limit,data:data7};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -3563,7 +3761,7 @@ errors++;
 }
 if(typeof data7 == "number"){
 if(data7 > 100 || isNaN(data7)){
-const err10 = {instancePath:instancePath+"/limit",schemaPath:"#/properties/limit/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100",schema:100,parentSchema:schema65.properties.limit,data:data7};
+const err10 = {instancePath:instancePath+"/limit",schemaPath:"#/properties/limit/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100",schema:100,parentSchema:schema66.properties.limit,data:data7};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -3573,7 +3771,7 @@ vErrors.push(err10);
 errors++;
 }
 if(data7 < 1 || isNaN(data7)){
-const err11 = {instancePath:instancePath+"/limit",schemaPath:"#/properties/limit/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema65.properties.limit,data:data7};
+const err11 = {instancePath:instancePath+"/limit",schemaPath:"#/properties/limit/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema66.properties.limit,data:data7};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -3587,7 +3785,7 @@ errors++;
 if(data.page !== undefined){
 let data8 = data.page;
 if(!((typeof data8 == "number") && (!(data8 % 1) && !isNaN(data8)))){
-const err12 = {instancePath:instancePath+"/page",schemaPath:"#/properties/page/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema65.properties.page.type,parentSchema:schema65.properties.page,data:data8};
+const err12 = {instancePath:instancePath+"/page",schemaPath:"#/properties/page/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema66.properties.page.type,parentSchema:schema66.properties.page,data:data8};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -3598,7 +3796,7 @@ errors++;
 }
 if(typeof data8 == "number"){
 if(data8 < 1 || isNaN(data8)){
-const err13 = {instancePath:instancePath+"/page",schemaPath:"#/properties/page/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema65.properties.page,data:data8};
+const err13 = {instancePath:instancePath+"/page",schemaPath:"#/properties/page/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema66.properties.page,data:data8};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -3611,7 +3809,7 @@ errors++;
 }
 }
 else {
-const err14 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema65.type,parentSchema:schema65,data};
+const err14 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema66.type,parentSchema:schema66,data};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -3620,138 +3818,13 @@ vErrors.push(err14);
 }
 errors++;
 }
-validate54.errors = vErrors;
-return errors === 0;
-}
-validate54.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
-
-export const v_2995c584cd5da11594ac51008031a7e7d1089b704297214f8fa309c21ad71f50 = validate55;
-const schema66 = {"type":"object","properties":{"execution_id":{"type":"string","minLength":1,"description":"The id search_executions gave (<agent_run_id>/<task>)."},"part":{"type":"string","enum":["metadata","context","activities","events","inbox"],"default":"metadata","description":"What to read."},"page":{"type":"integer","minimum":1,"default":1,"description":"The page to read (1-based); the output says how many there are."}},"required":["execution_id"],"additionalProperties":false};
-
-function validate55(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate55.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.execution_id === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "execution_id"},message:"must have required property '"+"execution_id"+"'",schema:schema66.required,parentSchema:schema66,data};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-for(const key0 in data){
-if(!(((key0 === "execution_id") || (key0 === "part")) || (key0 === "page"))){
-const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema66,data};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-}
-if(data.execution_id !== undefined){
-let data0 = data.execution_id;
-if(typeof data0 === "string"){
-if(func1(data0) < 1){
-const err2 = {instancePath:instancePath+"/execution_id",schemaPath:"#/properties/execution_id/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema66.properties.execution_id,data:data0};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-}
-else {
-const err3 = {instancePath:instancePath+"/execution_id",schemaPath:"#/properties/execution_id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema66.properties.execution_id.type,parentSchema:schema66.properties.execution_id,data:data0};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
-errors++;
-}
-}
-if(data.part !== undefined){
-let data1 = data.part;
-if(typeof data1 !== "string"){
-const err4 = {instancePath:instancePath+"/part",schemaPath:"#/properties/part/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema66.properties.part.type,parentSchema:schema66.properties.part,data:data1};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
-errors++;
-}
-if(!(((((data1 === "metadata") || (data1 === "context")) || (data1 === "activities")) || (data1 === "events")) || (data1 === "inbox"))){
-const err5 = {instancePath:instancePath+"/part",schemaPath:"#/properties/part/enum",keyword:"enum",params:{allowedValues: schema66.properties.part.enum},message:"must be equal to one of the allowed values",schema:schema66.properties.part.enum,parentSchema:schema66.properties.part,data:data1};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
-errors++;
-}
-}
-if(data.page !== undefined){
-let data2 = data.page;
-if(!((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2)))){
-const err6 = {instancePath:instancePath+"/page",schemaPath:"#/properties/page/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema66.properties.page.type,parentSchema:schema66.properties.page,data:data2};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
-errors++;
-}
-if(typeof data2 == "number"){
-if(data2 < 1 || isNaN(data2)){
-const err7 = {instancePath:instancePath+"/page",schemaPath:"#/properties/page/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema66.properties.page,data:data2};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
-}
-errors++;
-}
-}
-}
-}
-else {
-const err8 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema66.type,parentSchema:schema66,data};
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-vErrors.push(err8);
-}
-errors++;
-}
 validate55.errors = vErrors;
 return errors === 0;
 }
 validate55.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const v_689e866705df72c43e350eb173ddd469630b189bbc89c3ee5e74880264ba0920 = validate56;
-const schema67 = {"type":"object","properties":{"execution_id":{"type":"string","minLength":1,"description":"The execution to continue (<agent_run_id>/<task>)."}},"required":["execution_id"],"additionalProperties":false};
+export const v_2995c584cd5da11594ac51008031a7e7d1089b704297214f8fa309c21ad71f50 = validate56;
+const schema67 = {"type":"object","properties":{"execution_id":{"type":"string","minLength":1,"description":"The id search_executions gave (<agent_run_id>/<task>)."},"part":{"type":"string","enum":["metadata","context","activities","events","inbox"],"default":"metadata","description":"What to read."},"page":{"type":"integer","minimum":1,"default":1,"description":"The page to read (1-based); the output says how many there are."}},"required":["execution_id"],"additionalProperties":false};
 
 function validate56(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -3775,7 +3848,7 @@ vErrors.push(err0);
 errors++;
 }
 for(const key0 in data){
-if(!(key0 === "execution_id")){
+if(!(((key0 === "execution_id") || (key0 === "part")) || (key0 === "page"))){
 const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema67,data};
 if(vErrors === null){
 vErrors = [err1];
@@ -3811,9 +3884,10 @@ vErrors.push(err3);
 errors++;
 }
 }
-}
-else {
-const err4 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema67.type,parentSchema:schema67,data};
+if(data.part !== undefined){
+let data1 = data.part;
+if(typeof data1 !== "string"){
+const err4 = {instancePath:instancePath+"/part",schemaPath:"#/properties/part/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema67.properties.part.type,parentSchema:schema67.properties.part,data:data1};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -3822,13 +3896,60 @@ vErrors.push(err4);
 }
 errors++;
 }
+if(!(((((data1 === "metadata") || (data1 === "context")) || (data1 === "activities")) || (data1 === "events")) || (data1 === "inbox"))){
+const err5 = {instancePath:instancePath+"/part",schemaPath:"#/properties/part/enum",keyword:"enum",params:{allowedValues: schema67.properties.part.enum},message:"must be equal to one of the allowed values",schema:schema67.properties.part.enum,parentSchema:schema67.properties.part,data:data1};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+if(data.page !== undefined){
+let data2 = data.page;
+if(!((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2)))){
+const err6 = {instancePath:instancePath+"/page",schemaPath:"#/properties/page/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema67.properties.page.type,parentSchema:schema67.properties.page,data:data2};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+if(typeof data2 == "number"){
+if(data2 < 1 || isNaN(data2)){
+const err7 = {instancePath:instancePath+"/page",schemaPath:"#/properties/page/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema67.properties.page,data:data2};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err8 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema67.type,parentSchema:schema67,data};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
 validate56.errors = vErrors;
 return errors === 0;
 }
 validate56.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const v_8e7b7035550048ad03d29e0b4ab9ba340734bf8bbbc53e329194bda6cb02fa24 = validate57;
-const schema68 = {"type":"object","properties":{"tool_call_id":{"type":"string","minLength":1,"description":"The uncertain call's id."},"decision":{"type":"string","enum":["retry","accept"],"description":"What to do with it."},"evidence":{"type":"string","minLength":1,"description":"What you checked and found, in a sentence or two."},"session_id":{"type":"string","minLength":1,"description":"A child agent's session whose trace holds the call; omit for this session."}},"required":["tool_call_id","decision","evidence"],"additionalProperties":false};
+export const v_689e866705df72c43e350eb173ddd469630b189bbc89c3ee5e74880264ba0920 = validate57;
+const schema68 = {"type":"object","properties":{"execution_id":{"type":"string","minLength":1,"description":"The execution to continue (<agent_run_id>/<task>)."}},"required":["execution_id"],"additionalProperties":false};
 
 function validate57(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -3841,8 +3962,85 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.execution_id === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "execution_id"},message:"must have required property '"+"execution_id"+"'",schema:schema68.required,parentSchema:schema68,data};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+for(const key0 in data){
+if(!(key0 === "execution_id")){
+const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema68,data};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+}
+if(data.execution_id !== undefined){
+let data0 = data.execution_id;
+if(typeof data0 === "string"){
+if(func1(data0) < 1){
+const err2 = {instancePath:instancePath+"/execution_id",schemaPath:"#/properties/execution_id/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema68.properties.execution_id,data:data0};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+else {
+const err3 = {instancePath:instancePath+"/execution_id",schemaPath:"#/properties/execution_id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema68.properties.execution_id.type,parentSchema:schema68.properties.execution_id,data:data0};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+}
+else {
+const err4 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema68.type,parentSchema:schema68,data};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+validate57.errors = vErrors;
+return errors === 0;
+}
+validate57.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+
+export const v_8e7b7035550048ad03d29e0b4ab9ba340734bf8bbbc53e329194bda6cb02fa24 = validate58;
+const schema69 = {"type":"object","properties":{"tool_call_id":{"type":"string","minLength":1,"description":"The uncertain call's id."},"decision":{"type":"string","enum":["retry","accept"],"description":"What to do with it."},"evidence":{"type":"string","minLength":1,"description":"What you checked and found, in a sentence or two."},"session_id":{"type":"string","minLength":1,"description":"A child agent's session whose trace holds the call; omit for this session."}},"required":["tool_call_id","decision","evidence"],"additionalProperties":false};
+
+function validate58(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate58.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.tool_call_id === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "tool_call_id"},message:"must have required property '"+"tool_call_id"+"'",schema:schema68.required,parentSchema:schema68,data};
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "tool_call_id"},message:"must have required property '"+"tool_call_id"+"'",schema:schema69.required,parentSchema:schema69,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -3852,7 +4050,7 @@ vErrors.push(err0);
 errors++;
 }
 if(data.decision === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "decision"},message:"must have required property '"+"decision"+"'",schema:schema68.required,parentSchema:schema68,data};
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "decision"},message:"must have required property '"+"decision"+"'",schema:schema69.required,parentSchema:schema69,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -3862,7 +4060,7 @@ vErrors.push(err1);
 errors++;
 }
 if(data.evidence === undefined){
-const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "evidence"},message:"must have required property '"+"evidence"+"'",schema:schema68.required,parentSchema:schema68,data};
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "evidence"},message:"must have required property '"+"evidence"+"'",schema:schema69.required,parentSchema:schema69,data};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -3873,7 +4071,7 @@ errors++;
 }
 for(const key0 in data){
 if(!((((key0 === "tool_call_id") || (key0 === "decision")) || (key0 === "evidence")) || (key0 === "session_id"))){
-const err3 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema68,data};
+const err3 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema69,data};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -3887,7 +4085,7 @@ if(data.tool_call_id !== undefined){
 let data0 = data.tool_call_id;
 if(typeof data0 === "string"){
 if(func1(data0) < 1){
-const err4 = {instancePath:instancePath+"/tool_call_id",schemaPath:"#/properties/tool_call_id/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema68.properties.tool_call_id,data:data0};
+const err4 = {instancePath:instancePath+"/tool_call_id",schemaPath:"#/properties/tool_call_id/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema69.properties.tool_call_id,data:data0};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -3898,7 +4096,7 @@ errors++;
 }
 }
 else {
-const err5 = {instancePath:instancePath+"/tool_call_id",schemaPath:"#/properties/tool_call_id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema68.properties.tool_call_id.type,parentSchema:schema68.properties.tool_call_id,data:data0};
+const err5 = {instancePath:instancePath+"/tool_call_id",schemaPath:"#/properties/tool_call_id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema69.properties.tool_call_id.type,parentSchema:schema69.properties.tool_call_id,data:data0};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -3911,7 +4109,7 @@ errors++;
 if(data.decision !== undefined){
 let data1 = data.decision;
 if(typeof data1 !== "string"){
-const err6 = {instancePath:instancePath+"/decision",schemaPath:"#/properties/decision/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema68.properties.decision.type,parentSchema:schema68.properties.decision,data:data1};
+const err6 = {instancePath:instancePath+"/decision",schemaPath:"#/properties/decision/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema69.properties.decision.type,parentSchema:schema69.properties.decision,data:data1};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -3921,7 +4119,7 @@ vErrors.push(err6);
 errors++;
 }
 if(!((data1 === "retry") || (data1 === "accept"))){
-const err7 = {instancePath:instancePath+"/decision",schemaPath:"#/properties/decision/enum",keyword:"enum",params:{allowedValues: schema68.properties.decision.enum},message:"must be equal to one of the allowed values",schema:schema68.properties.decision.enum,parentSchema:schema68.properties.decision,data:data1};
+const err7 = {instancePath:instancePath+"/decision",schemaPath:"#/properties/decision/enum",keyword:"enum",params:{allowedValues: schema69.properties.decision.enum},message:"must be equal to one of the allowed values",schema:schema69.properties.decision.enum,parentSchema:schema69.properties.decision,data:data1};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -3935,7 +4133,7 @@ if(data.evidence !== undefined){
 let data2 = data.evidence;
 if(typeof data2 === "string"){
 if(func1(data2) < 1){
-const err8 = {instancePath:instancePath+"/evidence",schemaPath:"#/properties/evidence/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema68.properties.evidence,data:data2};
+const err8 = {instancePath:instancePath+"/evidence",schemaPath:"#/properties/evidence/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema69.properties.evidence,data:data2};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -3946,7 +4144,7 @@ errors++;
 }
 }
 else {
-const err9 = {instancePath:instancePath+"/evidence",schemaPath:"#/properties/evidence/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema68.properties.evidence.type,parentSchema:schema68.properties.evidence,data:data2};
+const err9 = {instancePath:instancePath+"/evidence",schemaPath:"#/properties/evidence/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema69.properties.evidence.type,parentSchema:schema69.properties.evidence,data:data2};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -3960,7 +4158,7 @@ if(data.session_id !== undefined){
 let data3 = data.session_id;
 if(typeof data3 === "string"){
 if(func1(data3) < 1){
-const err10 = {instancePath:instancePath+"/session_id",schemaPath:"#/properties/session_id/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema68.properties.session_id,data:data3};
+const err10 = {instancePath:instancePath+"/session_id",schemaPath:"#/properties/session_id/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema69.properties.session_id,data:data3};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -3971,7 +4169,7 @@ errors++;
 }
 }
 else {
-const err11 = {instancePath:instancePath+"/session_id",schemaPath:"#/properties/session_id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema68.properties.session_id.type,parentSchema:schema68.properties.session_id,data:data3};
+const err11 = {instancePath:instancePath+"/session_id",schemaPath:"#/properties/session_id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema69.properties.session_id.type,parentSchema:schema69.properties.session_id,data:data3};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -3983,7 +4181,7 @@ errors++;
 }
 }
 else {
-const err12 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema68.type,parentSchema:schema68,data};
+const err12 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema69.type,parentSchema:schema69,data};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -3992,10 +4190,10 @@ vErrors.push(err12);
 }
 errors++;
 }
-validate57.errors = vErrors;
+validate58.errors = vErrors;
 return errors === 0;
 }
-validate57.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate58.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 export const validators = new Map([
   ["a61ae1ae1b6e98416359c2a85770db8f645129628d29bc4c2c2c1f6d4a96dfbd", v_a61ae1ae1b6e98416359c2a85770db8f645129628d29bc4c2c2c1f6d4a96dfbd], // exec_command
@@ -4012,6 +4210,7 @@ export const validators = new Map([
   ["cdc251a595047ec977091c55c1f543fb12e1adf05e479851e5f20b209380fbeb", v_cdc251a595047ec977091c55c1f543fb12e1adf05e479851e5f20b209380fbeb], // input_subagent
   ["89118e80c31c69f5d0a010210e8e2c3bc45a9c01030d9efba90af162c5299049", v_89118e80c31c69f5d0a010210e8e2c3bc45a9c01030d9efba90af162c5299049], // read_image
   ["f551d14aa0d4c8bc1f328c45d17d5a4381728b7f2a2a5539d1c2afd9231fb0f6", v_f551d14aa0d4c8bc1f328c45d17d5a4381728b7f2a2a5539d1c2afd9231fb0f6], // describe_image
+  ["f2c708768b24e50d555e0e82e4271de94ce6d8d16b5bd2350bcff87c0f056f92", v_f2c708768b24e50d555e0e82e4271de94ce6d8d16b5bd2350bcff87c0f056f92], // update_plan
   ["99cf26e938c90ebe8cf14ffbaf004cb8e3408919220596cef64289f1f5962c41", v_99cf26e938c90ebe8cf14ffbaf004cb8e3408919220596cef64289f1f5962c41], // list_files
   ["1617309f5aa2e92fcc7d2378fe5eed568ed563686ae63e170c990e1c34e6068f", v_1617309f5aa2e92fcc7d2378fe5eed568ed563686ae63e170c990e1c34e6068f], // search_text
   ["55a47a62caccb823243acd06504db90dcae9007a05f8a9124d5d2199a77b72b9", v_55a47a62caccb823243acd06504db90dcae9007a05f8a9124d5d2199a77b72b9], // apply_patch

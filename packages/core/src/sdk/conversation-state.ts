@@ -21,6 +21,7 @@ export function resumedState(resume: ResumeState): ConversationState {
     activeMs: 0,
     pendingNotes: [],
     contextTurns: resume.contextTurns,
+    plan: resume.plan,
     // The last usage before a compaction is the old context's: it does not count for the new one.
     ...(resume.contextTurns > 0 && resume.tokens.lastRequest
       ? { lastRequestTotal: resume.tokens.lastRequest.total }

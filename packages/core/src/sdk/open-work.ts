@@ -1,6 +1,7 @@
 import { access } from "node:fs/promises";
 import { join } from "node:path";
 import { modelVisiblePath } from "@penguin/state";
+import type { SessionPlan } from "@penguin/trace";
 import type { OpenWork } from "../engine/compaction/open-work.js";
 import { GOAL_FILE_NAME, readGoalStatus } from "../goal/index.js";
 import type { ProcessManager } from "../processes/process-manager.js";
@@ -14,6 +15,8 @@ export interface OpenWorkSources {
   processes: ProcessManager;
   subagents?: SubagentManager;
   scratchpadDir: string;
+  /** The session's plan: its checklist is carried into the compacted context. */
+  plan?: SessionPlan;
 }
 
 /**
@@ -42,6 +45,7 @@ export async function openWorkOf(sources: OpenWorkSources): Promise<OpenWork> {
     subagents,
     ...(goalStatus ? { goalFile: { path: modelVisiblePath(goalPath), status: goalStatus.status } } : {}),
     ...(planExists ? { planFile: modelVisiblePath(planPath) } : {}),
+    ...(sources.plan?.steps?.length ? { plan: sources.plan.steps } : {}),
   };
 }
 

@@ -1,6 +1,7 @@
 import { type OmniMessage, type SessionMetaPayload, type ToolSpec, toolListReady } from "@penguin/protocol";
 import type { TraceWriter } from "@penguin/trace";
 import type { CompactionHooks } from "../engine/compaction/compact.js";
+import type { ConversationState } from "../engine/types.js";
 import type { Environment } from "../environment/environment.js";
 import type { SubagentManager } from "../tools/subagent/index.js";
 import { openWorkOf } from "./open-work.js";
@@ -16,6 +17,8 @@ export interface CompactionParts {
   environment: Environment;
   subagents?: SubagentManager;
   scratchpadDir: string;
+  /** The conversation: its plan is named after the summary. */
+  state: ConversationState;
 }
 
 export function sessionCompactionHooks(
@@ -30,6 +33,6 @@ export function sessionCompactionHooks(
       for (const record of header) parts.trace.append(record);
       return header;
     },
-    openWork: () => openWorkOf({ ...parts, processes: parts.environment.processes }),
+    openWork: () => openWorkOf({ ...parts, processes: parts.environment.processes, plan: parts.state.plan }),
   };
 }

@@ -1,6 +1,6 @@
 import type { OmniMessage, SessionMetaPayload, ToolSpec } from "@penguin/protocol";
 import type { GuardrailRule } from "@penguin/state";
-import type { TraceWriter } from "@penguin/trace";
+import type { SessionPlan, TraceWriter } from "@penguin/trace";
 import { approverOf } from "../approval/approver-of.js";
 import type { SessionRules } from "../approval/session-rules.js";
 import { type AgentLoopOptions, runTask, SteeringQueue, steeringMessage } from "../engine/agent-loop.js";
@@ -21,11 +21,13 @@ import type { UserAnswerers } from "../tools/messaging/index.js";
 import type { SubagentInfo, SubagentManager } from "../tools/subagent/index.js";
 import type { ToolCallRedaction } from "./call-redaction.js";
 import { inputMessages, type RunInput } from "./input.js";
+import { readUnlessAbandoned } from "./read-unless-abandoned.js";
 import type { CompactOptions, RunOptions } from "./run-options.js";
 import * as changes from "./session-changes.js";
 import { sessionCompactionHooks } from "./session-compaction.js";
 import * as retained from "./session-executions.js";
 import { connectMcp } from "./session-mcp-connect.js";
+import * as plan from "./session-plan.js";
 import * as recovery from "./session-recovery.js";
 import { type WakeListener, type WakeRunOptions, WakeTurns } from "./session-wake.js";
 import { checkThinkingLevel } from "./thinking.js";
@@ -213,6 +215,19 @@ export class Session {
   revert = (task?: changes.ChangeSetRef, options: changes.RevertOptions = {}) =>
     changes.revertOf(this.parts, task, options, this.isRunning);
 
+  /** The model's latest checklist (update_plan) and the latest plan a plan-mode task proposed. */
+  get plan(): SessionPlan {
+    return plan.planSnapshot(this.parts.state);
+  }
+
+  /**
+   * Carries out a proposed plan (`options.plan`, else the latest one): a task whose input is the
+   * plan, run with `options.approve` (the mode the person chose; plan mode is refused).
+   */
+  approvePlan(options: RunOptions & { plan?: string } = {}): AsyncIterable<OmniMessage> {
+    return this.run(plan.approvedPlanInput(this.parts.state, options), options);
+  }
+
   /** Notices waiting for the model's next turn boundary. */
   get pendingNotices(): number {
     return this.parts.notices.pendingCount;
@@ -297,36 +312,6 @@ export class Session {
   }
 
   /**
-   * Yields the task's messages. A caller that stops reading early (a `break` in its loop)
-   * interrupts the task, exactly as an abort through the signal does: the task is read on to its
-   * end without yielding, so the turn is committed (or handed back), and the trace gets the
-   * `abort` and `task_end` that a resume and the next run on this object both start from.
-   */
-  private async *readUnlessAbandoned(
-    task: AsyncGenerator<OmniMessage, unknown, undefined>,
-    controller: AbortController,
-  ): AsyncGenerator<OmniMessage, void, undefined> {
-    let finished = false;
-    try {
-      while (true) {
-        const step = await task.next();
-        if (step.done) {
-          finished = true;
-          return;
-        }
-        yield this.parts.callRedaction?.apply(step.value) ?? step.value;
-      }
-    } finally {
-      if (!finished) {
-        if (!controller.signal.aborted) controller.abort(new Error("the caller stopped reading the task"));
-        while (!(await task.next()).done) {
-          // Recorded by the task as it goes; nobody reads the stream any more.
-        }
-      }
-    }
-  }
-
-  /**
    * Steering that came after the task's end was yielded (while the caller handled `task_end`)
    * was accepted, so it is kept: it joins the context and the trace now (the next request
    * delivers it, and a resume sees it), and the next run yields it first.
@@ -386,7 +371,7 @@ export class Session {
         },
         "manual",
       );
-      yield* this.readUnlessAbandoned(compaction, controller);
+      yield* readUnlessAbandoned(compaction, controller, parts.callRedaction);
     } finally {
       if (!controller.signal.aborted)
         controller.abort(new Error("the caller stopped reading the compaction"));
@@ -437,6 +422,9 @@ export class Session {
       }
       const goalRun = goal;
       const changesSlot = new changes.TaskChangesSlot(parts);
+      const planning = plan.inPlanMode(options.approve);
+      const planWatch = new plan.PlanTaskWatch(parts.state, planning);
+      const rounds = planning ? plan.planModeRounds(goalRun) : goalRun;
       const task = runTask(
         {
           ...this.loopParts(thinkingLevel, controller.signal),
@@ -456,17 +444,23 @@ export class Session {
           budget: parts.budget,
           steering: this.steering,
           boundary: parts.notices,
-          ...(goalRun ? { rounds: goalRun } : {}),
+          ...(rounds ? { rounds } : {}),
           beforeTaskEnd: () => changesSlot.beforeTaskEnd(),
           record: (message) => {
             changesSlot.beforeRecord(message);
             parts.trace.append(parts.callRedaction?.apply(message) ?? message);
             goalRun?.observe(message);
+            planWatch.observe(message);
           },
         },
         messages,
       );
-      yield* this.readUnlessAbandoned(changesSlot.around(task), controller);
+      yield* readUnlessAbandoned(changesSlot.around(task), controller, parts.callRedaction);
+      const proposed = await planWatch.proposal(parts.scratchpadDir);
+      if (proposed) {
+        parts.trace.append(proposed);
+        yield proposed;
+      }
       if (goalRun?.finished) {
         const finished = goalRun.finishedEvent();
         goalReported = true;

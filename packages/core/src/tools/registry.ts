@@ -13,6 +13,7 @@ import { extendedToolFactories } from "./extended/index.js";
 import { journalToolFactories } from "./journal/index.js";
 import { messagingToolFactories } from "./messaging/index.js";
 import { metricsToolFactories } from "./metrics/index.js";
+import { createUpdatePlanTool } from "./plan/index.js";
 import { createReadFileTool } from "./read-file/read-file.js";
 import { createReadImageTool } from "./read-image/read-image.js";
 import { createWriteFileTool } from "./write-file/write-file.js";
@@ -43,6 +44,7 @@ export const BUILTIN_TOOL_FACTORIES: Readonly<Record<string, ToolFactory>> = {
   write_file: createWriteFileTool,
   read_image: createReadImageTool,
   describe_image: createDescribeImageTool,
+  update_plan: createUpdatePlanTool,
 };
 
 export interface BuiltinToolset {

@@ -71,7 +71,7 @@ export interface SessionsTable {
   provider: string;
   model_id: string;
   /** One of the four modes of `system_config.yaml`; re-read on every approval, so a change applies mid-task. */
-  approval_mode: ApprovalMode;
+  approval_mode: Exclude<ApprovalMode, "plan">;
   state: SessionState;
   created_at: string;
   updated_at: string;

@@ -47,7 +47,7 @@ export interface CreateSessionInput {
   agentId: string;
   workspace: string;
   model?: string;
-  approvalMode?: ApprovalMode;
+  approvalMode?: Exclude<ApprovalMode, "plan">;
   title?: string;
 }
 
@@ -122,7 +122,7 @@ export class SessionManager {
         workspace: session.workspaceDir,
         provider,
         model_id: modelId,
-        approval_mode: input.approvalMode ?? agent.config.approval?.mode ?? "allow-all",
+        approval_mode: input.approvalMode ?? serverMode(agent.config.approval?.mode) ?? "allow-all",
       });
     } catch (error) {
       await session.dispose();
@@ -315,4 +315,12 @@ function asSetupError(error: unknown): Error {
   if (error instanceof Error && /^cannot load agent/.test(error.message))
     return new SessionSetupError(error.message);
   return error instanceof Error ? error : new Error(String(error));
+}
+
+/**
+ * An agent's default mode as a server session's: the server has no plan mode yet, so an agent
+ * that plans by default starts in read-only, where nothing changes without a person's yes.
+ */
+function serverMode(mode: ApprovalMode | undefined): Exclude<ApprovalMode, "plan"> | undefined {
+  return mode === "plan" ? "read-only" : mode;
 }

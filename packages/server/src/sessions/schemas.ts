@@ -11,7 +11,11 @@ import {
   MAX_TITLE_CHARS,
 } from "../limits.js";
 
-export const ApprovalModeSchema = ApprovalModeValues.describe(
+/**
+ * The modes a server session can be in: every approval mode but plan mode, which the server and
+ * the web app do not offer yet (its sessions table allows these four).
+ */
+export const ApprovalModeSchema = ApprovalModeValues.exclude(["plan"]).describe(
   "allow-all: every call runs; deny-all: none runs; read-only: tools with permission r run, the rest wait for a human; always-ask: every call waits for a human",
 );
 

@@ -1,4 +1,4 @@
-import { errorMessage } from "@penguin/protocol";
+import { errorMessage, type PlanStep } from "@penguin/protocol";
 
 // What is still open when a context is compacted: the session lists it (the engine knows no
 // tools), and the compacted context names it after the summary, so the model can pick up the
@@ -29,6 +29,15 @@ export interface OpenWork {
   goalFile?: { path: string; status: string };
   /** A plan file (PLAN.md in the session's scratchpad), when it exists. */
   planFile?: string;
+  /** The model's checklist (update_plan), when it keeps one: carried whole into the new context. */
+  plan?: PlanStep[];
+}
+
+const STEP_MARK: Record<PlanStep["status"], string> = { pending: "[ ]", in_progress: "[>]", done: "[x]" };
+
+/** The checklist as the compacted context shows it. */
+export function planText(steps: readonly PlanStep[]): string {
+  return `Current plan (update_plan):\n${steps.map((entry) => `${STEP_MARK[entry.status]} ${entry.step}`).join("\n")}`;
 }
 
 /**
@@ -60,8 +69,10 @@ export function openWorkText(work: OpenWork): string | undefined {
       "subagents",
     ),
   );
-  if (lines.length === 0) return undefined;
-  return `Still open when the context was compacted:\n${lines.join("\n")}`;
+  const plan = work.plan && work.plan.length > 0 ? planText(work.plan) : undefined;
+  if (lines.length === 0) return plan;
+  const open = `Still open when the context was compacted:\n${lines.join("\n")}`;
+  return plan === undefined ? open : `${open}\n\n${plan}`;
 }
 
 function listed<T>(items: readonly T[], line: (item: T) => string, what: string): string[] {
