@@ -109,9 +109,10 @@ export const api = {
   listFolders: (path: string) => request<FolderListing>("GET", `/api/workspace/folders?path=${enc(path)}`),
   listModels: () => request<ModelList>("GET", "/api/models"),
 
-  startTask: (id: string, input: string, goal?: GoalRequest) =>
+  startTask: (id: string, input: string, goal?: GoalRequest, images: string[] = []) =>
     request<{ session_id: string; task_state: TaskState }>("POST", `${sessionPath(id)}/tasks`, {
       input,
+      ...(images.length > 0 ? { images } : {}),
       ...(goal ? { goal } : {}),
     }),
   compact: (id: string) =>

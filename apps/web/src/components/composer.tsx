@@ -1,5 +1,13 @@
-import { type FormEvent, type KeyboardEvent, useState } from "react";
+import { type ClipboardEvent, type DragEvent, type FormEvent, type KeyboardEvent, useState } from "react";
 import { api } from "../api/client.js";
+import { AttachmentList } from "./attachment-list.js";
+import {
+  type Attachment,
+  attachmentProblem,
+  imagesOf,
+  inputWithAttachments,
+  readAttachment,
+} from "./attachments.js";
 import { ErrorText } from "./error-text.js";
 
 /**
@@ -32,20 +40,45 @@ export function Composer({
   const [goalMode, setGoalMode] = useState(false);
   const [budgetText, setBudgetText] = useState("");
   const [failure, setFailure] = useState<unknown>();
+  const [attachments, setAttachments] = useState<Attachment[]>([]);
+  const [refusals, setRefusals] = useState<string[]>([]);
   const budget = parseBudget(budgetText);
   const budgetInvalid = goalMode && budget === "invalid";
+  const problem = attachmentProblem(text.trim(), attachments);
+
+  /** Files dropped, pasted or picked: each read as an image or a text file, or refused with why. */
+  const attach = async (files: readonly File[]) => {
+    if (files.length === 0) return;
+    const read = await Promise.all(files.map(readAttachment));
+    setAttachments((current) => [...current, ...read.filter((r): r is Attachment => !("refused" in r))]);
+    setRefusals(read.flatMap((r) => ("refused" in r ? [r.refused] : [])));
+  };
+  const onDrop = (event: DragEvent<HTMLFormElement>) => {
+    if (running || event.dataTransfer.files.length === 0) return;
+    event.preventDefault();
+    void attach([...event.dataTransfer.files]);
+  };
+  const onPaste = (event: ClipboardEvent<HTMLTextAreaElement>) => {
+    // Pasted text stays text; pasted files (a screenshot) become attachments.
+    if (running || event.clipboardData.files.length === 0) return;
+    event.preventDefault();
+    void attach([...event.clipboardData.files]);
+  };
 
   const send = async (event?: FormEvent) => {
     event?.preventDefault();
     const input = text.trim();
-    if (!input || compacting || budgetInvalid) return;
+    if (!input || compacting || budgetInvalid || problem) return;
     setBusy(true);
     setFailure(undefined);
     try {
       if (running) await api.steer(sessionId, input);
-      else if (goalMode && budget !== "invalid") {
-        await api.startTask(sessionId, input, budget === undefined ? {} : { budget });
-      } else await api.startTask(sessionId, input);
+      else {
+        const goal = goalMode && budget !== "invalid" ? (budget === undefined ? {} : { budget }) : undefined;
+        await api.startTask(sessionId, inputWithAttachments(input, attachments), goal, imagesOf(attachments));
+        setAttachments([]);
+        setRefusals([]);
+      }
       setText("");
     } catch (caught) {
       setFailure(caught);
@@ -73,7 +106,15 @@ export function Composer({
       ? "Describe the goal… (Ctrl+Enter starts it)"
       : "Ask for something… (Ctrl+Enter sends)";
   return (
-    <form className="composer card" onSubmit={send} aria-label="Message">
+    <form
+      className="composer card"
+      onSubmit={send}
+      aria-label="Message"
+      onDragOver={(event) => {
+        if (!running) event.preventDefault();
+      }}
+      onDrop={onDrop}
+    >
       <textarea
         name="input"
         rows={3}
@@ -81,9 +122,22 @@ export function Composer({
         value={text}
         onChange={(e) => setText(e.target.value)}
         onKeyDown={onKeyDown}
+        onPaste={onPaste}
       />
+      {!running && (
+        <AttachmentList
+          attachments={attachments}
+          refusals={refusals}
+          problem={problem}
+          onAdd={(files) => void attach(files)}
+          onRemove={(index) => setAttachments((current) => current.filter((_, i) => i !== index))}
+        />
+      )}
       <div className="composer-buttons">
-        <button type="submit" disabled={busy || compacting || budgetInvalid || text.trim() === ""}>
+        <button
+          type="submit"
+          disabled={busy || compacting || budgetInvalid || problem !== undefined || text.trim() === ""}
+        >
           {running ? "Steer" : goalMode ? "Start goal" : "Send"}
         </button>
         {(running || compacting) && (
