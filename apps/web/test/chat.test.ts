@@ -241,6 +241,9 @@ describe.skipIf(!HAS_CHROMIUM)("the web UI in Chromium, against a real server an
     const texts = await page.getByTestId("message-text").allTextContents();
     expect(texts).toEqual(["Check the workspace", opening, closing]);
     expect(await page.getByTestId("message-thinking").count()).toBe(1);
+    // Collapsed, with its size.
+    expect(await page.getByTestId("message-thinking").getAttribute("open")).toBeNull();
+    expect(await page.getByTestId("thinking-tokens").textContent()).toMatch(/^· about \d+ tokens$/);
     expect(await page.getByTestId("tool-call").count()).toBe(1);
     expect(await toolCard(page, "call_reload").getAttribute("data-status")).toBe("done");
     expect(await page.getByTestId("status-line").count()).toBe(1);

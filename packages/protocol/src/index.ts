@@ -218,5 +218,10 @@ export {
   readStreamingArgument,
   type StreamingString,
 } from "./streaming-arguments.js";
-export { addTokenCounts, emptyTokenCounts } from "./tokens.js";
+export {
+  addTokenCounts,
+  ESTIMATED_CHARS_PER_TOKEN,
+  emptyTokenCounts,
+  estimateTokensOfText,
+} from "./tokens.js";
 export { PROTOCOL_VERSION } from "./version.js";

@@ -1,5 +1,5 @@
 // @penguin/protocol/stream: what a front end runs to follow a live stream (the partial-stream
-// aggregator, the reader of half-streamed arguments, and the text of a caught error, the metrics vocabulary) without the
+// aggregator, the reader of half-streamed arguments, and the text of a caught error, the metrics vocabulary, the token estimate of a text) without the
 // zod schemas of the main entry, so a browser bundle (or the CLI's start-up path) that needs only
 // these stays small. Types come from the main entry.
 
@@ -18,3 +18,4 @@ export {
   readStreamingArgument,
   type StreamingString,
 } from "./streaming-arguments.js";
+export { ESTIMATED_CHARS_PER_TOKEN, estimateTokensOfText } from "./tokens.js";

@@ -12,3 +12,10 @@ export function addTokenCounts(a: TokenCounts, b: TokenCounts): TokenCounts {
     total: a.total + b.total,
   };
 }
+
+/** Rough size of a token when a provider reports no usage: about four characters of English. */
+export const ESTIMATED_CHARS_PER_TOKEN = 4;
+
+export function estimateTokensOfText(text: string): number {
+  return Math.ceil(text.length / ESTIMATED_CHARS_PER_TOKEN);
+}

@@ -1,4 +1,5 @@
 import type { PlanStep } from "@penguin/protocol";
+import { estimateTokensOfText } from "@penguin/protocol/stream";
 import { useEffect, useRef } from "react";
 import { loadMarkdownRenderer } from "../markdown/lazy-renderer.js";
 import { compactionText, goalText } from "../stream/long-session.js";
@@ -44,7 +45,11 @@ function Item({ item, context }: { item: TimelineItem; context: TimelineContext 
       return (
         <details className={`thinking${item.streaming ? " streaming" : ""}`} data-testid="message-thinking">
           <summary>
-            {item.streaming ? "Thinking…" : "Thinking"} <OriginBadge origin={item.origin} />
+            {item.streaming ? "Thinking…" : "Thinking"}{" "}
+            <span className="muted" data-testid="thinking-tokens">
+              · about {estimateTokensOfText(item.text).toLocaleString("en")} tokens
+            </span>{" "}
+            <OriginBadge origin={item.origin} />
           </summary>
           <MarkdownText text={item.text} />
         </details>

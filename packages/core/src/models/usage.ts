@@ -1,12 +1,8 @@
-import type { TokenCounts } from "@penguin/protocol";
+import { ESTIMATED_CHARS_PER_TOKEN, estimateTokensOfText, type TokenCounts } from "@penguin/protocol";
 import type { ModelRequest } from "./types.js";
 
-/** Rough size of a token when a provider reports no usage: about four characters of English. */
-export const ESTIMATED_CHARS_PER_TOKEN = 4;
-
-export function estimateTokensOfText(text: string): number {
-  return Math.ceil(text.length / ESTIMATED_CHARS_PER_TOKEN);
-}
+// The estimate lives in the protocol, so a browser front end sizes text the same way.
+export { ESTIMATED_CHARS_PER_TOKEN, estimateTokensOfText };
 
 /**
  * What one image costs in the context, whatever its bytes: providers scale an image down and
