@@ -178,7 +178,9 @@ export async function createSessionInPage(
   await page.getByLabel("Title").fill(options.title);
   await page.getByLabel("Approval mode").selectOption(options.mode);
   await page.getByRole("button", { name: "Create session" }).click();
-  await page.getByRole("heading", { name: options.title }).waitFor();
+  // A session's creation waits for its agent, trace and holder: on a loaded CI machine that has
+  // taken longer than Playwright's 30 s default once; the test's own timeout is 120 s.
+  await page.getByRole("heading", { name: options.title }).waitFor({ timeout: 90_000 });
   const match = /#\/sessions\/([^/]+)$/.exec(page.url());
   if (!match) throw new Error(`not on a chat page: ${page.url()}`);
   return decodeURIComponent(match[1]);
