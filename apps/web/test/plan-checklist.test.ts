@@ -1,33 +1,14 @@
-import type { Browser } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  createSessionInPage,
-  HAS_CHROMIUM,
-  launchChromium,
-  loggedInPage,
-  type Stack,
-  sendTask,
-  startStack,
-} from "./stack.js";
+import { describe, expect, it } from "vitest";
+import { createSessionInPage, HAS_CHROMIUM, loggedInPage, sendTask, webStackPerFile } from "./stack.js";
 
 // The model's checklist (update_plan) in the chat view of a real server, in Chromium: each update
 // shows the whole list, its steps marked by status.
 
 describe.skipIf(!HAS_CHROMIUM)("the model's checklist in Chromium", () => {
-  let stack: Stack;
-  let browser: Browser;
-
-  beforeAll(async () => {
-    stack = await startStack();
-    browser = await launchChromium();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await stack?.close();
-  });
+  const web = webStackPerFile();
 
   it("shows update_plan's steps with their statuses", async () => {
-    stack.llm.setScript({
+    web.stack.llm.setScript({
       turns: [
         {
           tool_calls: [
@@ -47,8 +28,8 @@ describe.skipIf(!HAS_CHROMIUM)("the model's checklist in Chromium", () => {
         { text: "Working on it." },
       ],
     });
-    const { context, page } = await loggedInPage(browser, stack);
-    await createSessionInPage(page, stack, { title: "Checklist", mode: "allow-all" });
+    const { context, page } = await loggedInPage(web.browser, web.stack);
+    await createSessionInPage(page, web.stack, { title: "Checklist", mode: "allow-all" });
     await sendTask(page, "Fix the parser");
     const checklist = page.locator('[data-testid="plan-checklist"]');
     await checklist.waitFor();

@@ -35,6 +35,7 @@ export {
   type SessionRule,
   SessionRules,
   suggestedPrefix,
+  suggestedPrefixOf,
 } from "./approval/session-rules.js";
 export {
   type CommandPart,

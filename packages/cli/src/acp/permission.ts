@@ -1,6 +1,6 @@
 import type { AgentContext, PermissionOption, RequestPermissionOutcome } from "@agentclientprotocol/sdk";
 import type { AskFn, HumanAnswer } from "@penguin/core";
-import { commandTextOf, suggestedPrefix } from "@penguin/core";
+import { suggestedPrefixOf } from "@penguin/core";
 import type { OmniMessage, ToolCallPayload } from "@penguin/protocol";
 import { pendingCallFields, viewOfCall } from "./tool-calls.js";
 
@@ -11,8 +11,7 @@ const REJECT_ALWAYS = "reject_always";
 
 /** The rule "allow always" grants: commands with the call's prefix for exec_command, else the tool. */
 function alwaysRule(call: OmniMessage<ToolCallPayload>): { tool: string } | { commandPrefix: string } {
-  const command = call.payload.name === "exec_command" ? commandTextOf(call) : undefined;
-  const prefix = command === undefined ? undefined : suggestedPrefix(command);
+  const prefix = suggestedPrefixOf(call);
   return prefix === undefined ? { tool: call.payload.name } : { commandPrefix: prefix };
 }
 

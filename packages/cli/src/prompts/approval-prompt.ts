@@ -1,5 +1,5 @@
 import type { AskFn, HumanAnswer } from "@penguin/core";
-import { commandTextOf, ruleCoversCall, suggestedPrefix } from "@penguin/core";
+import { commandTextOf, ruleCoversCall, suggestedPrefix, suggestedPrefixOf } from "@penguin/core";
 import type { OmniMessage, ToolCallPayload } from "@penguin/protocol";
 import { stylePatch } from "../render/diff-colors.js";
 import { truncateLine } from "../render/format.js";
@@ -119,8 +119,7 @@ function capLines(lines: string[], style: Style): string[] {
  * read_file (or a compound command) would only lead to "p does not apply".
  */
 function offersPrefix(call: OmniMessage<ToolCallPayload>): boolean {
-  const command = prefixableCommand(call);
-  return command !== undefined && suggestedPrefix(command) !== undefined;
+  return suggestedPrefixOf(call) !== undefined;
 }
 
 /** The keys of the question, after "allow?": `[y/N/p/a]`, without `p` where it does not apply. */
@@ -134,8 +133,7 @@ export function questionKeys(call: OmniMessage<ToolCallPayload>): string {
  * only where a prefix covers the command (see {@link offersPrefix}).
  */
 export function choicesLine(call: OmniMessage<ToolCallPayload>, style: Style): string {
-  const command = prefixableCommand(call);
-  const prefix = command === undefined ? undefined : suggestedPrefix(command);
+  const prefix = suggestedPrefixOf(call);
   const choices = ["y allow once", "n deny"];
   if (prefix !== undefined) {
     choices.push(

@@ -92,6 +92,15 @@ export function suggestedPrefix(command: string): string | undefined {
 }
 
 /**
+ * The prefix a front end offers to allow for `call`: prefix rules match `exec_command` only, and a
+ * compound command has none (see `suggestedPrefix`).
+ */
+export function suggestedPrefixOf(call: OmniMessage<ToolCallPayload>): string | undefined {
+  const command = call.payload.name === "exec_command" ? commandTextOf(call) : undefined;
+  return command === undefined ? undefined : suggestedPrefix(command);
+}
+
+/**
  * Whether granting `rule` would allow `call` itself. A front end grants a rule on the call a
  * person is looking at, so a rule that does not cover that call (a prefix of another command) is
  * refused rather than stored.

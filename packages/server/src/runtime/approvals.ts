@@ -1,12 +1,11 @@
 import {
   type Approver,
   type AskFn,
-  commandTextOf,
   type HumanAnswer,
   policyForMode,
   ruleCoversCall,
   type SessionRule,
-  suggestedPrefix,
+  suggestedPrefixOf,
 } from "@penguin/core";
 import type { OmniMessage, ToolCallPayload } from "@penguin/protocol";
 import type { ApprovalMode } from "@penguin/state";
@@ -66,8 +65,7 @@ export class PendingApprovals {
         requested_at: new Date().toISOString(),
       };
       if (origin && origin.length > 0) view.origin = origin;
-      const command = call.payload.name === "exec_command" ? commandTextOf(call) : undefined;
-      const prefix = command === undefined ? undefined : suggestedPrefix(command);
+      const prefix = suggestedPrefixOf(call);
       if (prefix !== undefined) view.suggested_prefix = prefix;
       const waiter: Waiter = {
         view,
