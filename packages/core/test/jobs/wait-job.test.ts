@@ -56,10 +56,14 @@ describe("wait_job", () => {
       command: "echo warming up; sleep 30",
       timeout_ms: 0,
     });
+    // The job's first line is awaited first: on a loaded machine its shell may take longer to
+    // start than the short wait below, and the second wait is about a pattern never printed.
+    const started = await jobs.call("wait_job", { job_id: "cmd_1", pattern: "^warming", timeout_ms: 20_000 });
+    expect(started.output).toContain("warming up");
     const waited = await jobs.call("wait_job", { job_id: "cmd_1", pattern: "ready", timeout_ms: 500 });
     expect(waited.stop).toBe("completed");
     expect(waited.output).toBe(
-      "warming up\n[pattern /ready/ not seen within 500 ms] [job cmd_1 is still running]",
+      "[no output]\n[pattern /ready/ not seen within 500 ms] [job cmd_1 is still running]",
     );
     expect(jobs.processes.get("cmd_1")?.status).toBe("running");
   });
