@@ -52,8 +52,10 @@ describe.skipIf(!HAS_CHROMIUM)("plan mode in Chromium", () => {
     const { context, page } = await loggedInPage(web.browser, web.stack);
     const sessionId = await createSessionInPage(page, web.stack, { title: "Planning", mode: "always-ask" });
 
-    // The mode switch offers plan; choosing it is stored on the server.
-    await page.getByRole("radio", { name: "plan" }).check();
+    // The mode switch offers plan; choosing it is stored on the server. (A click, not `check`: the
+    // radio shows checked only once the server has answered, which `check` does not wait for.)
+    await page.getByRole("radio", { name: "plan" }).click();
+    await expect.poll(() => page.getByRole("radio", { name: "plan" }).isChecked()).toBe(true);
     await expect
       .poll(async () => {
         const body = (await apiFetch(context, web.stack, `/api/sessions/${sessionId}`)) as {
