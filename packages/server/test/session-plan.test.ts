@@ -163,4 +163,24 @@ describe("plan mode through the API", () => {
     await s.call(`/api/sessions/${id}/abort`, { method: "POST" });
     await eventually(() => taskStates(stream.events).at(-1) === "idle" || undefined, "the task's end");
   });
+
+  it("a live session switched to plan by PATCH plans from its next task's first request", async () => {
+    const s = await sessionServer([{ text: "Hello." }, { text: PLAN }]);
+    const id = await s.createSession({ approval_mode: "allow-all" });
+    const stream = await s.stream(id);
+    expect((await s.call(`/api/sessions/${id}/tasks`, { json: { input: "Hi" } })).status).toBe(202);
+    await waitForEnvelope(stream, "task_end");
+    await waitForServerEvent(stream, "task_state", 3);
+    expect(chatRequest(s, 0).at(-1)).not.toContain("[plan_mode]");
+
+    const patched = await s.call(`/api/sessions/${id}`, { method: "PATCH", json: { approval_mode: "plan" } });
+    expect(patched.status).toBe(200);
+    expect((await readJson<SessionBody>(patched)).session.approval_mode).toBe("plan");
+    expect((await s.call(`/api/sessions/${id}/tasks`, { json: { input: "Plan the notes" } })).status).toBe(
+      202,
+    );
+    const messages = await waitForEnvelope(stream, "plan_proposed");
+    expect(chatRequest(s, 1).at(-1)).toContain("[plan_mode]");
+    expect(ofType(messages, "plan_proposed")[0]).toMatchObject({ text: PLAN });
+  });
 });

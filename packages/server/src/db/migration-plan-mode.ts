@@ -1,4 +1,4 @@
-import { type Kysely, type Migration, SqliteAdapter, sql } from "kysely";
+import { type Kysely, type Migration, SqliteIntrospector, sql } from "kysely";
 
 /**
  * The modes a session row may hold from this migration on: the four of 0001 and plan mode.
@@ -18,7 +18,8 @@ const POSTGRES_MODE_CHECK = "sessions_approval_mode_check";
  */
 export const planModeSessions: Migration = {
   async up(db: Kysely<unknown>) {
-    if (db.getExecutor().adapter instanceof SqliteAdapter) return rebuildSqliteSessions(db);
+    // The dialect, through its public face: each Kysely dialect brings its own introspector.
+    if (db.introspection instanceof SqliteIntrospector) return rebuildSqliteSessions(db);
     await db.schema.alterTable("sessions").dropConstraint(POSTGRES_MODE_CHECK).execute();
     await db.schema.alterTable("sessions").addCheckConstraint(POSTGRES_MODE_CHECK, MODES_CHECK).execute();
   },
