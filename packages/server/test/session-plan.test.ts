@@ -102,7 +102,12 @@ describe("plan mode through the API", () => {
     for (const body of [{ mode: "plan" }, {}, { mode: "yolo" }]) {
       const refusedMode = await s.call(`/api/sessions/${id}/plan/approve`, { json: body });
       expect(refusedMode.status).toBe(400);
-      expect(JSON.stringify(await readJson(refusedMode))).toContain("body.mode");
+      const answer = await readJson<ErrorBody & { issues?: { path: string; message: string }[] }>(
+        refusedMode,
+      );
+      expect(answer.issues?.[0]?.path).toBe("body.mode");
+      if (body.mode === "plan")
+        expect(answer.issues?.[0]?.message).toContain("in plan mode the plan would not run");
     }
 
     // While a compaction runs the plan waits (409 compacting), and the mode stays plan.
