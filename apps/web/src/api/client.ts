@@ -7,6 +7,7 @@ import type {
   AuditEntry,
   CreateSessionRequest,
   ErrorBody,
+  ExecutionMode,
   FolderListing,
   GoalRequest,
   MessagesResponse,
@@ -115,6 +116,9 @@ export const api = {
       ...(images.length > 0 ? { images } : {}),
       ...(goal ? { goal } : {}),
     }),
+  /** Carries out the plan the session proposed in plan mode, switching the session to `mode`. */
+  approvePlan: (id: string, mode: ExecutionMode) =>
+    request<{ session: Session; task_state: TaskState }>("POST", `${sessionPath(id)}/plan/approve`, { mode }),
   compact: (id: string) =>
     request<{ session_id: string; task_state: TaskState }>("POST", `${sessionPath(id)}/compact`),
   steer: (id: string, input: string) =>

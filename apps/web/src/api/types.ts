@@ -3,20 +3,25 @@
 // the same). Envelopes and partial streams use the types of @penguin/protocol.
 import type { ApprovalMode, OmniMessage, OpenPartialStream, ToolCallPayload } from "@penguin/protocol";
 
-/** The modes a server session can be in: the protocol's, but plan mode, which the server does not offer yet. */
-export type SessionApprovalMode = Exclude<ApprovalMode, "plan">;
+/** The modes a server session can be in: every mode of the protocol, plan mode included. */
+export type SessionApprovalMode = ApprovalMode;
+
+/** The modes an approved plan can run in: plan mode would run nothing. */
+export type ExecutionMode = Exclude<ApprovalMode, "plan">;
 
 /**
  * What each mode does, as the mode switch shows it: "allow-all: every call runs; deny-all: none
  * runs; read-only: tools with permission r run, the rest wait for a human; always-ask: every call
- * waits for a human". The modes themselves are the protocol's (imported as a type only, so the
- * bundle stays free of the protocol's schemas): the record's type makes it name every mode.
+ * waits for a human; plan: reading tools run, the rest are refused, and the answer is a plan to
+ * approve". The modes themselves are the protocol's (imported as a type only, so the bundle stays
+ * free of the protocol's schemas): the record's type makes it name every mode.
  */
 export const APPROVAL_MODE_HINTS: Readonly<Record<SessionApprovalMode, string>> = {
   "allow-all": "every call runs",
   "deny-all": "no call runs",
   "read-only": "read-only tools run, the rest wait for you",
   "always-ask": "every call waits for you",
+  plan: "only reading tools run; the agent answers with a plan for you to approve",
 };
 
 const isApprovalMode = (name: string): name is SessionApprovalMode =>
@@ -25,6 +30,11 @@ const isApprovalMode = (name: string): name is SessionApprovalMode =>
 /** The approval modes in the protocol's order (the hints list them so). */
 export const APPROVAL_MODES: readonly SessionApprovalMode[] =
   Object.keys(APPROVAL_MODE_HINTS).filter(isApprovalMode);
+
+/** The modes an approved plan can run in, in the same order. */
+export const EXECUTION_MODES: readonly ExecutionMode[] = APPROVAL_MODES.filter(
+  (mode): mode is ExecutionMode => mode !== "plan",
+);
 
 export interface User {
   id: string;

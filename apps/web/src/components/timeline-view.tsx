@@ -1,4 +1,3 @@
-import type { PlanStep } from "@penguin/protocol";
 import { estimateTokensOfText } from "@penguin/protocol/stream";
 import { useEffect, useRef } from "react";
 import { loadMarkdownRenderer } from "../markdown/lazy-renderer.js";
@@ -7,6 +6,7 @@ import type { TimelineItem } from "../stream/timeline.js";
 import { type UsageTotals, usageText } from "../stream/usage.js";
 import { ChangesCard } from "./changes-card.js";
 import { MarkdownText } from "./markdown-text.js";
+import { PlanChecklist } from "./plan-checklist.js";
 import { ToolCallCard } from "./tool-call-card.js";
 
 /** What the items need to know of their session: where its workspace is, whether it is busy. */
@@ -155,29 +155,6 @@ export function TimelineView({
         <Item key={item.key} item={item} context={context} />
       ))}
       <div ref={end} />
-    </div>
-  );
-}
-
-const STEP_MARKS: Record<PlanStep["status"], string> = { pending: "☐", in_progress: "▶", done: "✔" };
-
-/** The model's checklist (update_plan): one line a step, its status as a mark and a class. */
-function PlanChecklist({ steps, note }: { steps: PlanStep[]; note?: string }) {
-  const done = steps.filter((s) => s.status === "done").length;
-  return (
-    <div className="plan-checklist" data-testid="plan-checklist">
-      <p className="status-line">
-        Plan: {done}/{steps.length} done{note ? ` — ${note}` : ""}
-      </p>
-      <ul>
-        {steps.map((s, i) => (
-          // Steps have no ids; a list is replaced whole by the next update.
-          // biome-ignore lint/suspicious/noArrayIndexKey: the position is the step's identity here.
-          <li key={i} className={`plan-step plan-${s.status}`} data-status={s.status}>
-            <span aria-hidden="true">{STEP_MARKS[s.status]}</span> {s.step}
-          </li>
-        ))}
-      </ul>
     </div>
   );
 }

@@ -8,6 +8,7 @@ import { CompactButton } from "../components/compact-button.js";
 import { Composer } from "../components/composer.js";
 import { ErrorText } from "../components/error-text.js";
 import { ModeSwitch } from "../components/mode-switch.js";
+import { PlanPanel, PlanReadyCard } from "../components/plan-panel.js";
 import { QuestionCard } from "../components/question-card.js";
 import { RecoveryPanel } from "../components/recovery-panel.js";
 import { TimelineView } from "../components/timeline-view.js";
@@ -16,7 +17,10 @@ import { hrefOf } from "../router.js";
 import { followSession, type StreamStatus } from "../stream/session-stream.js";
 import type { TimelineState } from "../stream/timeline.js";
 
-/** One session: its live timeline, the calls and questions waiting for you, the mode, and the input box. */
+/**
+ * One session: its live timeline, the model's plan, the calls and questions waiting for you, the
+ * mode, and the input box.
+ */
 export function ChatPage({ sessionId }: { sessionId: string }) {
   const [session, setSession] = useState<Session>();
   const [timeline, setTimeline] = useState<TimelineState>();
@@ -85,6 +89,7 @@ export function ChatPage({ sessionId }: { sessionId: string }) {
           {streamBanner(stream)}
         </p>
       )}
+      {timeline && <PlanPanel plan={timeline.plan} />}
       <TimelineView
         items={timeline?.items ?? []}
         context={{
@@ -116,6 +121,9 @@ export function ChatPage({ sessionId }: { sessionId: string }) {
             <QuestionCard key={question.question_id} sessionId={sessionId} question={question} />
           ))}
         </section>
+      )}
+      {timeline?.plan.ready && taskState === "idle" && (
+        <PlanReadyCard session={session} ready={timeline.plan.ready} onApproved={setSession} />
       )}
       <Composer sessionId={sessionId} running={running} compacting={taskState === "compacting"} />
     </div>

@@ -20,6 +20,7 @@ import {
   goalFinished,
   summaryOf,
 } from "./long-session.js";
+import { type PlanView, planOf } from "./plan.js";
 import { type SessionUsage, usageOf } from "./usage.js";
 
 /** What the chat view shows, rebuilt from the timeline's state on every change. */
@@ -75,6 +76,8 @@ export interface TimelineState {
   usage: SessionUsage;
   /** The model's context window in tokens, where the config states it. */
   contextWindow?: number;
+  /** The model's checklist and the plan that waits for approval. */
+  plan: PlanView;
 }
 
 const IDLE: TaskState = { state: "idle", pendingSteering: 0 };
@@ -193,6 +196,7 @@ export class SessionTimeline {
       agents: agentActivity(this.#records),
       ...(this.#session ? { session: this.#session } : {}),
       usage: usageOf(this.#records),
+      plan: planOf(this.#records),
       ...(this.#contextWindow !== undefined ? { contextWindow: this.#contextWindow } : {}),
     };
   }

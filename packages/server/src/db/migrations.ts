@@ -1,5 +1,6 @@
 import { errorMessage } from "@penguin/protocol";
 import { type Kysely, type Migration, type MigrationResultSet, Migrator, sql } from "kysely";
+import { planModeSessions } from "./migration-plan-mode.js";
 import type { ServerDatabase } from "./schema.js";
 
 /**
@@ -7,8 +8,9 @@ import type { ServerDatabase } from "./schema.js";
  * would find nothing at run time. Names sort in the order they apply; never rename or edit one
  * that has shipped, add a new one instead.
  *
- * Only portable DDL: text, integer and double precision columns, CHECK constraints, foreign
- * keys and plain indexes, which SQLite and PostgreSQL both accept as written.
+ * Portable DDL where it can be: text, integer and double precision columns, CHECK constraints,
+ * foreign keys and plain indexes, which SQLite and PostgreSQL both accept as written. A change
+ * SQLite cannot make in place (a CHECK constraint) branches on the dialect's adapter.
  */
 const initialSchema: Migration = {
   async up(db: Kysely<unknown>) {
@@ -101,6 +103,7 @@ const teamAdministration: Migration = {
 export const MIGRATIONS: Readonly<Record<string, Migration>> = Object.freeze({
   "0001_initial_schema": initialSchema,
   "0002_team_administration": teamAdministration,
+  "0003_plan_mode_sessions": planModeSessions,
 });
 
 export function createMigrator(db: Kysely<ServerDatabase>): Migrator {

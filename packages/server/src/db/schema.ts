@@ -70,8 +70,8 @@ export interface SessionsTable {
   workspace: string;
   provider: string;
   model_id: string;
-  /** One of the four modes of `system_config.yaml`; re-read on every approval, so a change applies mid-task. */
-  approval_mode: Exclude<ApprovalMode, "plan">;
+  /** One of the modes of `system_config.yaml`, plan mode included; re-read on every approval, so a change applies mid-task. */
+  approval_mode: ApprovalMode;
   state: SessionState;
   created_at: string;
   updated_at: string;

@@ -147,11 +147,18 @@ export class PendingApprovals {
  * `source: {kind: "mode", name}` or `{kind: "human"}` as for any other front end). A call already
  * waiting for a human keeps waiting when the mode changes; the next call uses the new mode.
  * A session that no longer has a row (deleted) denies.
+ *
+ * `initial` is the mode the session had when its task started: the SDK reads `mode` before the
+ * first decision (plan mode changes the task itself), so it must not wait for a decision.
  */
-export function databaseModePolicy(readMode: () => Promise<ApprovalMode | undefined>, ask: AskFn): Approver {
-  let current: ApprovalMode = "deny-all";
+export function databaseModePolicy(
+  readMode: () => Promise<ApprovalMode | undefined>,
+  ask: AskFn,
+  initial: ApprovalMode,
+): Approver {
+  let current: ApprovalMode = initial;
   return {
-    /** The mode of the latest decision (deny-all before the first). */
+    /** The mode of the latest decision (`initial` before the first). */
     get mode() {
       return current;
     },

@@ -47,7 +47,7 @@ export interface CreateSessionInput {
   agentId: string;
   workspace: string;
   model?: string;
-  approvalMode?: Exclude<ApprovalMode, "plan">;
+  approvalMode?: ApprovalMode;
   title?: string;
 }
 
@@ -122,7 +122,7 @@ export class SessionManager {
         workspace: session.workspaceDir,
         provider,
         model_id: modelId,
-        approval_mode: input.approvalMode ?? serverMode(agent.config.approval?.mode) ?? "allow-all",
+        approval_mode: input.approvalMode ?? agent.config.approval?.mode ?? "allow-all",
       });
     } catch (error) {
       await session.dispose();
@@ -150,6 +150,22 @@ export class SessionManager {
       if (title !== "") await this.options.store.update(row.id, { title });
     }
     return started;
+  }
+
+  /**
+   * Carries out the plan the session proposed (resuming it from its trace when it has no live
+   * runtime) in `mode`, which `switchMode` stores once the task is sure to start. `no_plan` when
+   * none was proposed, `busy` or `compacting` as for a task.
+   */
+  async approvePlan(
+    row: SessionRow,
+    mode: Exclude<ApprovalMode, "plan">,
+    switchMode: () => Promise<void>,
+  ): Promise<StartOutcome | "no_plan"> {
+    if (this.#closed) throw new Error("the server is stopping");
+    if (this.#offlineReverts.has(row.id)) return "busy";
+    const runtime = this.#runtimes.get(row.id) ?? this.#addRuntime(row);
+    return runtime.approvePlan(mode, switchMode);
   }
 
   /**
@@ -315,12 +331,4 @@ function asSetupError(error: unknown): Error {
   if (error instanceof Error && /^cannot load agent/.test(error.message))
     return new SessionSetupError(error.message);
   return error instanceof Error ? error : new Error(String(error));
-}
-
-/**
- * An agent's default mode as a server session's: the server has no plan mode yet, so an agent
- * that plans by default starts in read-only, where nothing changes without a person's yes.
- */
-function serverMode(mode: ApprovalMode | undefined): Exclude<ApprovalMode, "plan"> | undefined {
-  return mode === "plan" ? "read-only" : mode;
 }

@@ -17,6 +17,7 @@ import {
   PartialAggregator,
   type TokenUsagePayload,
 } from "@penguin/protocol";
+import type { ApprovalMode } from "@penguin/state";
 import type { Logger } from "pino";
 import type { SessionState } from "../db/schema.js";
 import type { ServerMetrics, SessionMetricsFeed } from "../metrics/prometheus.js";
@@ -68,6 +69,9 @@ export interface SessionRuntimeDeps {
   /** The server's Prometheus metrics, fed with what the session streams (absent: not collected). */
   metrics?: ServerMetrics;
 }
+
+/** A plan was to be approved, but the session has not proposed one. */
+class NoProposedPlan extends Error {}
 
 /** The text the engine gives the model for a steering message (see core's markers). */
 const STEERING_OPENING = "[user_steering]";
@@ -154,14 +158,35 @@ export class SessionRuntime {
    * `compacting` while a compaction is. Throws when the session cannot be reopened from its trace.
    */
   start(input: RunInput, options: TaskOptions = {}): Promise<StartOutcome> {
-    return this.#begin("task", (session, signal) =>
+    return this.#begin("task", async (session, signal) =>
       session.run(input, {
-        approve: this.#approver(),
+        approve: await this.#approver(),
         onAsk: this.#onAsk,
         signal,
         ...(options.goal ? { goal: options.goal } : {}),
       }),
     );
+  }
+
+  /**
+   * Carries out the plan the session proposed in plan mode, in `mode`: `switchMode` stores that
+   * mode first (nothing else can start meanwhile), then the task runs as the SDK's `approvePlan`
+   * runs it. `no_plan` when the session has not proposed one; `busy` or `compacting` as `start`.
+   */
+  async approvePlan(
+    mode: Exclude<ApprovalMode, "plan">,
+    switchMode: () => Promise<void>,
+  ): Promise<StartOutcome | "no_plan"> {
+    try {
+      return await this.#begin("task", async (session, signal) => {
+        if (!session.plan.proposed?.trim()) throw new NoProposedPlan();
+        await switchMode();
+        return session.approvePlan({ approve: await this.#approver(mode), onAsk: this.#onAsk, signal });
+      });
+    } catch (error) {
+      if (error instanceof NoProposedPlan) return "no_plan";
+      throw error;
+    }
   }
 
   /**
@@ -220,19 +245,24 @@ export class SessionRuntime {
   /** The agent's questions to the user wait for POST .../questions/:questionId/answer. */
   readonly #onAsk = (question: UserQuestion) => this.questions.ask(question);
 
-  /** Every tool call is decided by the session's approval mode, as the database has it now. */
-  #approver() {
+  /**
+   * Every tool call is decided by the session's approval mode, as the database has it now; the
+   * task starts in the stored mode (or `mode`, just stored), so a plan-mode session plans.
+   */
+  async #approver(mode?: ApprovalMode) {
+    const readMode = () => this.deps.store.approvalMode(this.sessionId);
     return databaseModePolicy(
-      () => this.deps.store.approvalMode(this.sessionId),
+      readMode,
       (call, request) => this.approvals.ask(call, this.#originOf(call.payload.tool_call_id), request.signal),
+      mode ?? (await readMode()) ?? "deny-all",
     );
   }
 
   /** Wake turns run as tasks of this runtime: published on the session's stream, approved alike. */
   #takeWakes(session: Session): void {
     session.onWake((turn: WakeTurn) => {
-      this.#begin("task", (_session, signal) =>
-        turn.run({ approve: this.#approver(), onAsk: this.#onAsk, signal }),
+      this.#begin("task", async (_session, signal) =>
+        turn.run({ approve: await this.#approver(), onAsk: this.#onAsk, signal }),
       ).catch((error: unknown) =>
         this.deps.logger.error({ err: error, session_id: this.sessionId }, "wake turn not started"),
       );
@@ -250,7 +280,10 @@ export class SessionRuntime {
 
   async #begin(
     activity: Activity,
-    open: (session: Session, signal: AbortSignal) => AsyncIterable<OmniMessage>,
+    open: (
+      session: Session,
+      signal: AbortSignal,
+    ) => AsyncIterable<OmniMessage> | Promise<AsyncIterable<OmniMessage>>,
   ): Promise<StartOutcome> {
     const running = this.#task?.activity ?? this.#starting;
     if (running !== undefined) return running === "compaction" ? "compacting" : "busy";
@@ -261,7 +294,7 @@ export class SessionRuntime {
     try {
       const session = await this.#ensureSession();
       const controller = new AbortController();
-      const stream = open(session, controller.signal);
+      const stream = await open(session, controller.signal);
       this.#aggregator.reset();
       this.#pendingSteering = 0;
       const task = { controller, done: Promise.resolve(), activity };

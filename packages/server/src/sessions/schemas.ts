@@ -11,12 +11,9 @@ import {
   MAX_TITLE_CHARS,
 } from "../limits.js";
 
-/**
- * The modes a server session can be in: every approval mode but plan mode, which the server and
- * the web app do not offer yet (its sessions table allows these four).
- */
-export const ApprovalModeSchema = ApprovalModeValues.exclude(["plan"]).describe(
-  "allow-all: every call runs; deny-all: none runs; read-only: tools with permission r run, the rest wait for a human; always-ask: every call waits for a human",
+/** The modes a server session can be in: every approval mode, plan mode included. */
+export const ApprovalModeSchema = ApprovalModeValues.describe(
+  "allow-all: every call runs; deny-all: none runs; read-only: tools with permission r run, the rest wait for a human; always-ask: every call waits for a human; plan: tools with permission r run, the rest are refused, and the task's answer is proposed as the plan (POST /api/sessions/:id/plan/approve carries it out)",
 );
 
 // Rules are written as patterns, not refinements, so the OpenAPI document states them too.

@@ -6,6 +6,7 @@ import { sessionCompactionRoutes } from "./compaction.js";
 import { sessionHistoryRoutes } from "./history.js";
 import { sessionLifecycleRoutes } from "./lifecycle.js";
 import { sessionNoticeRoutes } from "./notices.js";
+import { sessionPlanRoutes } from "./plan.js";
 import { sessionProcessRoutes } from "./processes.js";
 import { sessionQuestionRoutes } from "./questions.js";
 import { sessionRecoveryRoutes } from "./recovery.js";
@@ -17,13 +18,14 @@ import { sessionTransferRoutes } from "./transfer.js";
 
 export type { SessionRoutesOptions } from "./session-route.js";
 
-/** Sessions (export and import too), tasks, notices, compaction, steering, abort, approvals, questions, history, trace, processes, agents, recovery, file changes and their revert, the live streams, and the create form's choices (workspace roots, folders, models). */
+/** Sessions (export and import too), tasks, plan approval, notices, compaction, steering, abort, approvals, questions, history, trace, processes, agents, recovery, file changes and their revert, the live streams, and the create form's choices (workspace roots, folders, models). */
 export function sessionRoutes(options: SessionRoutesOptions): AnyRouteSpec[] {
   return [
     // Before the lifecycle routes: `/api/sessions/import` is not a session id.
     ...sessionTransferRoutes(options),
     ...sessionLifecycleRoutes(options),
     ...sessionTaskRoutes(options),
+    ...sessionPlanRoutes(options),
     ...sessionNoticeRoutes(options),
     ...sessionCompactionRoutes(options),
     ...sessionApprovalRoutes(options),
