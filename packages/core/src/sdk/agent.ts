@@ -362,6 +362,7 @@ export class Agent {
       surroundings: input.surroundings,
       logger: this.logger,
       checkpoints: { trace, location: this.location, root: input.parentSessionId ?? id },
+      files: options.files,
     });
     const toolSpecs = environment.toolSpecs();
     const mcp = sessionMcpToolset({
