@@ -4,6 +4,7 @@ import { type Approver, type AskFn, policyForMode, type RunInput, type Session }
 import type { OmniMessage } from "@penguin/protocol";
 import type { ApprovalMode } from "@penguin/state";
 import type { CliLog } from "../logging.js";
+import type { EditorFiles } from "./editor-files.js";
 import { editorAsk } from "./permission.js";
 import { askToApprovePlan } from "./plan.js";
 import { UpdateTranslator } from "./updates.js";
@@ -40,6 +41,8 @@ export class AcpSession {
     private readonly client: AgentContext,
     private mode: ApprovalMode,
     private readonly log: CliLog,
+    /** The session's files through the editor, when it offers them. */
+    private readonly files?: EditorFiles,
   ) {}
 
   get id(): string {
@@ -129,7 +132,9 @@ export class AcpSession {
 
   /** Sends one task's messages as session updates; says how it ended (and the plan it proposed). */
   private async runTask(messages: AsyncIterable<OmniMessage>): Promise<TaskOutcome> {
-    const translator = new UpdateTranslator(() => this.session.currentDirectory);
+    const files = this.files;
+    const editorText = files && ((path: string) => files.knownText(path));
+    const translator = new UpdateTranslator(() => this.session.currentDirectory, false, editorText);
     const outcome: TaskOutcome = { status: "completed" };
     for await (const message of messages) {
       this.log.message(message);
