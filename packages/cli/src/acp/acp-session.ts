@@ -9,10 +9,15 @@ import { editorAsk } from "./permission.js";
 import { askToApprovePlan } from "./plan.js";
 import { UpdateTranslator } from "./updates.js";
 
-/** Why a task ended, as ACP's stop reason (the task's status, else a limit that cut it short). */
+/**
+ * Why a task ended, as ACP's stop reason: a limit that cut it short first (the engine ends such a
+ * task as aborted, but nobody cancelled it), then the task's status. The editor's own cancel is
+ * answered before this is asked.
+ */
 function stopReasonOf(status: string, limit: string | undefined): StopReason {
-  if (status === "aborted") return "cancelled";
   if (limit === "max_turns") return "max_turn_requests";
+  if (limit !== undefined) return "end_turn";
+  if (status === "aborted") return "cancelled";
   return "end_turn";
 }
 
@@ -21,6 +26,8 @@ interface TaskOutcome {
   status: string;
   failure?: string;
   limit?: string;
+  /** What the limit's event said (e.g. "reached max turns (1); stopping"). */
+  limitMessage?: string;
   /** The plan a plan-mode task proposed. */
   proposed?: string;
 }
@@ -118,10 +125,13 @@ export class AcpSession {
       this.running = undefined;
     }
     if (controller.signal.aborted) return { stopReason: "cancelled" };
-    const { status, failure, limit } = outcome;
-    if (status !== "completed" && status !== "aborted") {
+    const { status, failure, limit, limitMessage } = outcome;
+    if ((status !== "completed" && status !== "aborted") || limit !== undefined) {
       // The editor shows the reason where the answer would have been.
-      const text = `Penguin: the task ${status}${failure ? `: ${failure}` : ""}`;
+      const text =
+        limit !== undefined
+          ? `Penguin: the task stopped at a limit: ${limitMessage ?? limit}`
+          : `Penguin: the task ${status}${failure ? `: ${failure}` : ""}`;
       await this.client.notify("session/update", {
         sessionId: this.id,
         update: { sessionUpdate: "agent_message_chunk", content: { type: "text", text } },
@@ -146,8 +156,10 @@ export class AcpSession {
       if (p.type === "task_end") {
         outcome.status = p.status;
         outcome.failure = p.message;
-      } else if (p.type === "limit_reached") outcome.limit = p.limit;
-      else if (p.type === "plan_proposed") outcome.proposed = p.text;
+      } else if (p.type === "limit_reached") {
+        outcome.limit = p.limit;
+        outcome.limitMessage = p.message;
+      } else if (p.type === "plan_proposed") outcome.proposed = p.text;
     }
     return outcome;
   }
