@@ -46,6 +46,9 @@ export class AcpChild {
   readonly fileRequests: { method: "read" | "write"; path: string }[] = [];
   /** When set, every file request is refused with this error (as an editor reports a failure). */
   fileError: string | undefined;
+  /** When set, `fs/read_text_file` is not answered until the agent cancels it (then recorded here). */
+  holdReads = false;
+  readonly cancelledReads: string[] = [];
   /** Runs after each `fs/read_text_file` is answered (e.g. the user types into the buffer). */
   afterRead: ((path: string) => void) | undefined;
 
@@ -64,9 +67,14 @@ export class AcpChild {
       .onNotification("session/update", ({ params }) => {
         this.updates.push(params);
       })
-      .onRequest("fs/read_text_file", async ({ params }) => {
+      .onRequest("fs/read_text_file", async ({ params, signal }) => {
         this.fileRequests.push({ method: "read", path: params.path });
         if (this.fileError) throw new Error(this.fileError);
+        if (this.holdReads) {
+          await new Promise((resolve) => signal.addEventListener("abort", resolve, { once: true }));
+          this.cancelledReads.push(params.path);
+          throw new Error("cancelled");
+        }
         const content = this.buffers.get(params.path) ?? readFileSync(params.path, "utf8");
         this.afterRead?.(params.path);
         return { content };

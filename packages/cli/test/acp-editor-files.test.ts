@@ -139,6 +139,29 @@ describe("penguin acp: files through the editor", () => {
     expect(JSON.stringify(llm.requests[1]?.body)).toContain("the buffer is locked");
   });
 
+  test("session/cancel while the editor has not answered a read: the read is cancelled, the prompt answers cancelled", async () => {
+    const workspace = tempDir("ws");
+    const notes = join(workspace, "notes.txt");
+    writeFileSync(notes, "x\n");
+    const { env } = await serve([{ tool_calls: [read] }, { text: "never" }]);
+    const acp = startAcp(env);
+    acp.holdReads = true;
+    await acp.initialize(BOTH);
+    const { sessionId } = await acp.agent.request("session/new", { cwd: workspace, mcpServers: [] });
+    const prompt = acp.agent.request("session/prompt", {
+      sessionId,
+      prompt: [{ type: "text", text: "read" }],
+    });
+    for (let i = 0; i < 400 && acp.fileRequests.length === 0; i++)
+      await new Promise((r) => setTimeout(r, 25));
+    expect(acp.fileRequests).toEqual([{ method: "read", path: notes }]);
+    await acp.agent.notify("session/cancel", { sessionId });
+    expect((await prompt).stopReason).toBe("cancelled");
+    for (let i = 0; i < 400 && acp.cancelledReads.length === 0; i++)
+      await new Promise((r) => setTimeout(r, 25));
+    expect(acp.cancelledReads).toEqual([notes]);
+  });
+
   test("an editor that offers only reading: reads from its buffer, writes to the disk", async () => {
     const workspace = tempDir("ws");
     const notes = join(workspace, "notes.txt");

@@ -60,7 +60,7 @@ export { type AgentPlace, CurrentDirectory, type RoundCall } from "./environment
 // Environment and tools.
 export { Environment, type EnvironmentOptions, type ExecuteToolOptions } from "./environment/environment.js";
 // Where the file tools read and write text: the disk, or an editor's buffers (`penguin acp`).
-export { type FileAccess, FileAccessError } from "./environment/file-access.js";
+export { type FileAccess, FileAccessError, type FileAccessOptions } from "./environment/file-access.js";
 // Markers the Environment writes into tool outputs (front ends and tests recognise them).
 export {
   DENIED_BY_POLICY_TEXT,

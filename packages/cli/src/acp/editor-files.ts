@@ -1,5 +1,5 @@
 import { type AgentContext, type ClientCapabilities, RequestError } from "@agentclientprotocol/sdk";
-import { diskFileAccess, type FileAccess, FileAccessError } from "@penguin/core";
+import { diskFileAccess, type FileAccess, FileAccessError, type FileAccessOptions } from "@penguin/core";
 
 // "When the client offers file reading and writing, the file tools go through the client (so the
 // agent sees the editor's unsaved buffers and the editor sees each write)": read_file, edit_file
@@ -30,6 +30,18 @@ const REQUEST_CANCELLED = -32800;
 const KNOWN_TEXTS_KEPT = 32;
 /** The most of an editor's error details a tool error quotes. */
 const ERROR_DETAIL_MAX_CHARS = 300;
+
+/**
+ * A file request gives up (and tells the editor, with `$/cancel_request`) when the tool call is
+ * interrupted or the editor takes too long.
+ */
+function requestOptions(signal: AbortSignal | undefined) {
+  const timeout = AbortSignal.timeout(EDITOR_FILE_TIMEOUT_MS);
+  return {
+    cancellationSignal: signal ? AbortSignal.any([signal, timeout]) : timeout,
+    stopWaitingOnCancel: true,
+  };
+}
 
 /** The editor's error in a sentence: its message, and the details it sent along. */
 function editorError(error: unknown): string {
@@ -73,13 +85,13 @@ export class EditorFiles implements FileAccess {
     return this.known.get(path);
   }
 
-  async readText(path: string): Promise<string> {
+  async readText(path: string, options: FileAccessOptions = {}): Promise<string> {
     if (!this.capabilities.readTextFile) return this.remember(path, await diskFileAccess.readText(path));
     try {
       const answer = await this.client.request(
         "fs/read_text_file",
         { sessionId: this.sessionId(), path },
-        { cancellationSignal: AbortSignal.timeout(EDITOR_FILE_TIMEOUT_MS), stopWaitingOnCancel: true },
+        requestOptions(options.signal),
       );
       if (typeof answer?.content !== "string") {
         throw new FileAccessError("the editor answered fs/read_text_file without the file's text");
@@ -87,11 +99,11 @@ export class EditorFiles implements FileAccess {
       return this.remember(path, answer.content);
     } catch (error) {
       if (error instanceof FileAccessError) throw error;
-      throw new FileAccessError(`the editor could not read it (${this.why(error)})`);
+      throw new FileAccessError(`the editor could not read it (${this.why(error, options.signal)})`);
     }
   }
 
-  async writeText(path: string, text: string): Promise<void> {
+  async writeText(path: string, text: string, options: FileAccessOptions = {}): Promise<void> {
     if (!this.capabilities.writeTextFile) {
       await diskFileAccess.writeText(path, text);
       this.remember(path, text);
@@ -101,15 +113,16 @@ export class EditorFiles implements FileAccess {
       await this.client.request(
         "fs/write_text_file",
         { sessionId: this.sessionId(), path, content: text },
-        { cancellationSignal: AbortSignal.timeout(EDITOR_FILE_TIMEOUT_MS), stopWaitingOnCancel: true },
+        requestOptions(options.signal),
       );
     } catch (error) {
-      throw new FileAccessError(`the editor could not write it (${this.why(error)})`);
+      throw new FileAccessError(`the editor could not write it (${this.why(error, options.signal)})`);
     }
     this.remember(path, text);
   }
 
-  private why(error: unknown): string {
+  private why(error: unknown, signal: AbortSignal | undefined): string {
+    if (signal?.aborted) return "the call was interrupted before the editor answered";
     const timedOut =
       (error instanceof DOMException && error.name === "TimeoutError") ||
       (error instanceof RequestError && error.code === REQUEST_CANCELLED);

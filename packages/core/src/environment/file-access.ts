@@ -5,15 +5,20 @@
 // it is binary, and compute line windows and hashes from the text the seam returns. Commands
 // (exec_command) and every other tool see the disk.
 
+export interface FileAccessOptions {
+  /** The tool call's signal: it aborts on the user's interrupt or the call's timeout. */
+  signal?: AbortSignal;
+}
+
 /** Where the file tools read and write the text of files (absolute paths). */
 export interface FileAccess {
   /**
    * The whole text of a file as its holder has it (an editor: the open buffer, unsaved changes
    * included). Throws a `FileAccessError` saying why it cannot.
    */
-  readText(path: string): Promise<string>;
+  readText(path: string, options?: FileAccessOptions): Promise<string>;
   /** Replaces (or creates) a file's text; the holder decides when it reaches the disk. */
-  writeText(path: string, text: string): Promise<void>;
+  writeText(path: string, text: string, options?: FileAccessOptions): Promise<void>;
 }
 
 /**

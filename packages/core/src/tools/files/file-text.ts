@@ -45,10 +45,10 @@ function hasNul(content: Uint8Array | string): boolean {
 export async function readWindowThrough(
   files: FileAccess,
   path: string,
-  request: Omit<WindowRequest, "signal">,
+  request: WindowRequest,
 ): Promise<{ window: WindowResult; sha256?: string }> {
   if (hasNul(await readRegularFile(path))) return { window: { kind: "binary" } };
-  const text = await files.readText(path);
+  const text = await files.readText(path, { signal: request.signal });
   if (hasNul(text)) return { window: { kind: "binary" } };
   return { window: windowOfLines(linesOfText(text), request), sha256: sha256Of(text) };
 }
@@ -61,7 +61,7 @@ export async function readWindowThrough(
 export async function readForChange(ctx: ToolExecutionContext, path: string): Promise<Buffer> {
   const bytes = await readRegularFile(path);
   if (!ctx.files || hasNul(bytes)) return bytes;
-  return Buffer.from(await ctx.files.readText(path), "utf8");
+  return Buffer.from(await ctx.files.readText(path, { signal: ctx.signal }), "utf8");
 }
 
 /** The sha256 of what `readForChange` would return, for a file too large to hold for a diff. */
@@ -76,6 +76,6 @@ export async function hashForChange(
 
 /** Writes a changed file's text through the seam, else to the disk (regular files only). */
 export async function writeForChange(ctx: ToolExecutionContext, path: string, text: string): Promise<void> {
-  if (ctx.files) await ctx.files.writeText(path, text);
+  if (ctx.files) await ctx.files.writeText(path, text, { signal: ctx.signal });
   else await writeRegularFile(path, text);
 }

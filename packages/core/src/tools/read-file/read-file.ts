@@ -121,10 +121,12 @@ export function createReadFileTool(
         window = windowOfLines(outcome.lines, request);
       } else if (seam) {
         try {
-          const seen = await readWindowThrough(seam, path, request);
+          const seen = await readWindowThrough(seam, path, { ...request, signal: ctx.signal });
+          if (ctx.signal?.aborted) return { stopReason: "aborted" };
           window = seen.window;
           if (seen.sha256 !== undefined) note = recordTextRead(ctx, path, seen.sha256);
         } catch (error) {
+          if (ctx.signal?.aborted) return { stopReason: "aborted" };
           return yield* failWith(describeFsError("read", path, error));
         }
       } else {
