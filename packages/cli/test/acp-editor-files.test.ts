@@ -162,6 +162,24 @@ describe("penguin acp: files through the editor", () => {
     expect(acp.cancelledReads).toEqual([notes]);
   });
 
+  test("a session loaded with session/load reads through the editor that loaded it", async () => {
+    const workspace = tempDir("ws");
+    const notes = join(workspace, "notes.txt");
+    writeFileSync(notes, "saved\n");
+    const { env, llm } = await serve([{ text: "Hello." }, { tool_calls: [read] }, { text: "Read it." }]);
+    const first = startAcp(env);
+    const { sessionId } = await promptOnce(first, workspace);
+    await first.close();
+
+    const second = startAcp(env);
+    second.buffers.set(notes, "unsaved\n");
+    await second.initialize(BOTH);
+    await second.agent.request("session/load", { sessionId, cwd: workspace, mcpServers: [] });
+    await second.agent.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "read it" }] });
+    expect(second.fileRequests).toEqual([{ method: "read", path: notes }]);
+    expect(JSON.stringify(llm.requests.at(-1)?.body)).toContain("unsaved");
+  });
+
   test("an editor that offers only reading: reads from its buffer, writes to the disk", async () => {
     const workspace = tempDir("ws");
     const notes = join(workspace, "notes.txt");
