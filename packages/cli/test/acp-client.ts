@@ -1,6 +1,8 @@
 import { type ChildProcessWithoutNullStreams, spawn } from "node:child_process";
+import { readFileSync } from "node:fs";
 import { Readable, Writable } from "node:stream";
 import {
+  type ClientCapabilities,
   type ClientConnection,
   client,
   ndJsonStream,
@@ -9,6 +11,8 @@ import {
   type SessionNotification,
 } from "@agentclientprotocol/sdk";
 import { CLI_BIN } from "./helpers.js";
+
+type FileSystemCapabilities = NonNullable<ClientCapabilities["fs"]>;
 
 /**
  * How the test answers one permission request: an option's kind, `cancelled`, or `wait`: no
@@ -32,6 +36,21 @@ export class AcpChild {
   /** Everything the child wrote on stdout, to check it is protocol only. */
   stdout = "";
   private choose: PermissionChoice = () => "cancelled";
+  /**
+   * The editor's open buffers, by absolute path: `fs/read_text_file` answers from them (else from
+   * the disk, as an editor does for a file it has not opened), `fs/write_text_file` changes them
+   * only (the editor saves when its user says so).
+   */
+  readonly buffers = new Map<string, string>();
+  /** The file requests the agent made, in order. */
+  readonly fileRequests: { method: "read" | "write"; path: string }[] = [];
+  /** When set, every file request is refused with this error (as an editor reports a failure). */
+  fileError: string | undefined;
+  /** When set, `fs/read_text_file` is not answered until the agent cancels it (then recorded here). */
+  holdReads = false;
+  readonly cancelledReads: string[] = [];
+  /** Runs after each `fs/read_text_file` is answered (e.g. the user types into the buffer). */
+  afterRead: ((path: string) => void) | undefined;
 
   constructor(args: string[], env: Record<string, string>) {
     this.child = spawn(process.execPath, [CLI_BIN, "acp", ...args], {
@@ -47,6 +66,24 @@ export class AcpChild {
     const app = client({ name: "penguin-test-editor" })
       .onNotification("session/update", ({ params }) => {
         this.updates.push(params);
+      })
+      .onRequest("fs/read_text_file", async ({ params, signal }) => {
+        this.fileRequests.push({ method: "read", path: params.path });
+        if (this.fileError) throw new Error(this.fileError);
+        if (this.holdReads) {
+          await new Promise((resolve) => signal.addEventListener("abort", resolve, { once: true }));
+          this.cancelledReads.push(params.path);
+          throw new Error("cancelled");
+        }
+        const content = this.buffers.get(params.path) ?? readFileSync(params.path, "utf8");
+        this.afterRead?.(params.path);
+        return { content };
+      })
+      .onRequest("fs/write_text_file", async ({ params }) => {
+        this.fileRequests.push({ method: "write", path: params.path });
+        if (this.fileError) throw new Error(this.fileError);
+        this.buffers.set(params.path, params.content);
+        return {};
       })
       .onRequest(
         "session/request_permission",
@@ -79,10 +116,11 @@ export class AcpChild {
     this.choose = choose;
   }
 
-  async initialize() {
+  /** `fs`: what the test editor offers for files (default: nothing, the agent uses the disk). */
+  async initialize(fs: FileSystemCapabilities = { readTextFile: false, writeTextFile: false }) {
     return this.agent.request("initialize", {
       protocolVersion: 1,
-      clientCapabilities: { fs: { readTextFile: false, writeTextFile: false }, terminal: false },
+      clientCapabilities: { fs, terminal: false },
     });
   }
 

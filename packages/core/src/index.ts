@@ -59,6 +59,8 @@ export { DEFAULT_RETRY_POLICY, type RetryPolicy } from "./engine/retry.js";
 export { type AgentPlace, CurrentDirectory, type RoundCall } from "./environment/current-directory.js";
 // Environment and tools.
 export { Environment, type EnvironmentOptions, type ExecuteToolOptions } from "./environment/environment.js";
+// Where the file tools read and write text: the disk, or an editor's buffers (`penguin acp`).
+export { type FileAccess, FileAccessError, type FileAccessOptions } from "./environment/file-access.js";
 // Markers the Environment writes into tool outputs (front ends and tests recognise them).
 export {
   DENIED_BY_POLICY_TEXT,
@@ -199,6 +201,7 @@ export {
   type ProcessManagerOptions,
   type StartResult,
 } from "./tools/command/index.js";
+export { diskFileAccess } from "./tools/files/disk-file-access.js";
 export {
   createDescribeImageTool,
   createEditFileTool,

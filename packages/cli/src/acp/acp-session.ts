@@ -4,14 +4,20 @@ import { type Approver, type AskFn, policyForMode, type RunInput, type Session }
 import type { OmniMessage } from "@penguin/protocol";
 import type { ApprovalMode } from "@penguin/state";
 import type { CliLog } from "../logging.js";
+import type { EditorFiles } from "./editor-files.js";
 import { editorAsk } from "./permission.js";
 import { askToApprovePlan } from "./plan.js";
 import { UpdateTranslator } from "./updates.js";
 
-/** Why a task ended, as ACP's stop reason (the task's status, else a limit that cut it short). */
+/**
+ * Why a task ended, as ACP's stop reason: a limit that cut it short first (the engine ends such a
+ * task as aborted, but nobody cancelled it), then the task's status. The editor's own cancel is
+ * answered before this is asked.
+ */
 function stopReasonOf(status: string, limit: string | undefined): StopReason {
-  if (status === "aborted") return "cancelled";
   if (limit === "max_turns") return "max_turn_requests";
+  if (limit !== undefined) return "end_turn";
+  if (status === "aborted") return "cancelled";
   return "end_turn";
 }
 
@@ -20,6 +26,8 @@ interface TaskOutcome {
   status: string;
   failure?: string;
   limit?: string;
+  /** What the limit's event said (e.g. "reached max turns (1); stopping"). */
+  limitMessage?: string;
   /** The plan a plan-mode task proposed. */
   proposed?: string;
 }
@@ -40,6 +48,8 @@ export class AcpSession {
     private readonly client: AgentContext,
     private mode: ApprovalMode,
     private readonly log: CliLog,
+    /** The session's files through the editor, when it offers them. */
+    private readonly files?: EditorFiles,
   ) {}
 
   get id(): string {
@@ -115,10 +125,13 @@ export class AcpSession {
       this.running = undefined;
     }
     if (controller.signal.aborted) return { stopReason: "cancelled" };
-    const { status, failure, limit } = outcome;
-    if (status !== "completed" && status !== "aborted") {
+    const { status, failure, limit, limitMessage } = outcome;
+    if ((status !== "completed" && status !== "aborted") || limit !== undefined) {
       // The editor shows the reason where the answer would have been.
-      const text = `Penguin: the task ${status}${failure ? `: ${failure}` : ""}`;
+      const text =
+        limit !== undefined
+          ? `Penguin: the task stopped at a limit: ${limitMessage ?? limit}`
+          : `Penguin: the task ${status}${failure ? `: ${failure}` : ""}`;
       await this.client.notify("session/update", {
         sessionId: this.id,
         update: { sessionUpdate: "agent_message_chunk", content: { type: "text", text } },
@@ -129,7 +142,9 @@ export class AcpSession {
 
   /** Sends one task's messages as session updates; says how it ended (and the plan it proposed). */
   private async runTask(messages: AsyncIterable<OmniMessage>): Promise<TaskOutcome> {
-    const translator = new UpdateTranslator(() => this.session.currentDirectory);
+    const files = this.files;
+    const editorText = files && ((path: string) => files.knownText(path));
+    const translator = new UpdateTranslator(() => this.session.currentDirectory, false, editorText);
     const outcome: TaskOutcome = { status: "completed" };
     for await (const message of messages) {
       this.log.message(message);
@@ -141,8 +156,10 @@ export class AcpSession {
       if (p.type === "task_end") {
         outcome.status = p.status;
         outcome.failure = p.message;
-      } else if (p.type === "limit_reached") outcome.limit = p.limit;
-      else if (p.type === "plan_proposed") outcome.proposed = p.text;
+      } else if (p.type === "limit_reached") {
+        outcome.limit = p.limit;
+        outcome.limitMessage = p.message;
+      } else if (p.type === "plan_proposed") outcome.proposed = p.text;
     }
     return outcome;
   }

@@ -12,6 +12,7 @@ import type { ApprovalMode } from "@penguin/state";
 import type { CliLog } from "../logging.js";
 import { CLI_VERSION } from "../version.js";
 import { AcpSession } from "./acp-session.js";
+import { EditorFiles, editorFileCapabilities } from "./editor-files.js";
 import { historyUpdates } from "./history.js";
 import { approvalModeOf, modeState } from "./modes.js";
 
@@ -62,26 +63,36 @@ export function penguinAcpAgent(opts: AcpAgentOptions): { app: AgentApp; dispose
     return found;
   };
 
+  // What the editor offers for files (from `initialize`): every session's file tools use it.
+  let fileCapabilities = editorFileCapabilities(undefined);
+
   const app = acpAgent({ name: "penguin" })
-    .onRequest("initialize", () => ({
-      protocolVersion: PROTOCOL_VERSION,
-      agentInfo: { name: "penguin", title: "Penguin", version: CLI_VERSION },
-      agentCapabilities: {
-        loadSession: true,
-        promptCapabilities: { image: false, audio: false, embeddedContext: false },
-      },
-      authMethods: [],
-    }))
+    .onRequest("initialize", ({ params }) => {
+      fileCapabilities = editorFileCapabilities(params.clientCapabilities);
+      return {
+        protocolVersion: PROTOCOL_VERSION,
+        agentInfo: { name: "penguin", title: "Penguin", version: CLI_VERSION },
+        agentCapabilities: {
+          loadSession: true,
+          promptCapabilities: { image: false, audio: false, embeddedContext: false },
+        },
+        authMethods: [],
+      };
+    })
     .onRequest("session/new", async ({ params, client }) => {
       checkWorkspace(params.cwd);
+      // The session's id is known once it exists; the editor is asked for files only after that.
+      let id = "";
+      const files = EditorFiles.offeredBy(client, fileCapabilities, () => id);
       const session = await opts.agent
-        .then((agent) => agent.createSession({ workspaceDir: params.cwd, model: opts.model }))
+        .then((agent) => agent.createSession({ workspaceDir: params.cwd, model: opts.model, files }))
         .catch((error: unknown) => {
           // A config or model the user must fix: its message is the error's, not "Internal error".
           const why = error instanceof Error ? error.message : String(error);
           throw new RequestError(-32603, `cannot start a session: ${why}`);
         });
-      const served = new AcpSession(session, client, opts.mode, opts.log);
+      id = session.id;
+      const served = new AcpSession(session, client, opts.mode, opts.log, files);
       sessions.set(served.id, served);
       opts.log.debug({ session_id: served.id, workspace: params.cwd }, "acp session/new");
       return { sessionId: served.id, modes: modeState(served.approvalMode) };
@@ -89,15 +100,16 @@ export function penguinAcpAgent(opts: AcpAgentOptions): { app: AgentApp; dispose
     .onRequest("session/load", async ({ params, client }) => {
       let served = sessions.get(params.sessionId);
       if (served === undefined) {
+        const files = EditorFiles.offeredBy(client, fileCapabilities, () => params.sessionId);
         const session = await opts.agent
-          .then((agent) => agent.resumeSession(params.sessionId))
+          .then((agent) => agent.resumeSession(params.sessionId, { files }))
           .catch((error: unknown) => {
             const why = error instanceof Error ? error.message : String(error);
             throw new RequestError(-32002, `cannot load session ${params.sessionId}: ${why}`, {
               sessionId: params.sessionId,
             });
           });
-        served = new AcpSession(session, client, opts.mode, opts.log);
+        served = new AcpSession(session, client, opts.mode, opts.log, files);
         sessions.set(served.id, served);
       } else if (served.isRunning) {
         throw RequestError.invalidRequest(

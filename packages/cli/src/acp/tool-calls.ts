@@ -57,7 +57,12 @@ export function pendingCallFields(toolCallId: string, view: CallView): ToolCall 
  * The call as an editor shows it: titled by the description the model gave it (else by the
  * terminal's one-line summary), its paths made absolute against the session's current folder.
  */
-export function viewOfCall(name: string, argumentsJson: string, cwd: string): CallView {
+export function viewOfCall(
+  name: string,
+  argumentsJson: string,
+  cwd: string,
+  editorText?: EditorText,
+): CallView {
   const args = readCallArguments(argumentsJson).object;
   const described = typeof args?.description === "string" ? args.description.trim() : "";
   const title = described !== "" ? described : summarizeToolCall(name, argumentsJson).title;
@@ -68,7 +73,7 @@ export function viewOfCall(name: string, argumentsJson: string, cwd: string): Ca
     const value = args[key];
     if (typeof value === "string" && value !== "") view.locations.push({ path: absolute(value, cwd) });
   }
-  const diff = diffOf(name, args, cwd);
+  const diff = diffOf(name, args, cwd, editorText);
   if (diff) view.diff = diff;
   return view;
 }
@@ -77,8 +82,16 @@ function absolute(path: string, cwd: string): string {
   return isAbsolute(path) ? path : resolve(cwd, path);
 }
 
+/**
+ * The text of a file as the editor had it when the agent last read or wrote it there (see
+ * acp/editor-files.ts), when the session's files go through the editor.
+ */
+export type EditorText = (path: string) => string | undefined;
+
 /** The file's text now, null when it does not exist, undefined when it cannot be shown. */
-function currentText(path: string): string | null | undefined {
+function currentText(path: string, editorText: EditorText | undefined): string | null | undefined {
+  const edited = editorText?.(path);
+  if (edited !== undefined) return edited;
   try {
     if (statSync(path).size > DIFF_MAX_BYTES) return undefined;
     return readFileSync(path, "utf8");
@@ -93,17 +106,22 @@ function currentText(path: string): string | null | undefined {
  * occurrence, or all with replace_all). An edit of text not in the file gets no diff: the tool
  * will refuse it.
  */
-function diffOf(name: string, args: Record<string, unknown>, cwd: string): ToolCallContent | undefined {
+function diffOf(
+  name: string,
+  args: Record<string, unknown>,
+  cwd: string,
+  editorText: EditorText | undefined,
+): ToolCallContent | undefined {
   const file = args.file_path;
   if (typeof file !== "string" || file === "") return undefined;
   const path = absolute(file, cwd);
   if (name === "write_file" && typeof args.content === "string") {
-    const before = currentText(path);
+    const before = currentText(path, editorText);
     if (before === undefined) return undefined;
     return { type: "diff", path, oldText: before, newText: args.content };
   }
   if (name === "edit_file" && typeof args.old_string === "string" && typeof args.new_string === "string") {
-    const before = currentText(path);
+    const before = currentText(path, editorText);
     if (typeof before !== "string" || args.old_string === "" || !before.includes(args.old_string))
       return undefined;
     const after =

@@ -1,7 +1,7 @@
 import type { SessionUpdate, ToolCallContent } from "@agentclientprotocol/sdk";
 import type { OmniMessage } from "@penguin/protocol";
 import { planUpdate } from "./plan.js";
-import { type CallView, pendingCallFields, viewOfCall } from "./tool-calls.js";
+import { type CallView, type EditorText, pendingCallFields, viewOfCall } from "./tool-calls.js";
 
 /** The most of one tool output an update carries; the whole output stays in the trace. */
 export const OUTPUT_MAX_CHARS = 20_000;
@@ -37,6 +37,8 @@ export class UpdateTranslator {
   constructor(
     private readonly cwd: () => string,
     private readonly replay = false,
+    /** The editor's text of files, for diffs, when the session's files go through the editor. */
+    private readonly editorText?: EditorText,
   ) {}
 
   /** The view of a call seen in this task (for its permission request). */
@@ -112,7 +114,7 @@ export class UpdateTranslator {
   }
 
   private callAnnounced(toolCallId: string, name: string, argumentsJson: string): SessionUpdate {
-    const view = viewOfCall(name, argumentsJson, this.cwd());
+    const view = viewOfCall(name, argumentsJson, this.cwd(), this.editorText);
     if (this.replay) view.diff = undefined;
     this.views.set(toolCallId, view);
     return { sessionUpdate: "tool_call", ...pendingCallFields(toolCallId, view) };

@@ -78,6 +78,8 @@ export interface EnvironmentOptions {
   hooks?: AfterCallHooks;
   /** "allowed-tools": only these tools are offered and run (absent: all of them). */
   allowedTools?: readonly string[];
+  /** Where the file tools read and write text (absent: the disk). */
+  files?: ToolExecutionContext["files"];
 }
 
 export interface ExecuteToolOptions {
@@ -379,6 +381,7 @@ export class Environment {
           modelHasVision: this.options.modelHasVision ?? false,
           describeImage: this.options.describeImage,
           fileReads: this.fileReads,
+          files: this.options.files,
           offersTool: (name) => this.tools.has(name),
         };
         const journal = opts.journal;

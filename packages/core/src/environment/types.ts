@@ -3,6 +3,7 @@ import type { ToolDefinitionConfig } from "@penguin/state";
 import type { Approver } from "../approval/approver.js";
 import type { ProcessManager } from "../processes/process-manager.js";
 import type { AgentPlace, RoundCall } from "./current-directory.js";
+import type { FileAccess } from "./file-access.js";
 import type { FileReadRegistry } from "./file-reads.js";
 
 /** Answers a question about an image with the configured vision model (for `describe_image`). */
@@ -43,6 +44,8 @@ export interface ToolExecutionContext {
    * in the current task, with their hashes. Cleared when a new user message starts a task.
    */
   fileReads?: FileReadRegistry;
+  /** Where read_file, edit_file and write_file read and write text (absent: the disk). */
+  files?: FileAccess;
   /** Where the agent is and what it loaded there (change_directory moves it, use_skill reads its skills). */
   place?: AgentPlace;
   /**

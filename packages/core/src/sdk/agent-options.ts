@@ -1,6 +1,7 @@
 import type { SystemConfigInput } from "@penguin/state";
 import type { ModelPrices, SessionBudget } from "../engine/limits.js";
 import type { RetryPolicy } from "../engine/retry.js";
+import type { FileAccess } from "../environment/file-access.js";
 import type { ModelAdapter, ThinkingLevel } from "../models/types.js";
 import type { OnAsk } from "../tools/messaging/index.js";
 import type { CustomToolRegistration } from "./custom-tools.js";
@@ -54,6 +55,11 @@ export interface CreateSessionOptions {
    * `onAsk` wins. Without either, `ask` fails with "no one can answer questions in this session".
    */
   onAsk?: OnAsk;
+  /**
+   * Where read_file, edit_file and write_file read and write the text of files (e.g. an editor's
+   * buffers, for `penguin acp`); absent: the disk. Commands and the other tools see the disk.
+   */
+  files?: FileAccess;
 }
 
 export interface ResumeSessionOptions {
@@ -67,4 +73,6 @@ export interface ResumeSessionOptions {
   prices?: ModelPrices;
   /** See `CreateSessionOptions.onAsk`. */
   onAsk?: OnAsk;
+  /** See `CreateSessionOptions.files`. */
+  files?: FileAccess;
 }

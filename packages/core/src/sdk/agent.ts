@@ -59,7 +59,7 @@ import { sessionSystemPrompt } from "./session-prompt.js";
 import { sessionProcesses, sessionTools } from "./session-tools.js";
 import { sessionTrace, traceLocation } from "./session-trace.js";
 import { SetupError } from "./setup-error.js";
-import { createSubagentManager, subagentPointers } from "./subagents.js";
+import { createSubagentManager, inheritedOptions, subagentPointers } from "./subagents.js";
 import { prepareSurroundings, type SessionSurroundings } from "./surroundings.js";
 import { checkThinkingLevel } from "./thinking.js";
 import { RecoveryNotice } from "./uncertain-notice.js";
@@ -362,6 +362,7 @@ export class Agent {
       surroundings: input.surroundings,
       logger: this.logger,
       checkpoints: { trace, location: this.location, root: input.parentSessionId ?? id },
+      files: options.files,
     });
     const toolSpecs = environment.toolSpecs();
     const mcp = sessionMcpToolset({
@@ -469,8 +470,7 @@ export class Agent {
       subagentBudget: this.config.subagent_budget,
       maxSessions: this.config.child_agents.max_sessions,
       maxRunning: this.config.child_agents.max_running,
-      retry: input.options.retry,
-      secrets: input.options.secrets,
+      ...inheritedOptions(input.options),
       state: input.state,
       pointers: input.pointers,
       firstNumbers: input.firstNumbers,

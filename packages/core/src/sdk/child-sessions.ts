@@ -1,5 +1,6 @@
 import type { SessionBudget } from "../engine/limits.js";
 import type { RetryPolicy } from "../engine/retry.js";
+import type { FileAccess } from "../environment/file-access.js";
 import type { ThinkingLevel } from "../models/types.js";
 import type { Mailbox } from "../tools/messaging/hub.js";
 import type { TreePlace } from "./agent-seat.js";
@@ -17,6 +18,8 @@ export interface ChildSessionOptions {
   budget?: SessionBudget;
   retry?: Partial<RetryPolicy>;
   secrets?: string[];
+  /** Where the child's file tools read and write text (its parent's seam). */
+  files?: FileAccess;
   /** The child's end of the parent session's inboxes (its send_message / wait_messages). */
   mailbox?: Mailbox;
   /** A launched child's place in the agent tree (launch_agent / stop_agent work from it). */

@@ -2,6 +2,7 @@ import { type ProjectConfig, type SystemConfig, writeGuardEnabled } from "@pengu
 import type { TraceLocation, TraceWriter } from "@penguin/trace";
 import { checkpointBookFor } from "../checkpoints/index.js";
 import { Environment } from "../environment/environment.js";
+import type { FileAccess } from "../environment/file-access.js";
 import { SecretRedactor } from "../environment/redact.js";
 import type { BuiltinTool } from "../environment/types.js";
 import { HookRunner } from "../hooks/runner.js";
@@ -28,6 +29,8 @@ export interface SessionEnvironmentInput {
   logger: AgentLogger;
   /** Where the checkpoints of the session's file changes are recorded (`root`: its top-level session). */
   checkpoints: { trace: TraceWriter; location: TraceLocation; root: string };
+  /** Where the file tools read and write text (absent: the disk). */
+  files?: FileAccess;
 }
 
 export function sessionEnvironment(input: SessionEnvironmentInput): {
@@ -73,6 +76,7 @@ export function sessionEnvironment(input: SessionEnvironmentInput): {
         : describeImageWith(input.project, { timeoutMs: config.model.timeoutMs })),
     warn: (line) => input.logger.warn(line),
     writeGuard: writeGuardEnabled(config.tools),
+    files: input.files,
   });
   return { environment, hookRunner };
 }

@@ -3,6 +3,7 @@ import { type Budget, scratchpadRoot, tracesDir } from "@penguin/state";
 import { readSession } from "@penguin/trace";
 import type { RetryPolicy } from "../engine/retry.js";
 import type { ConversationState } from "../engine/types.js";
+import type { FileAccess } from "../environment/file-access.js";
 import type { ThinkingLevel } from "../models/types.js";
 import {
   DEFAULT_INBOX_LIMITS,
@@ -54,6 +55,8 @@ export interface SubagentParent {
   maxRunning?: number;
   retry?: Partial<RetryPolicy>;
   secrets?: string[];
+  /** Where the parent's file tools read and write text: its children's do the same. */
+  files?: FileAccess;
   state: ConversationState;
   /** Pointer events of a resumed parent's trace (its launched children's traces add theirs). */
   pointers?: readonly SubagentPointer[];
@@ -74,6 +77,7 @@ export function createSubagentManager(parent: SubagentParent): SubagentManager {
     if (parent.subagentBudget) options.budget = sessionBudget(parent.subagentBudget);
     if (parent.retry) options.retry = parent.retry;
     if (parent.secrets) options.secrets = parent.secrets;
+    if (parent.files) options.files = parent.files;
     return options;
   };
   const agentFor = (agentId: string | undefined) =>
@@ -154,3 +158,12 @@ function firstNumbers(
 }
 
 export { subagentPointers } from "./agent-tree-restore.js";
+
+/** What a child inherits from its parent session's own options. */
+export function inheritedOptions(options: {
+  retry?: Partial<RetryPolicy>;
+  secrets?: string[];
+  files?: FileAccess;
+}): Pick<SubagentParent, "retry" | "secrets" | "files"> {
+  return { retry: options.retry, secrets: options.secrets, files: options.files };
+}

@@ -9,6 +9,7 @@ import {
 import type { BuiltinTool } from "../../environment/types.js";
 import { answer, fail } from "../call-text.js";
 import { checkpointPaths, recordFileEffects } from "../files/effects.js";
+import { readForChange, writeForChange } from "../files/file-text.js";
 import {
   booleanArg,
   describeFsError,
@@ -31,7 +32,6 @@ import {
   withLineBreaks,
 } from "../files/line-endings.js";
 import { missingPathHint } from "../files/path-hint.js";
-import { readRegularFile, writeRegularFile } from "../files/regular-file.js";
 import { changeSummary, formatHunks, type Hunk, lineDiff, multisetChanges } from "../files/unified-diff.js";
 import { checkExistingFile, recordWrite } from "../files/write-guard.js";
 import { findSites, type Site } from "./edit-sites.js";
@@ -185,7 +185,7 @@ export function createEditFileTool(definition: ToolDefinitionConfig): BuiltinToo
       try {
         const info = await stat(path);
         if (info.isDirectory()) return yield* fail(ctx, `${shown} is a directory, not a file.`);
-        bytes = await readRegularFile(path);
+        bytes = await readForChange(ctx, path);
       } catch (error) {
         if (fsErrorCode(error) === "ENOENT") {
           return yield* fail(
@@ -253,7 +253,7 @@ export function createEditFileTool(definition: ToolDefinitionConfig): BuiltinToo
       if (!saved.ok) return yield* fail(ctx, saved.error);
       recordFileEffects(ctx, [{ path, before_sha256: sha256Of(bytes), after_sha256: sha256Of(updated) }]);
       try {
-        await writeRegularFile(path, updated);
+        await writeForChange(ctx, path, updated);
       } catch (error) {
         return yield* fail(ctx, `${describeFsError("write", path, error)} No changes made.`);
       }

@@ -1,6 +1,7 @@
 import { resolve } from "node:path";
 import { errorMessage, type OmniMessage } from "@penguin/protocol";
 import { modelVisiblePath } from "@penguin/state";
+import { FileAccessError } from "../../environment/file-access.js";
 import type { BuiltinTool, ToolExecutionContext, ToolResult } from "../../environment/types.js";
 import { fail } from "../call-text.js";
 import { SpecialFileError, specialFileMessage } from "./regular-file.js";
@@ -164,6 +165,9 @@ export function describeFsError(action: string, path: string, error: unknown): s
   const code = fsErrorCode(error);
   const shown = shownPath(path);
   if (error instanceof SpecialFileError) return specialFileMessage(action, shown, error.kind);
+  // The seam's holder (the editor) said why, in words meant for the model.
+  if (error instanceof FileAccessError)
+    return `Cannot ${action} ${shown}: ${error.message.replace(/\.?$/, ".")}`;
   switch (code) {
     case "EACCES":
     case "EPERM":

@@ -106,6 +106,16 @@ export async function recordRead(ctx: ToolExecutionContext, path: string): Promi
   }
 }
 
+/**
+ * read_file under the write guard, of text read through the session's seam: remembers the text's
+ * hash for this task and returns the note (undefined while the guard is off).
+ */
+export function recordTextRead(ctx: ToolExecutionContext, path: string, sha256: string): string | undefined {
+  if (!ctx.fileReads) return undefined;
+  ctx.fileReads.noteRead(path, sha256);
+  return sha256Note(sha256);
+}
+
 /** After a successful change under the guard: the new content is known, and its hash is reported. */
 export function recordWrite(
   ctx: ToolExecutionContext,

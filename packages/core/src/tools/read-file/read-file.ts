@@ -8,6 +8,7 @@ import {
 } from "../../environment/limits.js";
 import type { BuiltinTool, ToolExecutionContext } from "../../environment/types.js";
 import { answer, fail } from "../call-text.js";
+import { readWindowThrough, seamFor } from "../files/file-text.js";
 import {
   describeFsError,
   executeWithArguments,
@@ -20,7 +21,7 @@ import { readLineWindow, type WindowResult, windowOfLines } from "../files/line-
 import { missingPathHint } from "../files/path-hint.js";
 import { specialFileKind, specialFileMessage } from "../files/regular-file.js";
 import { createRichReader, type RichReadLimits } from "../files/rich-read.js";
-import { recordRead } from "../files/write-guard.js";
+import { recordRead, recordTextRead } from "../files/write-guard.js";
 
 // "read_file — cat -n style output (line number, tab, content); overlong single lines are
 // truncated, and binary content (NUL bytes) is rejected with advice to use shell/image tools."
@@ -100,20 +101,34 @@ export function createReadFileTool(
         return yield* fail(ctx, describeFsError("read", path, error));
       }
 
+      // Text through the session's seam (an editor's buffers): its hash is taken from that text.
+      const seam = seamFor(ctx, size);
       // Under the write guard, the whole file's sha256 goes into the note (and the read is remembered).
-      const note = await recordRead(ctx, path);
+      let note = seam ? undefined : await recordRead(ctx, path);
       const failWith = (text: string) => answer(ctx, text, { stopReason: "failed", note });
 
       let window: WindowResult;
       const request = { offset, limit, maxChars };
       const outcome = rich ? await rich.read({ path, shown, size, mtimeMs, ctx }) : undefined;
       if (outcome?.kind === "aborted") return { stopReason: "aborted" };
+      // An image's or a PDF's content comes from the disk, and so does its hash.
+      if (seam && outcome !== undefined && outcome.kind !== "not-rich") note = await recordRead(ctx, path);
       if (outcome?.kind === "answer") {
         if (outcome.failed) return yield* failWith(outcome.text);
         return yield* answer(ctx, outcome.text, { note, images: outcome.images });
       }
       if (outcome?.kind === "lines") {
         window = windowOfLines(outcome.lines, request);
+      } else if (seam) {
+        try {
+          const seen = await readWindowThrough(seam, path, { ...request, signal: ctx.signal });
+          if (ctx.signal?.aborted) return { stopReason: "aborted" };
+          window = seen.window;
+          if (seen.sha256 !== undefined) note = recordTextRead(ctx, path, seen.sha256);
+        } catch (error) {
+          if (ctx.signal?.aborted) return { stopReason: "aborted" };
+          return yield* failWith(describeFsError("read", path, error));
+        }
       } else {
         try {
           window = await readLineWindow(path, { ...request, signal: ctx.signal });

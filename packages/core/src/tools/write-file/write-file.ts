@@ -5,6 +5,7 @@ import { DIFF_MAX_FILE_BYTES, WRITE_DIFF_MAX_LINES } from "../../environment/lim
 import type { BuiltinTool } from "../../environment/types.js";
 import { answer, fail } from "../call-text.js";
 import { checkpointPaths, recordFileEffects } from "../files/effects.js";
+import { hashForChange, readForChange, writeForChange } from "../files/file-text.js";
 import {
   describeFsError,
   executeWithArguments,
@@ -16,12 +17,7 @@ import {
   stringArg,
 } from "../files/file-tool-support.js";
 import { sha256File, sha256Of } from "../files/hashes.js";
-import {
-  readRegularFile,
-  specialFileKind,
-  specialFileMessage,
-  writeRegularFile,
-} from "../files/regular-file.js";
+import { specialFileKind, specialFileMessage } from "../files/regular-file.js";
 import {
   changeSummary,
   countChanges,
@@ -87,7 +83,7 @@ export function createWriteFileTool(definition: ToolDefinitionConfig): BuiltinTo
         if (info.isDirectory()) return yield* fail(ctx, `${shown} is a directory; write_file writes files.`);
         const special = specialFileKind(info);
         if (special) return yield* fail(ctx, specialFileMessage("write", shown, special));
-        const bytes = info.size <= DIFF_MAX_FILE_BYTES ? await readRegularFile(path) : undefined;
+        const bytes = info.size <= DIFF_MAX_FILE_BYTES ? await readForChange(ctx, path) : undefined;
         previous = { size: bytes?.length ?? info.size, bytes };
       } catch (error) {
         const code = fsErrorCode(error);
@@ -98,7 +94,9 @@ export function createWriteFileTool(definition: ToolDefinitionConfig): BuiltinTo
       let previousSha256: string | undefined;
       const hashPrevious = async () => {
         if (previous === undefined) return undefined;
-        previousSha256 ??= previous.bytes ? sha256Of(previous.bytes) : await sha256File(path, ctx.signal);
+        previousSha256 ??= previous.bytes
+          ? sha256Of(previous.bytes)
+          : await hashForChange(ctx, path, () => sha256File(path, ctx.signal));
         return previousSha256;
       };
 
@@ -140,7 +138,7 @@ export function createWriteFileTool(definition: ToolDefinitionConfig): BuiltinTo
       }
       try {
         await mkdir(dirname(path), { recursive: true });
-        await writeRegularFile(path, content);
+        await writeForChange(ctx, path, content);
       } catch (error) {
         return yield* fail(ctx, describeFsError("write", path, error));
       }
