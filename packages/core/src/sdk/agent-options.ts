@@ -1,4 +1,4 @@
-import type { SystemConfigInput } from "@penguin/state";
+import type { McpServerInput, SystemConfigInput } from "@penguin/state";
 import type { ModelPrices, SessionBudget } from "../engine/limits.js";
 import type { RetryPolicy } from "../engine/retry.js";
 import type { ModelAdapter, ThinkingLevel } from "../models/types.js";
@@ -54,6 +54,13 @@ export interface CreateSessionOptions {
    * `onAsk` wins. Without either, `ask` fails with "no one can answer questions in this session".
    */
   onAsk?: OnAsk;
+  /**
+   * MCP servers for this session only (an editor's), besides the agent's `tools.mcpServers`:
+   * started the same way, their tools named `mcp__<name>__<tool>`. A name an agent's server
+   * has, a name given twice or an invalid definition is a SetupError. Their `env` and `headers`
+   * values are redacted like secrets. Subagents get only their agent's configured servers.
+   */
+  mcpServers?: McpServerInput[];
 }
 
 export interface ResumeSessionOptions {
@@ -67,4 +74,6 @@ export interface ResumeSessionOptions {
   prices?: ModelPrices;
   /** See `CreateSessionOptions.onAsk`. */
   onAsk?: OnAsk;
+  /** See `CreateSessionOptions.mcpServers` (a resumed session gets only the servers given now). */
+  mcpServers?: McpServerInput[];
 }
