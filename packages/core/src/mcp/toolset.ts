@@ -251,7 +251,9 @@ export class McpToolset {
     const allowed = this.options.allowedTools;
     if (!allowed || names.length === 0 || names.some((name) => allowed.includes(name))) return;
     const count = names.length === 1 ? "its only tool" : `all ${names.length} of its tools`;
-    this.warn(`MCP server "${server}": the agent's allowed_tools hides ${count}, so the model is offered none`);
+    this.warn(
+      `MCP server "${server}": the agent's allowed_tools hides ${count}, so the model is offered none`,
+    );
   }
 
   /** The recorded MCP tools by server (a name belongs to the server with the longest matching prefix). */

@@ -286,7 +286,12 @@ export class Agent {
 
   /** Values redacted from tool output and recordings (see `sessionSecrets`). */
   private secretsOf(options: { secrets?: string[] }, mcpServers: readonly McpServer[]): string[] {
-    return sessionSecrets({ project: this.project, config: this.config, mcpServers, secrets: options.secrets });
+    return sessionSecrets({
+      project: this.project,
+      config: this.config,
+      mcpServers,
+      secrets: options.secrets,
+    });
   }
 
   /**

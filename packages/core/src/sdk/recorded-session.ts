@@ -7,7 +7,11 @@ import { SetupError } from "./setup-error.js";
 // granted, the tool list and session_meta last recorded.
 
 /** The records of a session to resume; an invalid or unknown id is a SetupError saying so. */
-export function readRecordedSession(location: TraceLocation, dataRoot: string, sessionId: string): OmniMessage[] {
+export function readRecordedSession(
+  location: TraceLocation,
+  dataRoot: string,
+  sessionId: string,
+): OmniMessage[] {
   if (!isValidSessionId(sessionId)) {
     throw new SetupError(`"${sessionId}" is not a session id (letters, digits, - and _ only)`, "session");
   }
@@ -15,7 +19,10 @@ export function readRecordedSession(location: TraceLocation, dataRoot: string, s
     return readSession(location, sessionId).records;
   } catch (err) {
     if (err instanceof TraceError && err.code === "session_not_found") {
-      throw new SetupError(`no session ${sessionId} in ${dataRoot} (penguin sessions list shows them)`, "session");
+      throw new SetupError(
+        `no session ${sessionId} in ${dataRoot} (penguin sessions list shows them)`,
+        "session",
+      );
     }
     throw err;
   }

@@ -33,17 +33,23 @@ export function sessionMcpServers(
     const parsed = McpServerSchema.safeParse(definition);
     const label = typeof definition?.name === "string" ? `"${definition.name}"` : `#${index + 1}`;
     if (!parsed.success) {
-      throw new SetupError(`session MCP server ${label} is invalid: ${problemsOf(parsed.error.issues)}`, "config");
+      throw new SetupError(
+        `session MCP server ${label} is invalid: ${problemsOf(parsed.error.issues)}`,
+        "mcp_servers",
+      );
     }
     const { name } = parsed.data;
     if (configuredNames.has(name)) {
       throw new SetupError(
         `session MCP server "${name}" has the name of an MCP server the agent configures: give it another name`,
-        "config",
+        "mcp_servers",
       );
     }
     if (extraNames.has(name)) {
-      throw new SetupError(`session MCP server "${name}" is given twice: server names must be unique`, "config");
+      throw new SetupError(
+        `session MCP server "${name}" is given twice: server names must be unique`,
+        "mcp_servers",
+      );
     }
     extraNames.add(name);
     servers.push(parsed.data);

@@ -79,10 +79,18 @@ describe("a session's own MCP servers", () => {
 
   it("gives a resumed session the servers passed when it is resumed", async () => {
     const env = await start(
-      [{ text: "Hello." }, { tool_calls: [call("own", "mcp__editor__lookup", { key: "gamma" })] }, { text: "Ok." }],
+      [
+        { text: "Hello." },
+        { tool_calls: [call("own", "mcp__editor__lookup", { key: "gamma" })] },
+        { text: "Ok." },
+      ],
       [],
     );
-    const first = await env.agent.createSession({ workspaceDir: env.workspaceDir, model: MODEL, retry: RETRY_FAST });
+    const first = await env.agent.createSession({
+      workspaceDir: env.workspaceDir,
+      model: MODEL,
+      retry: RETRY_FAST,
+    });
     await collect(first.run("Hi.", { approve: allowAll }));
     await first.dispose();
 
@@ -134,7 +142,8 @@ describe("a session's own MCP servers", () => {
     });
     const yielded = await collect(session.run("Go.", { approve: allowAll }));
     await session.dispose();
-    const line = /^MCP server "editor": the agent's allowed_tools hides all \d+ of its tools, so the model is offered none$/;
+    const line =
+      /^MCP server "editor": the agent's allowed_tools hides all \d+ of its tools, so the model is offered none$/;
     expect(warnings).toEqual([expect.stringMatching(/^agent default: /)]);
     expect(warnings[0].replace("agent default: ", "")).toMatch(line);
     const traced = traceRecords(session.tracePath)
