@@ -1,5 +1,5 @@
 import { join } from "node:path";
-import type { OmniMessage, SessionMetaPayload, ToolSpec } from "@penguin/protocol";
+import type { OmniMessage } from "@penguin/protocol";
 import {
   DEFAULT_AGENT_ID,
   DEFAULT_COMPACTION_PROMPT,
@@ -10,14 +10,11 @@ import {
   resolveDataRoot,
   type SystemConfig,
   scratchpadDir,
-  scratchpadRoot,
-  tracesDir,
 } from "@penguin/state";
 import { readSession, rebuildContext, type TraceLocation } from "@penguin/trace";
 import { SessionRules } from "../approval/session-rules.js";
-import type { ConversationState } from "../engine/types.js";
 import type { ThinkingLevel } from "../models/types.js";
-import { type IdNumbers, type Mailbox, nextIdNumbers, UserAnswerers } from "../tools/messaging/index.js";
+import { nextIdNumbers, UserAnswerers } from "../tools/messaging/index.js";
 import type { SubagentManager } from "../tools/subagent/index.js";
 import { loadAgentConfig, loadProject } from "./agent-config.js";
 import type {
@@ -26,7 +23,7 @@ import type {
   CreateSessionOptions,
   ResumeSessionOptions,
 } from "./agent-options.js";
-import { mayLaunchAt, seatOf, type TreePlace } from "./agent-seat.js";
+import { mayLaunchAt, seatOf } from "./agent-seat.js";
 import { checkAllowedTools } from "./allowed-tools.js";
 import { ToolCallRedaction } from "./call-redaction.js";
 import { type ChildLink, type ChildSessionOptions, childSessionParts } from "./child-sessions.js";
