@@ -51,9 +51,9 @@ function allText(dir: string): string {
     .join("\n");
 }
 
-/** The fixture over streamable HTTP; resolves with its URL once it listens. */
-async function startRemoteServer(): Promise<string> {
-  const child = spawn(process.execPath, [SERVER, "--http"], { stdio: ["ignore", "ignore", "pipe"] });
+/** The fixture over a remote transport; resolves with its URL once it listens. */
+async function startRemoteServer(transport: "http" | "sse"): Promise<string> {
+  const child = spawn(process.execPath, [SERVER, `--${transport}`], { stdio: ["ignore", "ignore", "pipe"] });
   remote = child;
   const port = await new Promise<number>((done, fail) => {
     let seen = "";
@@ -67,7 +67,7 @@ async function startRemoteServer(): Promise<string> {
       }
     });
   });
-  return `http://127.0.0.1:${port}/mcp`;
+  return `http://127.0.0.1:${port}/${transport === "http" ? "mcp" : "sse"}`;
 }
 
 test("initialize advertises MCP over HTTP and SSE (stdio is every agent's)", async () => {
@@ -114,21 +114,25 @@ test("an editor's stdio MCP server joins the session: its tool is offered and ca
   expect(client.nonProtocolLines()).toEqual([]);
 });
 
-test("an editor's streamable HTTP MCP server joins the session with the headers the editor gives", async () => {
-  const url = await startRemoteServer();
-  const { env } = await serve([
-    { tool_calls: [{ name: "mcp__remote__stamp", arguments: { text: "over http" } }] },
-    { text: "Done." },
-  ]);
-  const client = startAcp(env);
-  await client.initialize();
-  const { sessionId } = await client.agent.request("session/new", {
-    cwd: tempDir("ws"),
-    mcpServers: [{ type: "http", name: "remote", url, headers: [{ name: "x-stamp", value: "hdr" }] }],
+for (const transport of ["http", "sse"] as const) {
+  test(`an editor's ${transport} MCP server joins the session with the headers the editor gives`, async () => {
+    const url = await startRemoteServer(transport);
+    const { env } = await serve([
+      { tool_calls: [{ name: "mcp__remote__stamp", arguments: { text: `over ${transport}` } }] },
+      { text: "Done." },
+    ]);
+    const client = startAcp(env);
+    await client.initialize();
+    const { sessionId } = await client.agent.request("session/new", {
+      cwd: tempDir("ws"),
+      mcpServers: [{ type: transport, name: "remote", url, headers: [{ name: "x-stamp", value: "hdr" }] }],
+    });
+    await client.agent.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "stamp it" }] });
+    expect(completedOutput(client.updatesOf(sessionId))).toMatch(
+      new RegExp(`^over ${transport} stamped hdr`),
+    );
   });
-  await client.agent.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "stamp it" }] });
-  expect(completedOutput(client.updatesOf(sessionId))).toMatch(/^over http stamped hdr/);
-});
+}
 
 test("the editor's servers join a loaded session too", async () => {
   const workspace = tempDir("ws");
