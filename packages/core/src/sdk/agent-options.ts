@@ -35,6 +35,13 @@ export interface CreateSessionOptions {
   /** How hard the model thinks (default: the agent's `model.thinking_level`); `run` may override it. */
   thinkingLevel?: ThinkingLevel;
   /**
+   * MCP servers for this session only (an editor's), besides the agent's `tools.mcpServers`:
+   * started the same way, their tools named `mcp__<name>__<tool>`. A name an agent's server
+   * has, a name given twice or an invalid definition is a SetupError. Their `env` and `headers`
+   * values are redacted like secrets. Subagents get only their agent's configured servers.
+   */
+  mcpServers?: McpServerInput[];
+  /**
    * Records every model request of the session to this cassette file (YAML, mode 0600, rewritten
    * after each request; secrets redacted), for replay with the model `replay:FILE`.
    */
@@ -54,18 +61,13 @@ export interface CreateSessionOptions {
    * `onAsk` wins. Without either, `ask` fails with "no one can answer questions in this session".
    */
   onAsk?: OnAsk;
-  /**
-   * MCP servers for this session only (an editor's), besides the agent's `tools.mcpServers`:
-   * started the same way, their tools named `mcp__<name>__<tool>`. A name an agent's server
-   * has, a name given twice or an invalid definition is a SetupError. Their `env` and `headers`
-   * values are redacted like secrets. Subagents get only their agent's configured servers.
-   */
-  mcpServers?: McpServerInput[];
 }
 
 export interface ResumeSessionOptions {
   /** Another adapter for the recorded model (default: the one session_meta names). */
   model?: ModelAdapter;
+  /** See `CreateSessionOptions.mcpServers` (a resumed session gets only the servers given now). */
+  mcpServers?: McpServerInput[];
   thinkingLevel?: ThinkingLevel;
   maxTurns?: number;
   budget?: SessionBudget;
@@ -74,6 +76,4 @@ export interface ResumeSessionOptions {
   prices?: ModelPrices;
   /** See `CreateSessionOptions.onAsk`. */
   onAsk?: OnAsk;
-  /** See `CreateSessionOptions.mcpServers` (a resumed session gets only the servers given now). */
-  mcpServers?: McpServerInput[];
 }
