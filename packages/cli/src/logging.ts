@@ -7,6 +7,7 @@ import {
   loadAgent,
   loadProjectConfig,
   logsDir,
+  redactSecrets,
   secretValues,
 } from "@penguin/state";
 import { UsageError } from "./exit-codes.js";
@@ -25,6 +26,22 @@ export interface CliLog {
   debug(fields: Record<string, unknown>, message: string): void;
   /** One record per complete message or event of a session (partials are skipped). */
   message(message: OmniMessage): void;
+  /**
+   * More values to scrub from what is logged and warned from now on: those a client hands over
+   * while the process runs (an editor's MCP server env and headers).
+   */
+  addSecrets(values: readonly string[]): void;
+}
+
+/** The string values of `fields` with `secrets` scrubbed (the log keeps ids and counts, no more). */
+function scrubFields(fields: Record<string, unknown>, secrets: readonly string[]): Record<string, unknown> {
+  if (secrets.length === 0) return fields;
+  return Object.fromEntries(
+    Object.entries(fields).map(([key, value]) => [
+      key,
+      typeof value === "string" ? redactSecrets(value, secrets) : value,
+    ]),
+  );
 }
 
 /**
@@ -36,10 +53,14 @@ export async function openCliLog(
   verbose: boolean | undefined,
   env: NodeJS.ProcessEnv = process.env,
 ): Promise<CliLog> {
-  const stderrWarn = (line: string) => process.stderr.write(`${line}\n`);
+  const added: string[] = [];
+  const addSecrets = (values: readonly string[]) => {
+    for (const value of values) if (value && !added.includes(value)) added.push(value);
+  };
+  const stderrWarn = (line: string) => process.stderr.write(`${redactSecrets(line, added)}\n`);
   const wanted = env[LOG_LEVEL_ENV] || (verbose ? "debug" : undefined);
   if (wanted === undefined) {
-    return { agentLogger: { warn: stderrWarn }, debug: () => {}, message: () => {} };
+    return { agentLogger: { warn: stderrWarn }, debug: () => {}, message: () => {}, addSecrets };
   }
   if (!(LOG_LEVELS as readonly string[]).includes(wanted)) {
     throw new UsageError(
@@ -53,11 +74,12 @@ export async function openCliLog(
     file,
     agentLogger: {
       warn: (line) => {
-        logger.warn(line);
+        logger.warn(redactSecrets(line, added));
         stderrWarn(line);
       },
     },
-    debug: (fields, message) => logger.debug(fields, message),
+    addSecrets,
+    debug: (fields, message) => logger.debug(scrubFields(fields, added), message),
     message: (message) => {
       if (message.type === "session_meta") {
         const { session_id, provider, model_id, workspace } = message.payload;
@@ -66,7 +88,7 @@ export async function openCliLog(
       }
       const payload = message.payload as { type: string } & Record<string, unknown>;
       if (payload.type.startsWith("partial_")) return;
-      logger.debug({ ...summaryOf(payload), origin: message.origin }, payload.type);
+      logger.debug(scrubFields({ ...summaryOf(payload), origin: message.origin }, added), payload.type);
     },
   };
 }

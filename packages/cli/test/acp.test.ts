@@ -45,8 +45,11 @@ describe("penguin acp", () => {
     expect(init.protocolVersion).toBe(1);
     expect(init.agentInfo?.name).toBe("penguin");
     expect(init.agentCapabilities?.loadSession).toBe(true);
-    expect(init.agentCapabilities?.promptCapabilities?.image).toBe(false);
-    expect(init.agentCapabilities?.promptCapabilities?.embeddedContext).toBe(false);
+    expect(init.agentCapabilities?.promptCapabilities).toEqual({
+      image: true,
+      audio: false,
+      embeddedContext: true,
+    });
     expect(acp.nonProtocolLines()).toEqual([]);
   });
 

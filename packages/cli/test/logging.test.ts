@@ -2,6 +2,7 @@ import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { type FakeLlm, startFakeLlm } from "@penguin/fake-llm";
 import { afterEach, describe, expect, test } from "vitest";
+import { openCliLog } from "../src/logging.js";
 import { penguin, tempDir } from "./helpers.js";
 
 /** A key that only the project config holds: no environment variable carries it. */
@@ -41,5 +42,31 @@ describe("the CLI log redacts the project's keys by value", () => {
     const log = readFileSync(join(dataRoot, "logs", "cli.log"), "utf8");
     expect(log).toContain("the request with key [redacted] is malformed");
     expect(log).not.toContain(PROJECT_KEY);
+  });
+});
+
+describe("secrets a client hands over while the process runs", () => {
+  test("values added with addSecrets are scrubbed from later log records and warnings", async () => {
+    const dataRoot = tempDir("data");
+    const log = await openCliLog(dataRoot, true, { HOME: tempDir("home") });
+    const secret = "editor-header-token-5b7e01";
+    log.addSecrets([secret]);
+    log.debug({ reason: `server said ${secret}`, count: 2 }, "acp session/new");
+    const written: string[] = [];
+    const write = process.stderr.write.bind(process.stderr);
+    process.stderr.write = ((chunk: string) => {
+      written.push(String(chunk));
+      return true;
+    }) as typeof process.stderr.write;
+    try {
+      log.agentLogger.warn(`MCP server "x" skipped: ${secret}`);
+    } finally {
+      process.stderr.write = write;
+    }
+    const text = readFileSync(join(dataRoot, "logs", "cli.log"), "utf8");
+    expect(text).toContain("server said [redacted]");
+    expect(text).toContain('MCP server \\"x\\" skipped: [redacted]');
+    expect(text).not.toContain(secret);
+    expect(written.join("")).toBe('MCP server "x" skipped: [redacted]\n');
   });
 });

@@ -162,7 +162,7 @@ export type {
   ResumeSessionOptions,
 } from "./sdk/agent-options.js";
 export type { CustomToolRegistration } from "./sdk/custom-tools.js";
-export type { RunInput } from "./sdk/input.js";
+export { INPUT_IMAGE_TYPES, type RunInput } from "./sdk/input.js";
 export { type CompactOptions, type RunOptions, Session } from "./sdk/session.js";
 export {
   type ChangeSetRef,

@@ -242,6 +242,8 @@ export {
   loadSystemConfig,
   MCP_DEFER_LOADING_MODES,
   type McpServer,
+  type McpServerInput,
+  McpServerSchema,
   type McpToolBudget,
   McpToolBudgetSchema,
   parseSystemConfig,

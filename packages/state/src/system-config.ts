@@ -193,6 +193,8 @@ export const SystemConfigSchema = z.strictObject({
 export type SystemConfig = z.output<typeof SystemConfigSchema>;
 export type SystemConfigInput = z.input<typeof SystemConfigSchema>;
 export type McpServer = z.output<typeof McpServerSchema>;
+/** An MCP server as written (defaults not yet filled in), e.g. one a client passes for one session. */
+export type McpServerInput = z.input<typeof McpServerSchema>;
 export type Budget = z.output<typeof BudgetSchema>;
 export type ThinkingLevel = (typeof THINKING_LEVELS)[number];
 

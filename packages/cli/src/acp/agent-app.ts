@@ -1,20 +1,16 @@
 import { existsSync, statSync } from "node:fs";
 import { isAbsolute } from "node:path";
-import {
-  type AgentApp,
-  agent as acpAgent,
-  type ContentBlock,
-  PROTOCOL_VERSION,
-  RequestError,
-} from "@agentclientprotocol/sdk";
-import type { Agent } from "@penguin/core";
+import { type AgentApp, agent as acpAgent, PROTOCOL_VERSION, RequestError } from "@agentclientprotocol/sdk";
+import { type Agent, mcpSecretValues, SetupError } from "@penguin/core";
 import type { ApprovalMode } from "@penguin/state";
 import type { CliLog } from "../logging.js";
 import { CLI_VERSION } from "../version.js";
 import { AcpSession } from "./acp-session.js";
 import { EditorFiles, editorFileCapabilities } from "./editor-files.js";
 import { historyUpdates } from "./history.js";
+import { sessionMcpServers } from "./mcp-servers.js";
 import { approvalModeOf, modeState } from "./modes.js";
+import { promptInput } from "./prompt-input.js";
 
 export interface AcpAgentOptions {
   /** The agent, still loading when the editor's first requests arrive. */
@@ -26,23 +22,18 @@ export interface AcpAgentOptions {
   log: CliLog;
 }
 
-/**
- * The prompt's blocks as the task's text: text as written, a linked resource as its URI (the
- * model reads it with its tools). Images and embedded resources are not advertised, so a
- * client does not send them; one that does is told so.
- */
-function promptText(blocks: ContentBlock[]): string {
-  const parts: string[] = [];
-  for (const block of blocks) {
-    if (block.type === "text") parts.push(block.text);
-    else if (block.type === "resource_link") parts.push(block.uri);
-    else
-      throw RequestError.invalidParams(
-        { type: block.type },
-        `prompt blocks of type ${block.type} are not supported`,
-      );
-  }
-  return parts.join("\n");
+/** An editor's servers that core refused (a clashing name, a bad URL) are invalid params. */
+function setupFailure(
+  error: unknown,
+  fallbackCode: number,
+  prefix: string,
+  data?: Record<string, string>,
+): RequestError {
+  const why = error instanceof Error ? error.message : String(error);
+  if (error instanceof SetupError && error.kind === "mcp_servers")
+    return RequestError.invalidParams(data, why);
+  // A config or model the user must fix: its message is the error's, not "Internal error".
+  return new RequestError(fallbackCode, `${prefix}: ${why}`, data);
 }
 
 function checkWorkspace(cwd: string): void {
@@ -74,22 +65,25 @@ export function penguinAcpAgent(opts: AcpAgentOptions): { app: AgentApp; dispose
         agentInfo: { name: "penguin", title: "Penguin", version: CLI_VERSION },
         agentCapabilities: {
           loadSession: true,
-          promptCapabilities: { image: false, audio: false, embeddedContext: false },
+          promptCapabilities: { image: true, audio: false, embeddedContext: true },
+          mcpCapabilities: { http: true, sse: true },
         },
         authMethods: [],
       };
     })
     .onRequest("session/new", async ({ params, client }) => {
       checkWorkspace(params.cwd);
+      const mcpServers = sessionMcpServers(params.mcpServers);
+      opts.log.addSecrets(mcpSecretValues(mcpServers));
       // The session's id is known once it exists; the editor is asked for files only after that.
       let id = "";
       const files = EditorFiles.offeredBy(client, fileCapabilities, () => id);
       const session = await opts.agent
-        .then((agent) => agent.createSession({ workspaceDir: params.cwd, model: opts.model, files }))
+        .then((agent) =>
+          agent.createSession({ workspaceDir: params.cwd, model: opts.model, files, mcpServers }),
+        )
         .catch((error: unknown) => {
-          // A config or model the user must fix: its message is the error's, not "Internal error".
-          const why = error instanceof Error ? error.message : String(error);
-          throw new RequestError(-32603, `cannot start a session: ${why}`);
+          throw setupFailure(error, -32603, "cannot start a session");
         });
       id = session.id;
       const served = new AcpSession(session, client, opts.mode, opts.log, files);
@@ -100,12 +94,13 @@ export function penguinAcpAgent(opts: AcpAgentOptions): { app: AgentApp; dispose
     .onRequest("session/load", async ({ params, client }) => {
       let served = sessions.get(params.sessionId);
       if (served === undefined) {
+        const mcpServers = sessionMcpServers(params.mcpServers);
+        opts.log.addSecrets(mcpSecretValues(mcpServers));
         const files = EditorFiles.offeredBy(client, fileCapabilities, () => params.sessionId);
         const session = await opts.agent
-          .then((agent) => agent.resumeSession(params.sessionId, { files }))
+          .then((agent) => agent.resumeSession(params.sessionId, { files, mcpServers }))
           .catch((error: unknown) => {
-            const why = error instanceof Error ? error.message : String(error);
-            throw new RequestError(-32002, `cannot load session ${params.sessionId}: ${why}`, {
+            throw setupFailure(error, -32002, `cannot load session ${params.sessionId}`, {
               sessionId: params.sessionId,
             });
           });
@@ -132,7 +127,7 @@ export function penguinAcpAgent(opts: AcpAgentOptions): { app: AgentApp; dispose
     })
     .onRequest("session/prompt", async ({ params }) => {
       const served = sessionOf(params.sessionId);
-      return served.prompt(promptText(params.prompt));
+      return served.prompt(promptInput(params.prompt));
     })
     .onNotification("session/cancel", ({ params }) => {
       sessions.get(params.sessionId)?.cancel();

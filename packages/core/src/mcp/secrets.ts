@@ -1,4 +1,4 @@
-import type { McpServer } from "@penguin/state";
+import type { McpServer, McpServerInput } from "@penguin/state";
 import { MCP_SECRET_MIN_LENGTH } from "./limits.js";
 
 /**
@@ -6,7 +6,7 @@ import { MCP_SECRET_MIN_LENGTH } from "./limits.js";
  * and `headers`, and the credential of a `<scheme> <credential>` header value (so a token that a
  * server echoes without its "Bearer " is caught too). Too-short values are left out.
  */
-export function mcpSecretValues(servers: readonly McpServer[]): string[] {
+export function mcpSecretValues(servers: readonly (McpServer | McpServerInput)[]): string[] {
   const values = new Set<string>();
   const add = (value: string) => {
     if (value.trim().length >= MCP_SECRET_MIN_LENGTH) values.add(value);

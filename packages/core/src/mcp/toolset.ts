@@ -238,8 +238,22 @@ export class McpToolset {
         tools.push(createMcpTool(name, server, tool, a.connection));
       }
       results[index].tools = names;
+      this.warnIfAllHidden(server, names);
     }
     return tools;
+  }
+
+  /**
+   * A server whose every tool `allowed_tools` leaves out is started for nothing: said once, so an
+   * editor's server that an agent's list hides does not just look broken.
+   */
+  private warnIfAllHidden(server: string, names: readonly string[]): void {
+    const allowed = this.options.allowedTools;
+    if (!allowed || names.length === 0 || names.some((name) => allowed.includes(name))) return;
+    const count = names.length === 1 ? "its only tool" : `all ${names.length} of its tools`;
+    this.warn(
+      `MCP server "${server}": the agent's allowed_tools hides ${count}, so the model is offered none`,
+    );
   }
 
   /** The recorded MCP tools by server (a name belongs to the server with the longest matching prefix). */

@@ -1,4 +1,4 @@
-import type { SystemConfigInput } from "@penguin/state";
+import type { McpServerInput, SystemConfigInput } from "@penguin/state";
 import type { ModelPrices, SessionBudget } from "../engine/limits.js";
 import type { RetryPolicy } from "../engine/retry.js";
 import type { FileAccess } from "../environment/file-access.js";
@@ -36,6 +36,13 @@ export interface CreateSessionOptions {
   /** How hard the model thinks (default: the agent's `model.thinking_level`); `run` may override it. */
   thinkingLevel?: ThinkingLevel;
   /**
+   * MCP servers for this session only (an editor's), besides the agent's `tools.mcpServers`:
+   * started the same way, their tools named `mcp__<name>__<tool>`. A name an agent's server
+   * has, a name given twice or an invalid definition is a SetupError. Their `env` and `headers`
+   * values are redacted like secrets. Subagents get only their agent's configured servers.
+   */
+  mcpServers?: McpServerInput[];
+  /**
    * Records every model request of the session to this cassette file (YAML, mode 0600, rewritten
    * after each request; secrets redacted), for replay with the model `replay:FILE`.
    */
@@ -65,6 +72,8 @@ export interface CreateSessionOptions {
 export interface ResumeSessionOptions {
   /** Another adapter for the recorded model (default: the one session_meta names). */
   model?: ModelAdapter;
+  /** See `CreateSessionOptions.mcpServers` (a resumed session gets only the servers given now). */
+  mcpServers?: McpServerInput[];
   thinkingLevel?: ThinkingLevel;
   maxTurns?: number;
   budget?: SessionBudget;

@@ -1,31 +1,20 @@
 import { join } from "node:path";
-import type { OmniMessage, SessionMetaPayload, ToolSpec } from "@penguin/protocol";
+import type { OmniMessage } from "@penguin/protocol";
 import {
   DEFAULT_AGENT_ID,
   DEFAULT_COMPACTION_PROMPT,
   ensurePrivateDir,
   findModel,
+  type McpServer,
   type ProjectConfig,
   resolveDataRoot,
   type SystemConfig,
   scratchpadDir,
-  scratchpadRoot,
-  secretValues,
-  tracesDir,
 } from "@penguin/state";
-import {
-  isValidSessionId,
-  readSession,
-  rebuildContext,
-  TraceError,
-  type TraceLocation,
-} from "@penguin/trace";
+import { readSession, rebuildContext, type TraceLocation } from "@penguin/trace";
 import { SessionRules } from "../approval/session-rules.js";
-import type { ConversationState } from "../engine/types.js";
-import { mcpSecretValues } from "../mcp/secrets.js";
-import { createRecordingModel } from "../models/recorder.js";
 import type { ThinkingLevel } from "../models/types.js";
-import { type IdNumbers, type Mailbox, nextIdNumbers, UserAnswerers } from "../tools/messaging/index.js";
+import { nextIdNumbers, UserAnswerers } from "../tools/messaging/index.js";
 import type { SubagentManager } from "../tools/subagent/index.js";
 import { loadAgentConfig, loadProject } from "./agent-config.js";
 import type {
@@ -34,7 +23,7 @@ import type {
   CreateSessionOptions,
   ResumeSessionOptions,
 } from "./agent-options.js";
-import { mayLaunchAt, seatOf, type TreePlace } from "./agent-seat.js";
+import { mayLaunchAt, seatOf } from "./agent-seat.js";
 import { checkAllowedTools } from "./allowed-tools.js";
 import { ToolCallRedaction } from "./call-redaction.js";
 import { type ChildLink, type ChildSessionOptions, childSessionParts } from "./child-sessions.js";
@@ -43,7 +32,7 @@ import { type CustomToolRegistration, customTools } from "./custom-tools.js";
 import { checkHookTools } from "./hook-tools.js";
 import { builtinToolNames, knownTools } from "./known-tools.js";
 import { type ModelConnectionSettings, type ResolvedModel, resolveModel } from "./model-choice.js";
-import { grantedRules, lastToolList, latestSessionMeta } from "./recorded-session.js";
+import { grantedRules, lastToolList, latestSessionMeta, readRecordedSession } from "./recorded-session.js";
 import { Session } from "./session.js";
 import type { SessionAssembly } from "./session-assembly.js";
 import { sessionEnvironment } from "./session-environment.js";
@@ -53,9 +42,11 @@ import { newSessionId } from "./session-id.js";
 import { SessionJournal } from "./session-journal.js";
 import { refuseUnpricedCostBudget, sessionLimits } from "./session-limits.js";
 import { sessionMcpToolset } from "./session-mcp.js";
+import { sessionMcpServers } from "./session-mcp-servers.js";
 import { traceMetrics } from "./session-metrics.js";
 import { sessionNotices } from "./session-notices.js";
 import { sessionSystemPrompt } from "./session-prompt.js";
+import { recordingModel, sessionSecrets } from "./session-secrets.js";
 import { sessionProcesses, sessionTools } from "./session-tools.js";
 import { sessionTrace, traceLocation } from "./session-trace.js";
 import { SetupError } from "./setup-error.js";
@@ -97,19 +88,29 @@ export class Agent {
         "model",
       );
     }
-    const resolved = this.recording(resolveModel(model, this.project, this.modelSettings), options);
+    // Checked before anything is written: a bad server of the caller's leaves no trace behind.
+    const mcpServers = sessionMcpServers(this.config.tools.mcpServers, options.mcpServers);
+    const resolved = recordingModel(
+      resolveModel(model, this.project, this.modelSettings),
+      options.record,
+      () => this.secretsOf(options, mcpServers),
+    );
     refuseUnpricedCostBudget(options, resolved);
-    return this.startSession(id, resolved, workspaceDir, options);
+    return this.startSession(id, resolved, workspaceDir, options, { mcpServers });
   }
 
-  /** A new session's system prompt, trace and runtime; a child names its parent. */
+  /**
+   * A new session's system prompt, trace and runtime; a child names its parent. Its MCP servers
+   * are the agent's unless a top-level session brings its own too.
+   */
   private async startSession(
     id: string,
     resolved: ResolvedModel,
     workspaceDir: string,
     options: CreateSessionOptions,
-    child?: ChildLink,
+    link: { child?: ChildLink; mcpServers?: McpServer[] },
   ): Promise<Session> {
+    const { child } = link;
     const surroundings = await this.surroundings(workspaceDir);
     const systemPrompt = await sessionSystemPrompt({
       agentId: this.id,
@@ -133,26 +134,10 @@ export class Agent {
       rules: new SessionRules(),
       options,
       isNew: true,
+      mcpServers: link.mcpServers ?? this.config.tools.mcpServers,
       ...child,
       surroundings,
     });
-  }
-
-  private readSessionRecords(sessionId: string): OmniMessage[] {
-    if (!isValidSessionId(sessionId)) {
-      throw new SetupError(`"${sessionId}" is not a session id (letters, digits, - and _ only)`, "session");
-    }
-    try {
-      return readSession(this.location, sessionId).records;
-    } catch (err) {
-      if (err instanceof TraceError && err.code === "session_not_found") {
-        throw new SetupError(
-          `no session ${sessionId} in ${this.dataRoot} (penguin sessions list shows them)`,
-          "session",
-        );
-      }
-      throw err;
-    }
   }
 
   /**
@@ -186,7 +171,7 @@ export class Agent {
       resolved,
       workspaceDir,
       { ...sessionOptions, prices: resolved.prices },
-      { parentSessionId, mailbox, tree, instructions },
+      { child: { parentSessionId, mailbox, tree, instructions } },
     );
   }
 
@@ -234,7 +219,11 @@ export class Agent {
   ): Promise<Session> {
     const parentSessionId = child?.parentSessionId;
     checkThinkingLevel(options.thinkingLevel, "resumeSession");
-    const records = this.readSessionRecords(sessionId);
+    // A subagent gets only its agent's configured servers, never its parent's own.
+    const mcpServers = child
+      ? this.config.tools.mcpServers
+      : sessionMcpServers(this.config.tools.mcpServers, options.mcpServers);
+    const records = readRecordedSession(this.location, this.dataRoot, sessionId);
     const resume = rebuildContext(records);
     const { meta } = resume;
     const workspaceDir = await existingFolder(meta.workspace);
@@ -264,6 +253,7 @@ export class Agent {
       rules,
       options,
       isNew: false,
+      mcpServers,
       recordedTools: lastToolList(records),
       recordedMeta: latestSessionMeta(records),
       ...child,
@@ -291,23 +281,14 @@ export class Agent {
     });
   }
 
-  /**
-   * Values redacted from tool output and recordings: the project's keys, the configured secrets
-   * and the MCP servers' env and header values.
-   */
-  private secretsOf(options: { secrets?: string[] }): string[] {
-    return [
-      ...secretValues(this.project, process.env, this.config.secrets ?? []),
-      ...mcpSecretValues(this.config.tools.mcpServers),
-      ...(options.secrets ?? []),
-    ];
-  }
-
-  /** The session's model, wrapped by the recorder when `record` names a cassette (created now). */
-  private recording(resolved: ResolvedModel, options: CreateSessionOptions): ResolvedModel {
-    if (!options.record) return resolved;
-    const secrets = this.secretsOf(options);
-    return { ...resolved, adapter: createRecordingModel(resolved.adapter, options.record, { secrets }) };
+  /** Values redacted from tool output and recordings (see `sessionSecrets`). */
+  private secretsOf(options: { secrets?: string[] }, mcpServers: readonly McpServer[]): string[] {
+    return sessionSecrets({
+      project: this.project,
+      config: this.config,
+      mcpServers,
+      secrets: options.secrets,
+    });
   }
 
   /**
@@ -319,7 +300,7 @@ export class Agent {
     const thinkingLevel = options.thinkingLevel ?? this.config.model.thinking_level;
     // The level of the task now running (a run may override the session's), for children it spawns.
     const taskThinking = { level: thinkingLevel };
-    const secrets = this.secretsOf(options);
+    const secrets = this.secretsOf(options, input.mcpServers);
     const adapter = resolved.adapter;
     const scratchpad = scratchpadDir(this.dataRoot, id);
     const processes = sessionProcesses(this.config, {
@@ -368,6 +349,7 @@ export class Agent {
     const mcp = sessionMcpToolset({
       agentId: this.id,
       config: this.config,
+      servers: input.mcpServers,
       workspaceDir: input.workspaceDir,
       tools,
       environment,

@@ -22,6 +22,11 @@ const EXTENSION_BY_MIME: Record<string, string> = {
   "image/gif": ".gif",
   "image/webp": ".webp",
 };
+/**
+ * The image types a run's input may carry (as a data URL or a file of that type), for front ends
+ * that check an image before they pass it on.
+ */
+export const INPUT_IMAGE_TYPES: readonly string[] = Object.keys(EXTENSION_BY_MIME);
 /** Attached images and files are saved here inside the session's scratchpad. */
 export const ATTACHMENTS_DIR = "attachments";
 

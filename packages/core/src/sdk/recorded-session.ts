@@ -1,8 +1,32 @@
 import type { OmniMessage, SessionMetaPayload, ToolSpec } from "@penguin/protocol";
+import { isValidSessionId, readSession, TraceError, type TraceLocation } from "@penguin/trace";
 import type { SessionRule } from "../approval/session-rules.js";
+import { SetupError } from "./setup-error.js";
 
 // What a resumed session takes back from its trace besides the conversation: the session rules
 // granted, the tool list and session_meta last recorded.
+
+/** The records of a session to resume; an invalid or unknown id is a SetupError saying so. */
+export function readRecordedSession(
+  location: TraceLocation,
+  dataRoot: string,
+  sessionId: string,
+): OmniMessage[] {
+  if (!isValidSessionId(sessionId)) {
+    throw new SetupError(`"${sessionId}" is not a session id (letters, digits, - and _ only)`, "session");
+  }
+  try {
+    return readSession(location, sessionId).records;
+  } catch (err) {
+    if (err instanceof TraceError && err.code === "session_not_found") {
+      throw new SetupError(
+        `no session ${sessionId} in ${dataRoot} (penguin sessions list shows them)`,
+        "session",
+      );
+    }
+    throw err;
+  }
+}
 
 /**
  * Session rules a human granted, as recorded on their approval_decision events. Only an allow

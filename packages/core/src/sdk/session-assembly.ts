@@ -1,4 +1,5 @@
 import type { OmniMessage, SessionMetaPayload, ToolSpec } from "@penguin/protocol";
+import type { McpServer } from "@penguin/state";
 import type { TraceWriter } from "@penguin/trace";
 import type { SessionRules } from "../approval/session-rules.js";
 import type { ConversationState } from "../engine/types.js";
@@ -21,6 +22,8 @@ export interface SessionAssembly {
   rules: SessionRules;
   options: CreateSessionOptions | ResumeSessionOptions;
   isNew: boolean;
+  /** The session's MCP servers: the agent's configured ones, then a top-level session's own. */
+  mcpServers: readonly McpServer[];
   recordedTools?: ToolSpec[];
   /** A resumed session's latest recorded session_meta. */
   recordedMeta?: OmniMessage<SessionMetaPayload>;

@@ -1,5 +1,5 @@
 import type { ToolSpec } from "@penguin/protocol";
-import { resolveMcpToolBudget, type SystemConfig } from "@penguin/state";
+import { type McpServer, resolveMcpToolBudget, type SystemConfig } from "@penguin/state";
 import type { Environment } from "../environment/environment.js";
 import { SecretRedactor } from "../environment/redact.js";
 import type { BuiltinTool } from "../environment/types.js";
@@ -11,6 +11,8 @@ import { configuredToolNames } from "./configured-tool-names.js";
 export interface SessionMcpInput {
   agentId: string;
   config: SystemConfig;
+  /** The agent's servers and the session's own (see session-mcp-servers.ts). */
+  servers: readonly McpServer[];
   workspaceDir: string;
   /** The session's own tools: an MCP tool never takes one of their names. */
   tools: readonly BuiltinTool[];
@@ -23,15 +25,14 @@ export interface SessionMcpInput {
 }
 
 /**
- * The session's MCP servers, or undefined when the agent configures none. They connect when the
+ * The session's MCP servers, or undefined when it has none. They connect when the
  * first task starts (see Session), never here: creating a session does not wait for them.
  */
 export function sessionMcpToolset(input: SessionMcpInput): McpToolset | undefined {
   const { config, environment, secrets } = input;
-  const mcpServers = config.tools.mcpServers;
-  if (mcpServers.length === 0) return undefined;
+  if (input.servers.length === 0) return undefined;
   return new McpToolset({
-    servers: mcpServers,
+    servers: input.servers,
     workspaceDir: input.workspaceDir,
     reservedNames: input.tools.map((tool) => tool.name),
     budget: resolveMcpToolBudget(config.tools),

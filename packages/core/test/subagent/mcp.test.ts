@@ -74,6 +74,12 @@ function childTraceHas(env: Env, parentId: string, type: string): boolean {
   return sessionRecords(env.location, childId).some((m) => kind(m) === type);
 }
 
+/** The tool names a model request offered. */
+const offeredTools = (body: unknown): string[] =>
+  ((body as { tools?: { function: { name: string } }[] } | undefined)?.tools ?? []).map(
+    (tool) => tool.function.name,
+  );
+
 const lookup = (id: string, key: string) => ({ id, name: "mcp__notes__lookup", arguments: { key } });
 
 describe.runIf(process.platform === "linux")("a subagent's MCP tools", () => {
@@ -171,5 +177,24 @@ describe.runIf(process.platform === "linux")("a subagent's MCP tools", () => {
     await session.dispose();
     expect(serverPids(marker)).toEqual([]);
     expect(env.llm2.requests.length).toBeLessThanOrEqual(1);
+  });
+
+  it("are only their agent's configured servers: a server the parent session brought is not handed down", async () => {
+    const { env, marker } = await mcpSubagentSetup(
+      [{ tool_calls: [runSubagent("sub1", { prompt: "Look up k1.", ...CHILD_MODEL })] }, { text: "done" }],
+      [{ text: "nothing to do" }],
+    );
+    const session = await env.agent.createSession({
+      workspaceDir: env.workspaceDir,
+      model: "fake/fake-model",
+      retry: RETRY_FAST,
+      mcpServers: [stdioServer("editor", {}, [marker])],
+    });
+    await collect(session.run("Delegate the lookup.", { approve: allowAll }));
+    expect(offeredTools(env.llm.requests[0]?.body)).toContain("mcp__editor__lookup");
+    const childTools = offeredTools(env.llm2.requests[0]?.body);
+    expect(childTools).toContain("mcp__notes__lookup");
+    expect(childTools.some((name) => name.startsWith("mcp__editor__"))).toBe(false);
+    await session.dispose();
   });
 });
