@@ -167,6 +167,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
       secrets: [...(await serverSecretValues(dataRoot)), ...databaseSecretValues(target)],
     });
   const db = await openDatabase(target, {
+    ownFolder: target.kind === "sqlite" && target.file === serverDatabaseFile(dataRoot),
     onIdleError: (error) =>
       logger.warn({ err: error }, "database connection lost; it is reopened on the next query"),
   });

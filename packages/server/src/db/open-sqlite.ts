@@ -17,6 +17,13 @@ export function serverDatabaseFile(dataRoot: string): string {
 export interface OpenSqliteOptions {
   /** Milliseconds to wait for another connection's lock; default SQLITE_BUSY_TIMEOUT_MS. */
   busyTimeoutMs?: number;
+  /**
+   * Whether the file's folder is the server's own, to be made 0700 even when it exists wider
+   * (default true: `<data root>/server`). False for a file the operator named: a folder that
+   * does not exist is still created 0700, but an existing one (their working folder, say) keeps
+   * its mode.
+   */
+  ownFolder?: boolean;
 }
 
 /**
@@ -34,7 +41,7 @@ export async function openSqlite(
   const dir = dirname(file);
   await ensurePrivateDir(dir);
   // The server owns this folder: tighten it even when someone created it wider.
-  if (process.platform !== "win32") await chmod(dir, PRIVATE_DIR_MODE);
+  if (process.platform !== "win32" && options.ownFolder !== false) await chmod(dir, PRIVATE_DIR_MODE);
   // Create the file ourselves so it never exists with the umask's mode, not even briefly.
   const handle = await open(file, "a", PRIVATE_FILE_MODE);
   await handle.close();
