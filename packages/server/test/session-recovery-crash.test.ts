@@ -36,7 +36,12 @@ async function startCrashingServer(dataRoot: string, workspaceRoot: string) {
   const database = await testDatabaseFor(dataRoot);
   const child = spawn(
     process.execPath,
-    [join(import.meta.dirname, "crashing-server.mjs"), dataRoot, workspaceRoot, ...(database ? [database] : [])],
+    [
+      join(import.meta.dirname, "crashing-server.mjs"),
+      dataRoot,
+      workspaceRoot,
+      ...(database ? [database] : []),
+    ],
     {
       stdio: ["ignore", "pipe", "pipe"],
     },
