@@ -269,7 +269,11 @@ export class SessionRuntime {
       this.#task = task;
       this.#publishTaskState();
       this.deps.onStateChange("running");
+      const stored = this.#storeState("running");
       task.done = this.#pump(stream);
+      // Once the start is answered, the session list says "running" (a pooled database may
+      // otherwise answer the client's next request before this write lands).
+      await stored;
       return "started";
     } catch (error) {
       this.#scheduleRelease();
@@ -335,7 +339,6 @@ export class SessionRuntime {
 
   async #pump(stream: AsyncIterable<OmniMessage>): Promise<void> {
     // The stream must be iterated whatever happens here: only its own end frees the SDK session.
-    await this.#storeState("running");
     const session = this.#session;
     const feed =
       session && this.deps.metrics
