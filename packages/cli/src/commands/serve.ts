@@ -181,7 +181,10 @@ function databaseOf(
 }
 
 /** `penguin serve`: serves the API and web UI until Ctrl-C or SIGTERM. */
-export async function serveCommand(opts: ServeOptions, env: NodeJS.ProcessEnv = process.env): Promise<number> {
+export async function serveCommand(
+  opts: ServeOptions,
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<number> {
   const options = serverOptionsOf(opts);
   const server = await loadServer();
   const database = databaseOf(server, opts, options.dataRoot ?? dataRootOf(opts), env);
