@@ -16,14 +16,19 @@ export type { LoginThrottleOptions } from "./auth/login-throttle.js";
 export { SESSION_COOKIE_NAME } from "./auth/middleware.js";
 export { hashPassword, verifyPassword } from "./auth/password.js";
 export type { User } from "./auth/users.js";
+export {
+  DatabaseOpenError,
+  type DatabaseTarget,
+  DatabaseTargetError,
+  databaseSecretValues,
+  describeDatabaseTarget,
+  parseDatabaseTarget,
+  redactDatabaseUrl,
+} from "./db/database-target.js";
 // Database.
 export { MIGRATIONS, migrateToLatest } from "./db/migrations.js";
-export {
-  DATABASE_FILE_NAME,
-  type OpenDatabaseOptions,
-  openDatabase,
-  serverDatabaseFile,
-} from "./db/open-database.js";
+export { type OpenDatabaseOptions, openDatabase } from "./db/open-database.js";
+export { DATABASE_FILE_NAME, serverDatabaseFile } from "./db/open-sqlite.js";
 export type {
   ApiTokensTable,
   AuthSessionsTable,

@@ -72,6 +72,17 @@ export const STREAM_CREDENTIAL_RECHECK_MS = 30_000;
 export const SQLITE_BUSY_TIMEOUT_MS = 5000;
 
 /**
+ * PostgreSQL connections one server instance keeps at most. Each costs a backend process on the
+ * database server (default `max_connections` 100), and several instances share one database;
+ * requests beyond it wait for a free connection.
+ */
+export const POSTGRES_POOL_SIZE = 10;
+/** Opening a PostgreSQL connection fails after this long (an unreachable host, a firewall dropping packets). */
+export const POSTGRES_CONNECT_TIMEOUT_MS = 10_000;
+/** An idle pooled PostgreSQL connection is closed after this long. */
+export const POSTGRES_IDLE_TIMEOUT_MS = 30_000;
+
+/**
  * "Idle runtimes released after a configurable idle time": a session with no task and no running
  * command for this long has its SDK session disposed; the next task resumes it from the trace.
  */

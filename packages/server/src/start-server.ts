@@ -9,8 +9,15 @@ import { agentRoutes } from "./agents/routes.js";
 import { createServerApp, type ServerAppOptions } from "./app.js";
 import { ensureBootstrapAdmin, type InitialAdmin } from "./auth/bootstrap.js";
 import { streamCredentialVerifier } from "./auth/stream-credentials.js";
+import {
+  type DatabaseTarget,
+  databaseSecretValues,
+  describeDatabaseTarget,
+  parseDatabaseTarget,
+} from "./db/database-target.js";
 import { migrateToLatest } from "./db/migrations.js";
-import { openDatabase, serverDatabaseFile } from "./db/open-database.js";
+import { openDatabase } from "./db/open-database.js";
+import { serverDatabaseFile } from "./db/open-sqlite.js";
 import type { ServerDatabase } from "./db/schema.js";
 import type { AppEnv } from "./http/context.js";
 import { DEFAULT_HOST, DEFAULT_IDLE_RELEASE_MS, DEFAULT_PORT } from "./limits.js";
@@ -55,6 +62,13 @@ export interface StartServerOptions
   port?: number;
   /** Default `PENGUIN_HOME`, else `~/.penguin/data`. */
   dataRoot?: string;
+  /**
+   * The database: a PostgreSQL database (`postgres://…`, which several instances may share) or a
+   * SQLite file; a string is read as `penguin serve --database` reads it. Default: the SQLite
+   * file `<data root>/server/penguin.db`. A database that cannot be opened is a
+   * DatabaseOpenError (one line, password redacted).
+   */
+  database?: DatabaseTarget | string;
   /**
    * Where logs go; default a JSON-lines file `<data root>/logs/server.log` (0600) that scrubs the
    * project's key values, credential-looking environment values and the agents' MCP env and
@@ -132,17 +146,32 @@ function formatUrl(host: string, port: number): string {
   return host.includes(":") ? `http://[${host}]:${port}` : `http://${host}:${port}`;
 }
 
+/** The database the options name, else the SQLite file of the data root. */
+function databaseTargetOf(option: StartServerOptions["database"], dataRoot: string): DatabaseTarget {
+  if (option === undefined) return { kind: "sqlite", file: serverDatabaseFile(dataRoot) };
+  return typeof option === "string" ? parseDatabaseTarget(option) : option;
+}
+
 /**
- * Opens (and migrates) `<data root>/server/penguin.db`, creates the first admin when there is no
- * user, and serves the API on `host:port`.
+ * Opens (and migrates) the database (default `<data root>/server/penguin.db`), creates the
+ * first admin when there is no user, and serves the API on `host:port`.
  */
 export async function startServer(options: StartServerOptions = {}): Promise<RunningServer> {
   const host = options.host ?? DEFAULT_HOST;
   const dataRoot = options.dataRoot ?? resolveDataRoot();
+  const target = databaseTargetOf(options.database, dataRoot);
   const logger =
     options.logger ??
-    createLogger({ file: serverLogFile(dataRoot), secrets: await serverSecretValues(dataRoot) });
-  const db = await openDatabase(serverDatabaseFile(dataRoot));
+    createLogger({
+      file: serverLogFile(dataRoot),
+      secrets: [...(await serverSecretValues(dataRoot)), ...databaseSecretValues(target)],
+    });
+  const db = await openDatabase(target, {
+    ownFolder: target.kind === "sqlite" && target.file === serverDatabaseFile(dataRoot),
+    onIdleError: (error) =>
+      logger.warn({ err: error }, "database connection lost; it is reopened on the next query"),
+  });
+  logger.info({ database: describeDatabaseTarget(target) }, "database opened");
   let server: ServerType | undefined;
   let metricsListener: MetricsListener | undefined;
   try {

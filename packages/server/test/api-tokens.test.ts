@@ -1,7 +1,9 @@
 import { readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
+import { sql } from "kysely";
 import { describe, expect, it } from "vitest";
 import { adminSession, memberSession, readJson, request, startTestServer, tempDataRoot } from "./helpers.js";
+import { TEST_DATABASE } from "./postgres/test-database.js";
 
 interface CreatedToken {
   id: string;
@@ -36,18 +38,34 @@ describe("API tokens", () => {
     expect(JSON.stringify(tokens)).not.toContain(created.token);
   });
 
-  it("are stored hashed: the raw token is nowhere in the database files", async () => {
+  it("are stored hashed: the raw token is in no row of the database, nor in its files", async () => {
     const dataRoot = await tempDataRoot();
     const server = await startTestServer({ dataRoot });
     const cookie = await adminSession(server);
     const created = await createToken(server.url, cookie, "laptop");
     expect((await request(server.url, "/api/auth/me", { bearer: created.token })).status).toBe(200);
+    const secret = created.token.slice("pgn_".length);
+
+    // Every row of every table, as the database gives it back (SQLite and PostgreSQL alike).
+    const tables = await server.db.introspection.getTables();
+    expect(tables.map((table) => table.name)).toEqual(
+      expect.arrayContaining(["api_tokens", "auth_sessions"]),
+    );
+    for (const table of tables) {
+      const rows = await sql`select * from ${sql.table(table.name)}`.execute(server.db);
+      const text = JSON.stringify(rows.rows);
+      expect(text.includes(secret), table.name).toBe(false);
+      expect(text.includes(cookie), table.name).toBe(false);
+    }
+    const tokenRows = await server.db.selectFrom("api_tokens").select("token_hash").execute();
+    expect(tokenRows).toEqual([{ token_hash: expect.stringMatching(/^[0-9a-f]{64}$/) }]);
     await server.close();
 
+    if (TEST_DATABASE !== "sqlite") return;
+    // SQLite keeps deleted and old pages in its files: the bytes must not hold it either.
     const dir = join(dataRoot, "server");
     const files = await readdir(dir);
     expect(files).toContain("penguin.db");
-    const secret = created.token.slice("pgn_".length);
     for (const file of files) {
       const bytes = await readFile(join(dir, file));
       expect(bytes.includes(Buffer.from(secret)), file).toBe(false);

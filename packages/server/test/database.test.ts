@@ -1,6 +1,5 @@
 import { stat } from "node:fs/promises";
 import { join } from "node:path";
-import Database from "better-sqlite3";
 import {
   DummyDriver,
   Kysely,
@@ -11,15 +10,23 @@ import {
 } from "kysely";
 import { describe, expect, it } from "vitest";
 import { MIGRATIONS, migrateToLatest, openDatabase, serverDatabaseFile } from "../src/index.js";
-import { tempDataRoot } from "./helpers.js";
+import { tempDataRoot, testDatabaseFor } from "./helpers.js";
 
 const TABLES = ["api_tokens", "auth_sessions", "sessions", "usage_records", "users"];
 
+/** A new SQLite file in a fresh data root, for the tests of the file itself. */
 async function freshDatabase() {
   const root = await tempDataRoot();
   const file = serverDatabaseFile(root);
   const db = await openDatabase(file);
   return { root, file, db };
+}
+
+/** A new empty database of the test project (SQLite file or PostgreSQL database), as a server opens it. */
+async function freshProjectDatabase() {
+  const root = await tempDataRoot();
+  const target = (await testDatabaseFor(root)) ?? serverDatabaseFile(root);
+  return { target, db: await openDatabase(target) };
 }
 
 describe("database", () => {
@@ -47,12 +54,12 @@ describe("database", () => {
     await db.destroy();
   });
 
-  it("migrates a fresh file to the latest schema, and a second start applies nothing", async () => {
-    const { file, db } = await freshDatabase();
+  it("migrates a fresh database to the latest schema, and a second start applies nothing", async () => {
+    const { target, db } = await freshProjectDatabase();
     expect(await migrateToLatest(db)).toEqual(Object.keys(MIGRATIONS));
     await db.destroy();
 
-    const reopened = await openDatabase(file);
+    const reopened = await openDatabase(target);
     expect(await migrateToLatest(reopened)).toEqual([]);
     const tables = await reopened.introspection.getTables();
     expect(tables.map((table) => table.name).sort()).toEqual(TABLES);
@@ -75,7 +82,7 @@ describe("database", () => {
   });
 
   it("enforces the schema's rules: unique usernames, known roles and modes, cascades", async () => {
-    const { db } = await freshDatabase();
+    const { db } = await freshProjectDatabase();
     await migrateToLatest(db);
     const now = new Date().toISOString();
     const user = {
@@ -92,13 +99,13 @@ describe("database", () => {
         .insertInto("users")
         .values({ ...user, id: "u2" })
         .execute(),
-    ).rejects.toThrow(/UNIQUE/);
+    ).rejects.toThrow(/UNIQUE|unique constraint/);
     await expect(
       db
         .insertInto("users")
         .values({ ...user, id: "u3", username: "bob", role: "root" as "admin" })
         .execute(),
-    ).rejects.toThrow(/CHECK/);
+    ).rejects.toThrow(/CHECK|check constraint/);
 
     const session = {
       id: "s1",
@@ -118,13 +125,13 @@ describe("database", () => {
         .insertInto("sessions")
         .values({ ...session, approval_mode: "yolo" as "allow-all" })
         .execute(),
-    ).rejects.toThrow(/CHECK/);
+    ).rejects.toThrow(/CHECK|check constraint/);
     await expect(
       db
         .insertInto("sessions")
         .values({ ...session, user_id: "nobody" })
         .execute(),
-    ).rejects.toThrow(/FOREIGN KEY/);
+    ).rejects.toThrow(/FOREIGN KEY|foreign key constraint/);
     await db.insertInto("sessions").values(session).execute();
     await db
       .insertInto("usage_records")
@@ -148,13 +155,11 @@ describe("database", () => {
   });
 
   it("reports which migration failed", async () => {
-    const { file, db } = await freshDatabase();
-    await db.destroy();
+    const { target, db } = await freshProjectDatabase();
     // A table in the way makes the initial migration fail.
-    const raw = new Database(file);
-    raw.exec("create table users (id text)");
-    raw.close();
-    const blocked = await openDatabase(file);
+    await sql`create table users (id text)`.execute(db);
+    await db.destroy();
+    const blocked = await openDatabase(target);
     await expect(migrateToLatest(blocked)).rejects.toThrow(/0001_initial_schema failed: .*users/);
     await blocked.destroy();
   });

@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { afterEach } from "vitest";
 import { type RunningServer, type StartServerOptions, startServer } from "../src/index.js";
 import { assertDocumentedResponse, checkResponsesAgainst, stopCheckingResponses } from "./openapi-check.js";
+import { createTestPostgres, TEST_DATABASE } from "./postgres/test-database.js";
 
 const cleanups: (() => Promise<void>)[] = [];
 
@@ -18,10 +19,35 @@ export async function tempDataRoot(): Promise<string> {
   return root;
 }
 
-/** A real server on 127.0.0.1, a free port, over a real SQLite file; closed after the test. */
+const postgresByDataRoot = new Map<string, string>();
+
+/**
+ * The database of the test servers on `dataRoot`: undefined in the `sqlite` project (the data
+ * root's own file), else a PostgreSQL database made for this data root on first use and
+ * dropped after the test.
+ */
+export async function testDatabaseFor(dataRoot: string): Promise<string | undefined> {
+  if (TEST_DATABASE === "sqlite") return undefined;
+  const known = postgresByDataRoot.get(dataRoot);
+  if (known) return known;
+  const { url, drop } = await createTestPostgres(dataRoot);
+  postgresByDataRoot.set(dataRoot, url);
+  // Pushed before the servers' own cleanups, so it runs after they closed.
+  cleanups.push(async () => {
+    postgresByDataRoot.delete(dataRoot);
+    await drop();
+  });
+  return url;
+}
+
+/**
+ * A real server on 127.0.0.1, a free port, over a real database (the data root's SQLite file,
+ * or a PostgreSQL database of its own in the `postgres` project); closed after the test.
+ */
 export async function startTestServer(options: StartServerOptions = {}): Promise<RunningServer> {
   const dataRoot = options.dataRoot ?? (await tempDataRoot());
-  const server = await startServer({ port: 0, ...options, dataRoot });
+  const database = options.database ?? (await testDatabaseFor(dataRoot));
+  const server = await startServer({ port: 0, ...options, dataRoot, ...(database ? { database } : {}) });
   // Every answer this server gives through `request` or `SseClient` is checked against its document.
   checkResponsesAgainst(server.url, server.openApiDocument());
   cleanups.push(async () => {

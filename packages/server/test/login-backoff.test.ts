@@ -193,7 +193,11 @@ describe("login failures per address over HTTP", () => {
     expect(statuses).toEqual([401, 401, 401, 401, 401, 429, 429, 429]);
     const refused = await attempt(server.url, "admin");
     expect(refused.status).toBe(429);
-    expect(refused.headers.get("retry-after")).toBe("60");
+    // The block began with the fifth failure; on a loaded machine (or a database across a socket)
+    // a second or two passes before this attempt, and Retry-After counts down the remaining wait.
+    const retryAfter = Number(refused.headers.get("retry-after"));
+    expect(retryAfter).toBeGreaterThanOrEqual(55);
+    expect(retryAfter).toBeLessThanOrEqual(60);
     expect(await readJson<ErrorBody>(refused)).toMatchObject({
       error: "too_many_attempts",
       message: expect.stringMatching(/from this address/),

@@ -6,7 +6,15 @@ import { startFakeLlm } from "@penguin/fake-llm";
 import { ProjectConfigSchema, saveProjectConfig } from "@penguin/state";
 import { readSession } from "@penguin/trace";
 import { afterEach, describe, expect, it } from "vitest";
-import { ADMIN_PASSWORD, login, readJson, request, startTestServer, tempDataRoot } from "./helpers.js";
+import {
+  ADMIN_PASSWORD,
+  login,
+  readJson,
+  request,
+  startTestServer,
+  tempDataRoot,
+  testDatabaseFor,
+} from "./helpers.js";
 
 // A real crash: a server process runs a task whose write_file writes its file, and is killed with
 // SIGKILL before the call's result reaches the trace. A new server on the same data root shows the
@@ -24,9 +32,16 @@ interface Started {
 }
 
 async function startCrashingServer(dataRoot: string, workspaceRoot: string) {
+  // The database the test's second server opens on this data root (none: the root's SQLite file).
+  const database = await testDatabaseFor(dataRoot);
   const child = spawn(
     process.execPath,
-    [join(import.meta.dirname, "crashing-server.mjs"), dataRoot, workspaceRoot],
+    [
+      join(import.meta.dirname, "crashing-server.mjs"),
+      dataRoot,
+      workspaceRoot,
+      ...(database ? [database] : []),
+    ],
     {
       stdio: ["ignore", "pipe", "pipe"],
     },

@@ -1,7 +1,7 @@
 import { statSync } from "node:fs";
 import { isIP } from "node:net";
 import { resolve } from "node:path";
-import type { StartServerOptions } from "@penguin/server";
+import type { DatabaseTarget, StartServerOptions } from "@penguin/server";
 import { dataRootOf } from "../data-root.js";
 import { EXIT_COMPLETED, EXIT_TASK_FAILED, UsageError } from "../exit-codes.js";
 import { note } from "../output.js";
@@ -26,7 +26,12 @@ export interface ServeOptions {
   idleRelease?: string;
   /** `--metrics-port <port>`. */
   metricsPort?: string;
+  /** `--database <url-or-file>`: PostgreSQL URL or SQLite file; default `PENGUIN_DATABASE_URL`, else the data root's file. */
+  database?: string;
 }
+
+/** Names the database when `--database` is not given (a URL holding a password stays out of shell history). */
+export const DATABASE_URL_ENV = "PENGUIN_DATABASE_URL";
 
 /** `https://penguin.example.com` as given: a scheme, a host, an optional port, nothing else. */
 function checkedOrigin(origin: string): string {
@@ -153,11 +158,39 @@ function listenError(error: unknown, options: StartServerOptions): UsageError | 
   return new UsageError(`penguin serve cannot listen on ${why}`, EXIT_TASK_FAILED);
 }
 
+/**
+ * The database `--database` (else PENGUIN_DATABASE_URL, else the data root's SQLite file) names,
+ * read by the server package; a value it cannot use is a usage error.
+ */
+function databaseOf(
+  server: ServerModule,
+  opts: ServeOptions,
+  dataRoot: string,
+  env: NodeJS.ProcessEnv,
+): DatabaseTarget {
+  const fromEnv = env[DATABASE_URL_ENV] || undefined;
+  const value = opts.database ?? fromEnv;
+  if (value === undefined) return { kind: "sqlite", file: server.serverDatabaseFile(dataRoot) };
+  try {
+    return server.parseDatabaseTarget(value);
+  } catch (error) {
+    if (!(error instanceof server.DatabaseTargetError)) throw error;
+    const source = opts.database === undefined ? `${DATABASE_URL_ENV} (read as --database): ` : "";
+    throw new UsageError(`${source}${error.message}`);
+  }
+}
+
 /** `penguin serve`: serves the API and web UI until Ctrl-C or SIGTERM. */
-export async function serveCommand(opts: ServeOptions): Promise<number> {
+export async function serveCommand(
+  opts: ServeOptions,
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<number> {
   const options = serverOptionsOf(opts);
   const server = await loadServer();
-  const running = await server.startServer(options).catch((error: unknown) => {
+  const database = databaseOf(server, opts, options.dataRoot ?? dataRootOf(opts), env);
+  note(`database: ${server.describeDatabaseTarget(database)}`);
+  const running = await server.startServer({ ...options, database }).catch((error: unknown) => {
+    if (error instanceof server.DatabaseOpenError) throw new UsageError(error.message, EXIT_TASK_FAILED);
     throw listenError(error, options) ?? error;
   });
   note(`penguin server listening on ${running.url}`);

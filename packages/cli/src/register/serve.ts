@@ -13,6 +13,10 @@ export function registerServeCommand(program: Command, setExitCode: SetExitCode)
     .option("--host <host>", "the address to listen on", "127.0.0.1")
     .option("--port <port>", "the port to listen on (0 picks a free one)", "7364")
     .option(
+      "--database <url-or-file>",
+      "a postgres://user:password@host:5432/db URL, or a SQLite file (default $PENGUIN_DATABASE_URL, else <data dir>/server/penguin.db)",
+    )
+    .option(
       "--workspace-root <dir>",
       "a folder session workspaces may be picked from (repeatable; default: your home folder)",
       collect,

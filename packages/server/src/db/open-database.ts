@@ -1,49 +1,28 @@
-import { chmod, open } from "node:fs/promises";
-import { dirname, join } from "node:path";
-import { ensurePrivateDir, PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from "@penguin/state";
-import Database from "better-sqlite3";
-import { Kysely, SqliteDialect } from "kysely";
-import { SQLITE_BUSY_TIMEOUT_MS } from "../limits.js";
+import type { Kysely } from "kysely";
+import { DatabaseOpenError, type DatabaseTarget, parseDatabaseTarget } from "./database-target.js";
+import { type OpenPostgresOptions, openPostgres } from "./open-postgres.js";
+import { type OpenSqliteOptions, openSqlite } from "./open-sqlite.js";
 import type { ServerDatabase } from "./schema.js";
 
-export const SERVER_DIR_NAME = "server";
-export const DATABASE_FILE_NAME = "penguin.db";
-
-/** `<data root>/server/penguin.db`: the server's SQLite index. */
-export function serverDatabaseFile(dataRoot: string): string {
-  return join(dataRoot, SERVER_DIR_NAME, DATABASE_FILE_NAME);
-}
-
-export interface OpenDatabaseOptions {
-  /** Milliseconds to wait for another connection's lock; default SQLITE_BUSY_TIMEOUT_MS. */
-  busyTimeoutMs?: number;
-}
+export interface OpenDatabaseOptions extends OpenSqliteOptions, OpenPostgresOptions {}
 
 /**
- * Opens (creating if needed) the SQLite file through Kysely. The folder is 0700 and the file
- * 0600 — it holds password hashes — and SQLite creates its `-wal` and `-shm` files with the
- * database file's mode. WAL lets readers run while one writer writes; foreign keys are off by
- * default in SQLite and turned on here so cascades behave as on PostgreSQL.
+ * Opens the server's database: a SQLite file or a PostgreSQL database, one schema and one set
+ * of queries for both (Kysely). A string is read as `--database` is (see parseDatabaseTarget).
+ * Whatever stops the opening (a folder that cannot be created, a file that is no database, a
+ * server that refuses) is a DatabaseOpenError with one line naming the target, password redacted.
  *
  * Close with `db.destroy()`.
  */
 export async function openDatabase(
-  file: string,
+  target: DatabaseTarget | string,
   options: OpenDatabaseOptions = {},
 ): Promise<Kysely<ServerDatabase>> {
-  const dir = dirname(file);
-  await ensurePrivateDir(dir);
-  // The server owns this folder: tighten it even when someone created it wider.
-  if (process.platform !== "win32") await chmod(dir, PRIVATE_DIR_MODE);
-  // Create the file ourselves so it never exists with the umask's mode, not even briefly.
-  const handle = await open(file, "a", PRIVATE_FILE_MODE);
-  await handle.close();
-  if (process.platform !== "win32") await chmod(file, PRIVATE_FILE_MODE);
-
-  const sqlite = new Database(file, { timeout: options.busyTimeoutMs ?? SQLITE_BUSY_TIMEOUT_MS });
-  sqlite.pragma("journal_mode = WAL");
-  sqlite.pragma("foreign_keys = ON");
-  // NORMAL is durable across application crashes in WAL mode and much faster than FULL.
-  sqlite.pragma("synchronous = NORMAL");
-  return new Kysely<ServerDatabase>({ dialect: new SqliteDialect({ database: sqlite }) });
+  const resolved = typeof target === "string" ? parseDatabaseTarget(target) : target;
+  if (resolved.kind === "postgres") return openPostgres(resolved, options);
+  try {
+    return await openSqlite(resolved.file, options);
+  } catch (error) {
+    throw new DatabaseOpenError(resolved, error);
+  }
 }

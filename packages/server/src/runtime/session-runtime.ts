@@ -94,6 +94,7 @@ export class SessionRuntime {
   #pendingSteering = 0;
   #aggregator = new PartialAggregator();
   #usageWrites: Promise<void> = Promise.resolve();
+  #stateWrites: Promise<void> = Promise.resolve();
   #idleTimer: NodeJS.Timeout | undefined;
   /** Decisions on uncertain calls being recorded now (they keep the session open). */
   #resolving = 0;
@@ -301,7 +302,11 @@ export class SessionRuntime {
       this.#task = task;
       this.#publishTaskState();
       this.deps.onStateChange("running");
+      const stored = this.#storeState("running");
       task.done = this.#pump(stream);
+      // Once the start is answered, the session list says "running" (a pooled database may
+      // otherwise answer the client's next request before this write lands).
+      await stored;
       return "started";
     } catch (error) {
       this.#scheduleRelease();
@@ -349,6 +354,7 @@ export class SessionRuntime {
     await session?.dispose();
     await task?.done;
     await this.#usageWrites;
+    await this.#stateWrites;
   }
 
   async #ensureSession(): Promise<Session> {
@@ -366,7 +372,6 @@ export class SessionRuntime {
 
   async #pump(stream: AsyncIterable<OmniMessage>): Promise<void> {
     // The stream must be iterated whatever happens here: only its own end frees the SDK session.
-    await this.#storeState("running");
     const session = this.#session;
     const feed =
       session && this.deps.metrics
@@ -383,20 +388,35 @@ export class SessionRuntime {
       this.approvals.denyAll("the task ended");
       this.#task = undefined;
       this.#pendingSteering = 0;
-      await this.#usageWrites;
-      await this.#storeState("idle");
+      // The stream says at once that the task ended, whatever the database takes to write it (a
+      // client that saw task_end must not read "running" next).
       this.#publishTaskState();
-      this.deps.onStateChange("idle");
+      // Queued now, before a next task can queue its "running"; after the usage writes, so a
+      // session listed idle shows its whole usage.
+      await this.#storeState("idle", this.#usageWrites);
+      // The user's channel announces what the session list now says, unless a next task began.
+      if (this.#task === undefined) this.deps.onStateChange("idle");
       this.#scheduleRelease();
     }
   }
 
-  async #storeState(state: SessionState): Promise<void> {
-    try {
-      await this.deps.store.setState(this.sessionId, state);
-    } catch (error) {
-      this.deps.logger.error({ err: error, session_id: this.sessionId }, "could not store the session state");
-    }
+  /**
+   * Writes the session's state to the index after `after`, in the order the calls were made: on
+   * a database with a pool of connections two writes in flight may land in either order, and the
+   * "idle" of a task that just ended must never land after the "running" of the next.
+   */
+  #storeState(state: SessionState, after: Promise<void> = Promise.resolve()): Promise<void> {
+    const write = this.#stateWrites
+      .then(() => after)
+      .then(() => this.deps.store.setState(this.sessionId, state))
+      .catch((error: unknown) =>
+        this.deps.logger.error(
+          { err: error, session_id: this.sessionId },
+          "could not store the session state",
+        ),
+      );
+    this.#stateWrites = write;
+    return write;
   }
 
   #observe(message: OmniMessage, feed: SessionMetricsFeed | undefined): void {
