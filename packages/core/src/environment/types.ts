@@ -4,6 +4,7 @@ import type { Approver } from "../approval/approver.js";
 import type { ProcessManager } from "../processes/process-manager.js";
 import type { AgentPlace, RoundCall } from "./current-directory.js";
 import type { FileReadRegistry } from "./file-reads.js";
+import type { PathConfinement } from "./workspace-confinement.js";
 
 /** Answers a question about an image with the configured vision model (for `describe_image`). */
 export type DescribeImageFn = (
@@ -43,6 +44,8 @@ export interface ToolExecutionContext {
    * in the current task, with their hashes. Cleared when a new user message starts a task.
    */
   fileReads?: FileReadRegistry;
+  /** Where file tools may go (a sandboxed session's workspace); absent: anywhere. */
+  confinement?: PathConfinement;
   /** Where the agent is and what it loaded there (change_directory moves it, use_skill reads its skills). */
   place?: AgentPlace;
   /**

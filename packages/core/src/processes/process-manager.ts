@@ -3,14 +3,16 @@ import type { LoginEnvironmentMode } from "@penguin/state";
 import { MAX_COMMAND_SESSIONS } from "@penguin/state";
 import { LoginEnvironment } from "./login-environment.js";
 import { NON_INTERACTIVE_ENV, nonInteractiveEnv } from "./non-interactive-env.js";
-import { type Platform, resolveShell } from "./platform.js";
+import { findOnPath, type Platform, resolveShell } from "./platform.js";
 import { ProcessJournal } from "./process-journal.js";
+import { BWRAP_PROGRAM, bwrapArguments, type SandboxPlacement } from "./sandbox-command.js";
 import {
   CommandSession,
   type CommandSessionInfo,
   type SessionOrigin,
   TERMINATE_GRACE_MS,
 } from "./session.js";
+import type { CommandLauncher } from "./session-spec.js";
 import { DEFAULT_UNREAD_BUFFER_CHARS } from "./unread-buffer.js";
 
 /**
@@ -52,6 +54,8 @@ export interface ProcessManagerOptions {
    * this agent session left are found again from it. Absent: nothing survives the manager.
    */
   registryDir?: string;
+  /** Present for a session of a `sandbox` execution profile: every command runs inside bwrap. */
+  sandbox?: SandboxPlacement;
 }
 
 export type StartResult = { ok: true; session: CommandSession } | { ok: false; error: string };
@@ -75,6 +79,7 @@ export class ProcessManager {
   private readonly login: LoginEnvironment | undefined;
   private readonly exitListeners = new Set<(session: CommandSession) => void>();
   private readonly journal: ProcessJournal | undefined;
+  private readonly sandbox: SandboxPlacement | undefined;
 
   constructor(options: ProcessManagerOptions = {}) {
     this.maxSessions = options.maxSessions ?? MAX_COMMAND_SESSIONS;
@@ -89,6 +94,7 @@ export class ProcessManager {
     this.baseEnv = options.baseEnv ?? process.env;
     this.terminateGraceMs = options.terminateGraceMs ?? TERMINATE_GRACE_MS;
     this.platform = options.platform ?? process.platform;
+    this.sandbox = options.sandbox;
     this.login = this.loginEnvironmentOf(options.loginEnvironment);
     this.journal = options.registryDir !== undefined ? new ProcessJournal(options.registryDir) : undefined;
     if (this.journal) this.restore(this.journal);
@@ -135,6 +141,8 @@ export class ProcessManager {
     const env = nonInteractiveEnv(this.baseEnv, this.extraEnv);
     const shell = resolveShell({ platform: this.platform, env, isExecutable });
     if (!shell.ok) return shell;
+    const launcher = this.sandboxLauncher(env);
+    if (!launcher.ok) return launcher;
     const plan = this.login?.plan();
     if (this.sessions.size >= this.maxSessions) {
       const victim = this.pickEviction();
@@ -180,6 +188,7 @@ export class ProcessManager {
         purpose: request.purpose,
         origin: request.origin,
         onFinished: (finished) => this.finished(finished),
+        ...(launcher.launch ? { launcher: launcher.launch(plan?.env.BASH_ENV) } : {}),
       });
     } catch (error) {
       // spawn() throws synchronously on arguments it cannot pass to exec (a NUL byte in cmd).
@@ -189,6 +198,30 @@ export class ProcessManager {
     this.sessions.set(session.id, session);
     this.journal?.started(session);
     return { ok: true, session };
+  }
+
+  /** A sandbox session's launcher (given the login environment file it binds), or why it cannot start. */
+  private sandboxLauncher(
+    env: Readonly<Record<string, string | undefined>>,
+  ):
+    | { ok: true; launch?: (loginFile: string | undefined) => CommandLauncher }
+    | { ok: false; error: string } {
+    const placement = this.sandbox;
+    if (!placement) return { ok: true };
+    const bwrap = findOnPath(BWRAP_PROGRAM, { platform: this.platform, pathEnv: env.PATH, isExecutable });
+    if (this.platform !== "linux" || !bwrap) {
+      return {
+        ok: false,
+        error: `this session's execution profile runs commands in a sandbox, which needs bubblewrap (${BWRAP_PROGRAM}) on PATH on Linux: install the bubblewrap package, or start the session with a native profile`,
+      };
+    }
+    return {
+      ok: true,
+      launch: (loginFile) => (command) => ({
+        file: bwrap,
+        args: bwrapArguments(placement, { ...command, readOnlyFiles: loginFile ? [loginFile] : [] }),
+      }),
+    };
   }
 
   private finished(session: CommandSession): void {

@@ -54,6 +54,12 @@ export interface CreateSessionOptions {
    * `onAsk` wins. Without either, `ask` fails with "no one can answer questions in this session".
    */
   onAsk?: OnAsk;
+  /**
+   * The execution profile its tools run under (`native`, `sandbox`, or one of the agent's
+   * `exec.profiles`); default the agent's `exec.profile`. An unknown name is a SetupError.
+   * Recorded in session_meta: a resumed session keeps it, and its subagents run under it.
+   */
+  executionProfile?: string;
 }
 
 export interface ResumeSessionOptions {

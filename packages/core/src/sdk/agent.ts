@@ -1,5 +1,5 @@
 import { join } from "node:path";
-import type { OmniMessage, SessionMetaPayload, ToolSpec } from "@penguin/protocol";
+import type { OmniMessage } from "@penguin/protocol";
 import {
   DEFAULT_AGENT_ID,
   DEFAULT_COMPACTION_PROMPT,
@@ -9,9 +9,6 @@ import {
   resolveDataRoot,
   type SystemConfig,
   scratchpadDir,
-  scratchpadRoot,
-  secretValues,
-  tracesDir,
 } from "@penguin/state";
 import {
   isValidSessionId,
@@ -21,12 +18,7 @@ import {
   type TraceLocation,
 } from "@penguin/trace";
 import { SessionRules } from "../approval/session-rules.js";
-import type { ConversationState } from "../engine/types.js";
-import { mcpSecretValues } from "../mcp/secrets.js";
-import { createRecordingModel } from "../models/recorder.js";
-import type { ThinkingLevel } from "../models/types.js";
-import { type IdNumbers, type Mailbox, nextIdNumbers, UserAnswerers } from "../tools/messaging/index.js";
-import type { SubagentManager } from "../tools/subagent/index.js";
+import { nextIdNumbers, UserAnswerers } from "../tools/messaging/index.js";
 import { loadAgentConfig, loadProject } from "./agent-config.js";
 import type {
   AgentLogger,
@@ -34,12 +26,19 @@ import type {
   CreateSessionOptions,
   ResumeSessionOptions,
 } from "./agent-options.js";
-import { mayLaunchAt, seatOf, type TreePlace } from "./agent-seat.js";
+import { mayLaunchAt, seatOf } from "./agent-seat.js";
 import { checkAllowedTools } from "./allowed-tools.js";
 import { ToolCallRedaction } from "./call-redaction.js";
 import { type ChildLink, type ChildSessionOptions, childSessionParts } from "./child-sessions.js";
 import { closeOpenCompaction, freshState, resumedState } from "./conversation-state.js";
 import { type CustomToolRegistration, customTools } from "./custom-tools.js";
+import {
+  type ChosenExecutionProfile,
+  executionProfileFor,
+  fileConfinementOf,
+  recordedExecutionProfile,
+  sandboxPlacementOf,
+} from "./execution-profile.js";
 import { checkHookTools } from "./hook-tools.js";
 import { builtinToolNames, knownTools } from "./known-tools.js";
 import { type ModelConnectionSettings, type ResolvedModel, resolveModel } from "./model-choice.js";
@@ -56,10 +55,11 @@ import { sessionMcpToolset } from "./session-mcp.js";
 import { traceMetrics } from "./session-metrics.js";
 import { sessionNotices } from "./session-notices.js";
 import { sessionSystemPrompt } from "./session-prompt.js";
+import { recordingModel, sessionSecrets } from "./session-secrets.js";
 import { sessionProcesses, sessionTools } from "./session-tools.js";
 import { sessionTrace, traceLocation } from "./session-trace.js";
 import { SetupError } from "./setup-error.js";
-import { createSubagentManager, subagentPointers } from "./subagents.js";
+import { sessionSubagentManager, subagentPointers } from "./subagents.js";
 import { prepareSurroundings, type SessionSurroundings } from "./surroundings.js";
 import { checkThinkingLevel } from "./thinking.js";
 import { RecoveryNotice } from "./uncertain-notice.js";
@@ -97,9 +97,12 @@ export class Agent {
         "model",
       );
     }
-    const resolved = this.recording(resolveModel(model, this.project, this.modelSettings), options);
+    const resolved = recordingModel(resolveModel(model, this.project, this.modelSettings), options, (o) =>
+      this.secretsOf(o),
+    );
     refuseUnpricedCostBudget(options, resolved);
-    return this.startSession(id, resolved, workspaceDir, options);
+    const executionProfile = executionProfileFor(this.config, options.executionProfile);
+    return this.startSession(id, resolved, workspaceDir, options, { executionProfile });
   }
 
   /** A new session's system prompt, trace and runtime; a child names its parent. */
@@ -108,8 +111,9 @@ export class Agent {
     resolved: ResolvedModel,
     workspaceDir: string,
     options: CreateSessionOptions,
-    child?: ChildLink,
+    link: { executionProfile: ChosenExecutionProfile; child?: ChildLink },
   ): Promise<Session> {
+    const { child, executionProfile } = link;
     const surroundings = await this.surroundings(workspaceDir);
     const systemPrompt = await sessionSystemPrompt({
       agentId: this.id,
@@ -135,6 +139,7 @@ export class Agent {
       isNew: true,
       ...child,
       surroundings,
+      executionProfile,
     });
   }
 
@@ -174,7 +179,14 @@ export class Agent {
     model: ResolvedModel | string,
     options: ChildSessionOptions,
   ): Promise<Session> {
-    const { session: sessionOptions, mailbox, tree, instructions, allowedTools } = childSessionParts(options);
+    const {
+      session: sessionOptions,
+      mailbox,
+      tree,
+      instructions,
+      allowedTools,
+      executionProfile,
+    } = childSessionParts(options);
     const workspaceDir = await existingFolder(sessionOptions.workspaceDir);
     const id = newSessionId();
     const resolved =
@@ -186,7 +198,7 @@ export class Agent {
       resolved,
       workspaceDir,
       { ...sessionOptions, prices: resolved.prices },
-      { parentSessionId, mailbox, tree, instructions },
+      { executionProfile, child: { parentSessionId, mailbox, tree, instructions } },
     );
   }
 
@@ -208,12 +220,12 @@ export class Agent {
       meta.payload.provider === info.provider &&
       meta.payload.model_id === info.modelId;
     // The instructions are in the recorded system prompt.
-    const { session, mailbox, tree } = childSessionParts(options);
+    const { session, mailbox, tree, executionProfile } = childSessionParts(options);
     const { workspaceDir: _recorded, ...rest } = session;
     const resumeOptions: ResumeSessionOptions = same
       ? { ...rest, model: parentModel.adapter, prices: parentModel.prices }
       : rest;
-    return this.resume(sessionId, resumeOptions, { parentSessionId, mailbox, tree });
+    return this.resume(sessionId, resumeOptions, { parentSessionId, mailbox, tree }, executionProfile);
   }
 
   /** This agent offering only `allowedTools` (a launched child's narrower list). */
@@ -231,6 +243,7 @@ export class Agent {
     sessionId: string,
     options: ResumeSessionOptions,
     child?: ChildLink,
+    inherited?: ChosenExecutionProfile,
   ): Promise<Session> {
     const parentSessionId = child?.parentSessionId;
     checkThinkingLevel(options.thinkingLevel, "resumeSession");
@@ -272,6 +285,8 @@ export class Agent {
       pointers: parentSessionId === undefined ? subagentPointers(records) : undefined,
       firstNumbers: parentSessionId === undefined ? nextIdNumbers(records) : undefined,
       journal,
+      // A resumed session keeps its own profile; a child its parent's.
+      executionProfile: inherited ?? recordedExecutionProfile(this.config, meta),
     });
   }
 
@@ -291,23 +306,9 @@ export class Agent {
     });
   }
 
-  /**
-   * Values redacted from tool output and recordings: the project's keys, the configured secrets
-   * and the MCP servers' env and header values.
-   */
+  /** See sessionSecrets. */
   private secretsOf(options: { secrets?: string[] }): string[] {
-    return [
-      ...secretValues(this.project, process.env, this.config.secrets ?? []),
-      ...mcpSecretValues(this.config.tools.mcpServers),
-      ...(options.secrets ?? []),
-    ];
-  }
-
-  /** The session's model, wrapped by the recorder when `record` names a cassette (created now). */
-  private recording(resolved: ResolvedModel, options: CreateSessionOptions): ResolvedModel {
-    if (!options.record) return resolved;
-    const secrets = this.secretsOf(options);
-    return { ...resolved, adapter: createRecordingModel(resolved.adapter, options.record, { secrets }) };
+    return sessionSecrets(this.project, this.config, options);
   }
 
   /**
@@ -322,18 +323,23 @@ export class Agent {
     const secrets = this.secretsOf(options);
     const adapter = resolved.adapter;
     const scratchpad = scratchpadDir(this.dataRoot, id);
+    const where = { workspaceDir: input.workspaceDir, scratchpadDir: scratchpad, dataRoot: this.dataRoot };
     const processes = sessionProcesses(this.config, {
-      workspaceDir: input.workspaceDir,
-      scratchpadDir: scratchpad,
+      ...where,
+      sandbox: sandboxPlacementOf(input.executionProfile, where),
     });
     const isSubagent = input.parentSessionId !== undefined;
-    const subagents = isSubagent ? undefined : this.subagentManager(input, () => taskThinking.level);
+    const subagents = isSubagent
+      ? undefined
+      : sessionSubagentManager(this, this.config, input, () => taskThinking.level);
     // The root agent asks the user through these; a child asks its parent through its mailbox.
     const answerers = isSubagent ? undefined : new UserAnswerers(options.onAsk);
     const mailbox = subagents ? { ...subagents.rootMailbox, user: answerers } : input.mailbox;
     const tree = subagents ? { manager: subagents, depth: 0 } : input.tree;
-    const where = { location: this.location, config: this.config, sessionId: id, tree, mailbox };
-    const executions = sessionExecutionSource({ ...where, parentSessionId: input.parentSessionId });
+    const executions = sessionExecutionSource({
+      ...{ location: this.location, config: this.config, sessionId: id, tree, mailbox },
+      parentSessionId: input.parentSessionId,
+    });
     const journal = input.journal ?? new SessionJournal({ location: this.location, sessionId: id, trace });
     const tools = sessionTools({
       agentId: this.id,
@@ -362,6 +368,7 @@ export class Agent {
       surroundings: input.surroundings,
       logger: this.logger,
       checkpoints: { trace, location: this.location, root: input.parentSessionId ?? id },
+      confinement: fileConfinementOf(input.executionProfile, where),
     });
     const toolSpecs = environment.toolSpecs();
     const mcp = sessionMcpToolset({
@@ -384,6 +391,7 @@ export class Agent {
         systemPrompt: input.systemPrompt,
         workspaceDir: input.workspaceDir,
         parentSessionId: input.parentSessionId,
+        executionProfile: input.executionProfile.name,
       });
     let header: OmniMessage[];
     try {
@@ -455,25 +463,6 @@ export class Agent {
         ...this.config.compaction,
         prompt: this.config.compaction.prompt ?? DEFAULT_COMPACTION_PROMPT,
       },
-    });
-  }
-
-  /** A top-level session's subagent manager: children follow the task now running. */
-  private subagentManager(input: SessionAssembly, thinkingLevel: () => ThinkingLevel): SubagentManager {
-    return createSubagentManager({
-      agent: this,
-      sessionId: input.id,
-      resolved: input.resolved,
-      workspaceDir: input.workspaceDir,
-      thinkingLevel,
-      subagentBudget: this.config.subagent_budget,
-      maxSessions: this.config.child_agents.max_sessions,
-      maxRunning: this.config.child_agents.max_running,
-      retry: input.options.retry,
-      secrets: input.options.secrets,
-      state: input.state,
-      pointers: input.pointers,
-      firstNumbers: input.firstNumbers,
     });
   }
 }

@@ -4,6 +4,7 @@ import { checkpointBookFor } from "../checkpoints/index.js";
 import { Environment } from "../environment/environment.js";
 import { SecretRedactor } from "../environment/redact.js";
 import type { BuiltinTool } from "../environment/types.js";
+import type { PathConfinement } from "../environment/workspace-confinement.js";
 import { HookRunner } from "../hooks/runner.js";
 import type { ProcessManager } from "../processes/process-manager.js";
 import type { AgentLogger } from "./agent-options.js";
@@ -28,6 +29,8 @@ export interface SessionEnvironmentInput {
   logger: AgentLogger;
   /** Where the checkpoints of the session's file changes are recorded (`root`: its top-level session). */
   checkpoints: { trace: TraceWriter; location: TraceLocation; root: string };
+  /** Where its file tools may go (a sandboxed session's workspace); absent: anywhere. */
+  confinement?: PathConfinement;
 }
 
 export function sessionEnvironment(input: SessionEnvironmentInput): {
@@ -73,6 +76,7 @@ export function sessionEnvironment(input: SessionEnvironmentInput): {
         : describeImageWith(input.project, { timeoutMs: config.model.timeoutMs })),
     warn: (line) => input.logger.warn(line),
     writeGuard: writeGuardEnabled(config.tools),
+    ...(input.confinement ? { confinement: input.confinement } : {}),
   });
   return { environment, hookRunner };
 }

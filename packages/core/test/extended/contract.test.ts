@@ -11,6 +11,7 @@ import type { Environment, EnvironmentOptions } from "../../src/environment/envi
 import { truncationMarker } from "../../src/environment/markers.js";
 import { createAgent } from "../../src/sdk/agent.js";
 import { SkillCatalog } from "../../src/skills/catalog.js";
+import { PROFILES, profileEnvironment } from "../support/execution-profiles.js";
 import { textPdf, tinyPng } from "./binary-fixtures.js";
 import { extendedEnvironment, runCall, type TempDirs, type ToolsetOptions, workspace } from "./support.js";
 
@@ -289,61 +290,65 @@ const CASES: Case[] = [
 
 const TINY_CAP = 30;
 
-describe.each(CASES.map((c) => ({ ...c, label: c.label ?? c.name })))(
-  "$label under the execution contract",
-  ({ name, args, invalid, names, setup, environment, toolset }) => {
-    it("is framed start, deltas, stop and one complete output, and completes", async () => {
-      const env = extendedEnvironment(dirs, { ...toolset, environment: environment?.() });
-      await setup?.(env);
-      const call = await runCall(env, name, args());
-      expect(call.complete.stop_reason).toBe("completed");
-      expect(call.complete.output.length).toBeGreaterThan(0);
-      expect(call.streamed).toBe(call.complete.output);
-      await env.dispose();
-    });
-
-    it("is truncated past maxOutputLength, with the full text archived and its path noted", async () => {
-      const env = extendedEnvironment(dirs, {
-        ...toolset,
-        edit: (d) => ({ ...d, maxOutputLength: TINY_CAP }),
-        environment: environment?.(),
+// "The full tool contract table suite passes in `sandbox` as in `native`."
+describe.each(PROFILES)("in the %s execution profile", (profile) => {
+  describe.each(CASES.map((c) => ({ ...c, label: c.label ?? c.name })))(
+    "$label under the execution contract",
+    ({ name, args, invalid, names, setup, environment, toolset }) => {
+      const where = () => ({ ...profileEnvironment(profile, dirs), ...environment?.() });
+      it("is framed start, deltas, stop and one complete output, and completes", async () => {
+        const env = extendedEnvironment(dirs, { ...toolset, environment: where() });
+        await setup?.(env);
+        const call = await runCall(env, name, args());
+        expect(call.complete.stop_reason).toBe("completed");
+        expect(call.complete.output.length).toBeGreaterThan(0);
+        expect(call.streamed).toBe(call.complete.output);
+        await env.dispose();
       });
-      await setup?.(env);
-      const call = await runCall(env, name, args(), `call_${name}`);
-      const lines = call.complete.output.split("\n");
-      expect(lines).toContain(truncationMarker(TINY_CAP));
-      const note = lines[lines.length - 1]!;
-      const path = /at: (\/[^\]]+)\]$/.exec(note)?.[1];
-      expect(path, note).toBeDefined();
-      expect(path!.startsWith(join(dirs.scratchpadDir, "truncated-tool-output"))).toBe(true);
-      const archived = await readFile(path!, "utf8");
-      expect(archived.length).toBeGreaterThan(TINY_CAP);
-      expect(archived.startsWith(call.complete.output.slice(0, TINY_CAP))).toBe(true);
-      expect(call.streamed).toBe(call.complete.output);
-      await env.dispose();
-    });
 
-    it("answers malformed JSON arguments with a failed output the model can act on", async () => {
-      const env = extendedEnvironment(dirs, toolset);
-      const call = await runCall(env, name, '{"path": "a.txt", ');
-      expect(call.complete.stop_reason).toBe("failed");
-      expect(call.complete.output).toMatch(
-        new RegExp(`^Invalid arguments for ${name}: the arguments are not valid JSON`),
-      );
-    });
+      it("is truncated past maxOutputLength, with the full text archived and its path noted", async () => {
+        const env = extendedEnvironment(dirs, {
+          ...toolset,
+          edit: (d) => ({ ...d, maxOutputLength: TINY_CAP }),
+          environment: where(),
+        });
+        await setup?.(env);
+        const call = await runCall(env, name, args(), `call_${name}`);
+        const lines = call.complete.output.split("\n");
+        expect(lines).toContain(truncationMarker(TINY_CAP));
+        const note = lines[lines.length - 1]!;
+        const path = /at: (\/[^\]]+)\]$/.exec(note)?.[1];
+        expect(path, note).toBeDefined();
+        expect(path!.startsWith(join(dirs.scratchpadDir, "truncated-tool-output"))).toBe(true);
+        const archived = await readFile(path!, "utf8");
+        expect(archived.length).toBeGreaterThan(TINY_CAP);
+        expect(archived.startsWith(call.complete.output.slice(0, TINY_CAP))).toBe(true);
+        expect(call.streamed).toBe(call.complete.output);
+        await env.dispose();
+      });
 
-    it("answers arguments that break its schema with a failed output naming the argument", async () => {
-      const env = extendedEnvironment(dirs, toolset);
-      const call = await runCall(env, name, invalid);
-      expect(call.complete.stop_reason).toBe("failed");
-      expect(call.complete.output).toContain(`Invalid arguments for ${name}:`);
-      expect(call.complete.output).toContain(names);
-      // Nothing ran: the workspace is as it was.
-      expect(await readFile(join(ws, "a.txt"), "utf8")).toContain("needle");
-      expect(existsSync(join(ws, "one"))).toBe(false);
-    });
-  },
-);
+      it("answers malformed JSON arguments with a failed output the model can act on", async () => {
+        const env = extendedEnvironment(dirs, { ...toolset, environment: where() });
+        const call = await runCall(env, name, '{"path": "a.txt", ');
+        expect(call.complete.stop_reason).toBe("failed");
+        expect(call.complete.output).toMatch(
+          new RegExp(`^Invalid arguments for ${name}: the arguments are not valid JSON`),
+        );
+      });
+
+      it("answers arguments that break its schema with a failed output naming the argument", async () => {
+        const env = extendedEnvironment(dirs, { ...toolset, environment: where() });
+        const call = await runCall(env, name, invalid);
+        expect(call.complete.stop_reason).toBe("failed");
+        expect(call.complete.output).toContain(`Invalid arguments for ${name}:`);
+        expect(call.complete.output).toContain(names);
+        // Nothing ran: the workspace is as it was.
+        expect(await readFile(join(ws, "a.txt"), "utf8")).toContain("needle");
+        expect(existsSync(join(ws, "one"))).toBe(false);
+      });
+    },
+  );
+});
 
 describe("an unknown tool", () => {
   it("is answered with the list of available tools, the extended ones included", async () => {
@@ -355,7 +360,7 @@ describe("an unknown tool", () => {
   });
 });
 
-describe("a session with the extended preset (SDK, replay model)", () => {
+describe.each(PROFILES)("a session with the extended preset (SDK, replay model, %s profile)", (profile) => {
   // Calls of one turn run concurrently, so the ones that rely on the listing come a turn later.
   const firstTurn = () => [
     { id: "c_list", name: "list_files", arguments: { path: "." } },
@@ -399,7 +404,7 @@ describe("a session with the extended preset (SDK, replay model)", () => {
       config: { tools: { preset: "extended" } },
       logger: { warn: () => {} },
     });
-    return agent.createSession({ workspaceDir: ws, model: `replay:${cassette}` });
+    return agent.createSession({ workspaceDir: ws, model: `replay:${cassette}`, executionProfile: profile });
   }
 
   async function collect(run: AsyncIterable<OmniMessage>): Promise<OmniMessage[]> {

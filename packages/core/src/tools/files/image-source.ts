@@ -1,5 +1,6 @@
 import { stat } from "node:fs/promises";
 import { IMAGE_FETCH_TIMEOUT_MS, IMAGE_MAX_BYTES } from "../../environment/limits.js";
+import type { PathConfinement } from "../../environment/workspace-confinement.js";
 import { fsErrorCode, resolveToolPath, shownPath } from "./file-tool-support.js";
 import { missingPathHint } from "./path-hint.js";
 import { openRegularForReading, specialFileKind, specialFileMessage } from "./regular-file.js";
@@ -169,6 +170,7 @@ export async function loadImage(
   source: string,
   workspaceDir: string,
   signal?: AbortSignal,
+  confinement?: PathConfinement,
 ): Promise<ImageLoad> {
   const trimmed = source.trim();
   if (trimmed === "")
@@ -190,5 +192,7 @@ export async function loadImage(
     }
     return loadFromUrl(url, signal);
   }
+  const refusal = confinement?.refusal(resolveToolPath(workspaceDir, source));
+  if (refusal !== undefined) return { ok: false, error: refusal };
   return loadFromFile(workspaceDir, source);
 }
