@@ -7,6 +7,7 @@ import type {
   AuditEntry,
   CreateSessionRequest,
   ErrorBody,
+  ExecutionProfileList,
   FolderListing,
   GoalRequest,
   MessagesResponse,
@@ -108,6 +109,8 @@ export const api = {
   workspaceRoots: () => request<{ roots: string[] }>("GET", "/api/workspace/roots").then((r) => r.roots),
   listFolders: (path: string) => request<FolderListing>("GET", `/api/workspace/folders?path=${enc(path)}`),
   listModels: () => request<ModelList>("GET", "/api/models"),
+  listExecutionProfiles: (agentId: string) =>
+    request<ExecutionProfileList>("GET", `/api/execution-profiles?agent_id=${enc(agentId)}`),
 
   startTask: (id: string, input: string, goal?: GoalRequest, images: string[] = []) =>
     request<{ session_id: string; task_state: TaskState }>("POST", `${sessionPath(id)}/tasks`, {
