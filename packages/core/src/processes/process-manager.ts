@@ -6,6 +6,7 @@ import { NON_INTERACTIVE_ENV, nonInteractiveEnv } from "./non-interactive-env.js
 import { findOnPath, type Platform, resolveShell } from "./platform.js";
 import { ProcessJournal } from "./process-journal.js";
 import { BWRAP_PROGRAM, bwrapArguments, type SandboxPlacement } from "./sandbox-command.js";
+import { captureHome, SANDBOX_HOME_ENV, sandboxBaseEnv } from "./sandbox-env.js";
 import {
   CommandSession,
   type CommandSessionInfo,
@@ -90,8 +91,10 @@ export class ProcessManager {
     if (!Number.isInteger(this.unreadBufferChars) || this.unreadBufferChars < 1) {
       throw new RangeError(`unreadBufferChars must be a positive integer, got ${options.unreadBufferChars}`);
     }
-    this.extraEnv = { ...options.env };
-    this.baseEnv = options.baseEnv ?? process.env;
+    // A sandboxed command keeps only safe variables (sandbox-env.ts); HOME is its private /tmp.
+    this.extraEnv = options.sandbox ? { ...SANDBOX_HOME_ENV, ...options.env } : { ...options.env };
+    const inherited = options.baseEnv ?? process.env;
+    this.baseEnv = options.sandbox ? sandboxBaseEnv(inherited) : inherited;
     this.terminateGraceMs = options.terminateGraceMs ?? TERMINATE_GRACE_MS;
     this.platform = options.platform ?? process.platform;
     this.sandbox = options.sandbox;
@@ -109,7 +112,9 @@ export class ProcessManager {
     const shell = resolveShell({ platform: this.platform, env, isExecutable });
     if (!shell.ok) return undefined;
     const keep = new Set([...Object.keys(NON_INTERACTIVE_ENV), ...Object.keys(this.extraEnv)]);
-    return new LoginEnvironment({ ...settings, shell: shell.shell, env, keep });
+    // The capture runs outside the sandbox: with an empty HOME of its own (see captureHome).
+    const captureEnv = this.sandbox ? { ...env, HOME: captureHome(settings.dir) } : env;
+    return new LoginEnvironment({ ...settings, shell: shell.shell, env: captureEnv, keep });
   }
 
   /** Warnings about the login environment not yet reported (a command tool reports them). */

@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { builtinExecutionProfiles, type ExecutionProfile, ExecutionProfileSchema } from "@penguin/state";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { Environment } from "../../src/environment/environment.js";
-import type { ProcessManager } from "../../src/processes/process-manager.js";
+import { ProcessManager } from "../../src/processes/process-manager.js";
 import { execTool } from "../command/helpers.js";
 import { makeEnvironment, runCall, sleep, type TempDirs, tempDirs } from "../environment/support.js";
 import { profileEnvironment, SANDBOX_SKIP_REASON } from "../support/execution-profiles.js";
@@ -121,6 +121,33 @@ describe.skipIf(SANDBOX_SKIP_REASON !== undefined)("a command in the sandbox pro
     const profile = ExecutionProfileSchema.parse({ kind: "sandbox", network: true });
     const cmd = `exec 3<>/dev/tcp/127.0.0.1/${port}; printf 'GET / HTTP/1.0\\r\\n\\r\\n' >&3; cat <&3`;
     expect(await run(sandboxed(profile), cmd)).toContain("reached");
+  });
+
+  it("passes only a safe environment: no inherited secret, HOME a private writable /tmp", async () => {
+    mkdirSync(dirs.scratchpadDir, { recursive: true });
+    const manager = new ProcessManager({
+      baseEnv: { ...process.env, PENGUIN_TEST_SERVER_SECRET: "server-token-123" },
+      sandbox: {
+        profile: builtinExecutionProfiles().sandbox!,
+        workspaceDir: dirs.workspaceDir,
+        dataRoot: join(dirs.root, "data"),
+      },
+      // The captured login environment is sourced inside the sandbox (its file bound read-only).
+      loginEnvironment: { mode: "once", cwd: dirs.workspaceDir, dir: dirs.scratchpadDir },
+    });
+    await manager.loginEnvironmentSettled();
+    processes = manager;
+    env = makeEnvironment(dirs, [execTool({ timeoutMs: 60_000 })], {
+      ...profileEnvironment("sandbox", dirs),
+      processes: manager,
+    });
+    const output = await run(
+      env,
+      'echo "secret=[$PENGUIN_TEST_SERVER_SECRET]"; echo "home=$HOME"; echo x > ~/f && cat ~/f',
+    );
+    expect(output).toContain("secret=[]");
+    expect(output).not.toContain("server-token-123");
+    expect(output).toContain("home=/tmp\nx");
   });
 
   it("applies the profile's limits", async () => {
