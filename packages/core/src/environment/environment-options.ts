@@ -43,4 +43,6 @@ export interface EnvironmentOptions {
   allowedTools?: readonly string[];
   /** Where file tools may go (a sandboxed session's workspace); absent: anywhere, as natively. */
   confinement?: PathConfinement;
+  /** A sandbox without network: tools refuse to fetch URLs (see ToolExecutionContext.offline). */
+  offline?: boolean;
 }

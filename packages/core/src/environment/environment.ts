@@ -341,6 +341,7 @@ export class Environment {
           fileReads: this.fileReads,
           offersTool: (name) => this.tools.has(name),
           confinement: this.options.confinement,
+          offline: this.options.offline,
         };
         const journal = opts.journal;
         if (journal) {

@@ -46,6 +46,8 @@ export interface ToolExecutionContext {
   fileReads?: FileReadRegistry;
   /** Where file tools may go (a sandboxed session's workspace); absent: anywhere. */
   confinement?: PathConfinement;
+  /** A sandbox without network: tools that fetch URLs themselves (web_fetch, image URLs) refuse. */
+  offline?: boolean;
   /** Where the agent is and what it loaded there (change_directory moves it, use_skill reads its skills). */
   place?: AgentPlace;
   /**

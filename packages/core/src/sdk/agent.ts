@@ -369,6 +369,7 @@ export class Agent {
       logger: this.logger,
       checkpoints: { trace, location: this.location, root: input.parentSessionId ?? id },
       confinement: fileConfinementOf(input.executionProfile, where),
+      offline: input.executionProfile.profile.kind === "sandbox" && !input.executionProfile.profile.network,
     });
     const toolSpecs = environment.toolSpecs();
     const mcp = sessionMcpToolset({

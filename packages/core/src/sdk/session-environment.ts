@@ -31,6 +31,8 @@ export interface SessionEnvironmentInput {
   checkpoints: { trace: TraceWriter; location: TraceLocation; root: string };
   /** Where its file tools may go (a sandboxed session's workspace); absent: anywhere. */
   confinement?: PathConfinement;
+  /** A sandbox without network: no tool fetches URLs. */
+  offline?: boolean;
 }
 
 export function sessionEnvironment(input: SessionEnvironmentInput): {
@@ -77,6 +79,7 @@ export function sessionEnvironment(input: SessionEnvironmentInput): {
     warn: (line) => input.logger.warn(line),
     writeGuard: writeGuardEnabled(config.tools),
     ...(input.confinement ? { confinement: input.confinement } : {}),
+    ...(input.offline ? { offline: true } : {}),
   });
   return { environment, hookRunner };
 }

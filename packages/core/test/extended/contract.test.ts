@@ -4,7 +4,7 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import type { OmniMessage } from "@penguin/protocol";
-import { EXTENDED_TOOL_NAMES } from "@penguin/state";
+import { EXTENDED_TOOL_NAMES, ExecutionProfileSchema } from "@penguin/state";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { stringify } from "yaml";
 import type { Environment, EnvironmentOptions } from "../../src/environment/environment.js";
@@ -59,6 +59,8 @@ interface Case {
   names: string;
   /** Calls made first, in the same Environment (e.g. a job for the job tools to work on). */
   setup?: (env: Environment) => Promise<void>;
+  /** The tool reaches the network itself: in the sandbox it runs under a profile that allows it. */
+  network?: boolean;
   /** What the Environment needs beyond the tools (e.g. the skills use_skill loads from). */
   environment?: () => Partial<EnvironmentOptions>;
 }
@@ -116,7 +118,13 @@ const CASES: Case[] = [
     names: "mode",
   },
   { name: "remove_path", args: () => ({ path: "a.txt" }), invalid: { recursive: true }, names: "path" },
-  { name: "web_fetch", args: () => ({ url: `${base}/x` }), invalid: { url: 42 }, names: 'argument "url"' },
+  {
+    name: "web_fetch",
+    args: () => ({ url: `${base}/x` }),
+    invalid: { url: 42 },
+    names: 'argument "url"',
+    network: true,
+  },
   {
     name: "read_file",
     args: () => ({ file_path: "a.txt" }),
@@ -294,8 +302,9 @@ const TINY_CAP = 30;
 describe.each(PROFILES)("in the %s execution profile", (profile) => {
   describe.each(CASES.map((c) => ({ ...c, label: c.label ?? c.name })))(
     "$label under the execution contract",
-    ({ name, args, invalid, names, setup, environment, toolset }) => {
-      const where = () => ({ ...profileEnvironment(profile, dirs), ...environment?.() });
+    ({ name, args, invalid, names, setup, environment, toolset, network }) => {
+      const sandbox = ExecutionProfileSchema.parse({ kind: "sandbox", network: network === true });
+      const where = () => ({ ...profileEnvironment(profile, dirs, sandbox), ...environment?.() });
       it("is framed start, deltas, stop and one complete output, and completes", async () => {
         const env = extendedEnvironment(dirs, { ...toolset, environment: where() });
         await setup?.(env);
@@ -449,8 +458,14 @@ describe.each(PROFILES)("a session with the extended preset (SDK, replay model, 
     const outputs = payloads(messages, "tool_call_output");
     expect(outputs.map((o) => o.tool_call_id).sort()).toEqual([...ids].sort());
     const byId = Object.fromEntries(outputs.map((o) => [o.tool_call_id, o]));
-    for (const id of ids.filter((i) => i !== "c_remove"))
+    // A sandbox without network fetches nothing, web_fetch included.
+    const refused = profile === "sandbox" ? ["c_remove", "c_fetch"] : ["c_remove"];
+    for (const id of ids.filter((i) => !refused.includes(i)))
       expect(byId[id]?.stop_reason, `${id}: ${byId[id]?.output}`).toBe("completed");
+    if (profile === "sandbox") {
+      expect(byId.c_fetch?.stop_reason).toBe("failed");
+      expect(byId.c_fetch?.output).toContain("sandbox without network access");
+    }
     expect(byId.c_remove?.stop_reason).toBe("aborted");
     // The guard is on with the extended preset: the read reported the file's hash.
     expect(byId.c_read?.output).toMatch(/\[sha256: [0-9a-f]{64}\]$/);

@@ -49,5 +49,7 @@ export function profileEnvironment(
       sandbox: { profile: sandbox, workspaceDir: dirs.workspaceDir, dataRoot: join(dirs.root, "data") },
     }),
     confinement: new WorkspaceConfinement(dirs.workspaceDir, dirs.scratchpadDir),
+    // As a session of the profile: without network, no tool fetches URLs either.
+    offline: !sandbox.network,
   };
 }

@@ -170,7 +170,7 @@ export async function loadImage(
   source: string,
   workspaceDir: string,
   signal?: AbortSignal,
-  confinement?: PathConfinement,
+  sandbox: { confinement?: PathConfinement; offline?: boolean } = {},
 ): Promise<ImageLoad> {
   const trimmed = source.trim();
   if (trimmed === "")
@@ -190,9 +190,14 @@ export async function loadImage(
     } catch {
       return { ok: false, error: `Invalid URL: ${trimmed}.` };
     }
+    if (sandbox.offline)
+      return {
+        ok: false,
+        error: `Refused: ${url.href} cannot be fetched. This session runs in a sandbox without network access.`,
+      };
     return loadFromUrl(url, signal);
   }
-  const refusal = confinement?.refusal(resolveToolPath(workspaceDir, source));
+  const refusal = sandbox.confinement?.refusal(resolveToolPath(workspaceDir, source));
   if (refusal !== undefined) return { ok: false, error: refusal };
   return loadFromFile(workspaceDir, source);
 }
