@@ -168,6 +168,7 @@ describe("SessionTimeline: history, live partials and reloads", () => {
       workspace: "/w",
       provider: "fake",
       model_id: "fake-model",
+      execution_profile: "native",
       approval_mode: "allow-all",
       state: "idle",
       created_at: "2026-11-30T12:00:00.000Z",

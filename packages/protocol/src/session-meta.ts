@@ -17,5 +17,7 @@ export const SessionMetaPayloadSchema = z.looseObject({
   /** Set for a child session. */
   source: z.enum(["subagent", "schedule"]).optional(),
   parent_session_id: z.string().optional(),
+  /** Where the session's tools run (`native`, `sandbox`, or a configured profile); absent: native. */
+  execution_profile: z.string().optional(),
 });
 export type SessionMetaPayload = z.infer<typeof SessionMetaPayloadSchema>;

@@ -61,6 +61,21 @@ export {
   LOGIN_ENVIRONMENT_MODES,
   type LoginEnvironmentMode,
 } from "./exec-config.js";
+export {
+  builtinExecutionProfiles,
+  chooseExecutionProfile,
+  DEFAULT_EXECUTION_PROFILE,
+  EXECUTION_PROFILE_KINDS,
+  type ExecutionLimits,
+  type ExecutionProfile,
+  type ExecutionProfileChoice,
+  type ExecutionProfileKind,
+  ExecutionProfileSchema,
+  executionProfilesOf,
+  isFullHostAccess,
+  NATIVE_PROFILE,
+  SANDBOX_PROFILE,
+} from "./exec-profiles.js";
 // The extended toolset: definitions, presets, limits and the write guard.
 export {
   applyRichRead,

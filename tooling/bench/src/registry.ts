@@ -11,12 +11,14 @@ import { journal } from "./benchmarks/journal.js";
 import { mcpRequestSize } from "./benchmarks/mcp-request-size.js";
 import { readFileTail } from "./benchmarks/read-file-tail.js";
 import { requestSize } from "./benchmarks/request-size.js";
+import { sandboxOverhead } from "./benchmarks/sandbox-overhead.js";
 import { trace } from "./benchmarks/trace.js";
 
 /** Every benchmark, in the order the runner runs and prints them. */
 export const BENCHMARKS: readonly Benchmark[] = [
   execStream,
   execOverhead,
+  sandboxOverhead,
   readFileTail,
   trace,
   journal,

@@ -8,6 +8,7 @@ import type {
   CreateSessionRequest,
   ErrorBody,
   ExecutionMode,
+  ExecutionProfileList,
   FolderListing,
   GoalRequest,
   MessagesResponse,
@@ -109,6 +110,8 @@ export const api = {
   workspaceRoots: () => request<{ roots: string[] }>("GET", "/api/workspace/roots").then((r) => r.roots),
   listFolders: (path: string) => request<FolderListing>("GET", `/api/workspace/folders?path=${enc(path)}`),
   listModels: () => request<ModelList>("GET", "/api/models"),
+  listExecutionProfiles: (agentId: string) =>
+    request<ExecutionProfileList>("GET", `/api/execution-profiles?agent_id=${enc(agentId)}`),
 
   startTask: (id: string, input: string, goal?: GoalRequest, images: string[] = []) =>
     request<{ session_id: string; task_state: TaskState }>("POST", `${sessionPath(id)}/tasks`, {

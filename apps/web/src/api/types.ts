@@ -55,6 +55,8 @@ export interface Session {
   provider: string;
   model_id: string;
   approval_mode: SessionApprovalMode;
+  /** Where its tools run: native (as the server's user), sandbox, or a profile of its agent's config. */
+  execution_profile: string;
   state: "idle" | "running";
   created_at: string;
   updated_at: string;
@@ -94,6 +96,21 @@ export interface CreateSessionRequest {
   approval_mode?: SessionApprovalMode;
   agent_id?: string;
   title?: string;
+  execution_profile?: string;
+}
+
+/** One entry of GET /api/execution-profiles. */
+export interface ExecutionProfileChoice {
+  name: string;
+  kind: "native" | "sandbox";
+  network: boolean;
+  /** Its tools act with the server user's whole access (native, or a sandbox with network and a writable /). */
+  full_host_access: boolean;
+}
+
+export interface ExecutionProfileList {
+  profiles: ExecutionProfileChoice[];
+  default_profile: string;
 }
 
 export interface TaskState {

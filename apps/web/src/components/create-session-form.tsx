@@ -9,12 +9,13 @@ import {
 import { navigate } from "../router.js";
 import { ErrorText } from "./error-text.js";
 import { FolderPicker } from "./folder-picker.js";
+import { ProfileSelect } from "./profile-select.js";
 
 /**
  * The form that creates a session. It shows the server's workspace roots and a folder picker
  * inside them, and offers the project's models and the agents as suggestions (free text is still
  * taken); the workspace starts at the first root, the model at the project's default and the
- * agent at "default".
+ * agent at "default"; the execution profile at the agent's default.
  */
 export function CreateSessionForm() {
   const [roots, setRoots] = useState<string[]>([]);
@@ -25,6 +26,7 @@ export function CreateSessionForm() {
   const [model, setModel] = useState("");
   const [agentId, setAgentId] = useState("default");
   const [mode, setMode] = useState<SessionApprovalMode | "">("");
+  const [profile, setProfile] = useState("");
   const [picking, setPicking] = useState(false);
   const [failure, setFailure] = useState<unknown>();
   const [busy, setBusy] = useState(false);
@@ -64,6 +66,7 @@ export function CreateSessionForm() {
         ...(model.trim() ? { model: model.trim() } : {}),
         ...(agentId.trim() ? { agent_id: agentId.trim() } : {}),
         ...(mode ? { approval_mode: mode } : {}),
+        ...(profile ? { execution_profile: profile } : {}),
       });
       navigate({ page: "chat", sessionId: session.id });
     } catch (caught) {
@@ -157,6 +160,7 @@ export function CreateSessionForm() {
             ))}
           </select>
         </label>
+        <ProfileSelect agentId={agentId} value={profile} onChange={setProfile} />
       </div>
       {picking && (
         <FolderPicker

@@ -70,6 +70,8 @@ export class Chat {
    */
   private modelRef: string | undefined;
   private workspaceDir: string;
+  /** The current session's execution profile (--profile at first), kept by /clear and /model. */
+  private executionProfile: string | undefined;
   readonly ctrlC: CtrlC;
   private exiting: Promise<void> | undefined;
   lastStatus = "completed";
@@ -94,6 +96,7 @@ export class Chat {
     if (this.mode !== "plan") this.modeBeforePlan = this.mode;
     this.modelRef = start.modelRef;
     this.workspaceDir = start.opts.workspace ?? process.cwd();
+    this.executionProfile = start.opts.profile;
     this.ctrlC = new CtrlC({
       note: (line) => this.say(this.style.yellow(line)),
       exit: () => void this.exit(EXIT_TASK_FAILED),
@@ -120,10 +123,15 @@ export class Chat {
         : await this.agent.createSession({
             workspaceDir: existingWorkspace(this.workspaceDir),
             model: this.modelRef,
+            ...(this.executionProfile !== undefined ? { executionProfile: this.executionProfile } : {}),
             ...this.sessionOptions,
           });
     if (previous) await previous.dispose();
-    ({ modelRef: this.modelRef, workspaceDir: this.workspaceDir } = sessionSetup(this.session));
+    ({
+      modelRef: this.modelRef,
+      workspaceDir: this.workspaceDir,
+      executionProfile: this.executionProfile,
+    } = sessionSetup(this.session));
     this.log.debug({ session_id: this.session.id, resumed: resume !== undefined }, "chat session");
     const verb = resume !== undefined ? "resumed" : "new";
     this.say(

@@ -93,6 +93,7 @@ export async function runCommand(opts: RunOptions): Promise<number> {
           thinkingLevel,
           budget,
           record: cassette,
+          ...(opts.profile !== undefined ? { executionProfile: opts.profile } : {}),
         })
         .catch((error: unknown) => {
           throw (cassette && cassetteWriteError(cassette, error)) || error;

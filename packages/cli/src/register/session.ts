@@ -26,6 +26,10 @@ function withSessionFlags(command: Command): Command {
       .option("--budget-tokens <n>", "end the task once the session has used this many tokens")
       .option("--budget-cost <usd>", "end the task once the session has cost this many US dollars")
       .option("--budget-time <seconds>", "end the task after this many seconds of running")
+      .option(
+        "--profile <name>",
+        "the execution profile tools run under: native, sandbox, or one of exec.profiles (default: the agent's exec.profile)",
+      )
       .option("--full-output", "show whole tool outputs instead of their first and last lines")
       .option("--show-thinking", "show the model's thinking as it streams")
       .option("--verbose", "write debug logs to <data root>/logs/cli.log (same as PENGUIN_LOG=debug)"),

@@ -73,6 +73,8 @@ export interface SessionFlags extends BudgetFlags {
   plan?: boolean;
   maxTurns?: string;
   thinking?: string;
+  /** `--profile`: the execution profile of a new session. */
+  profile?: string;
 }
 
 export interface CheckedSessionFlags {
@@ -108,15 +110,14 @@ export function checkSessionFlags(opts: SessionFlags): CheckedSessionFlags {
  * `--workspace` given with `--resume` would be ignored: they are refused instead. (`$PENGUIN_MODEL`
  * is a default for new sessions, not a request, and does not count.)
  */
-export function refuseWithResume(opts: { model?: string; workspace?: string }): void {
-  for (const [flag, value] of [
-    ["--model", opts.model],
-    ["--workspace", opts.workspace],
+export function refuseWithResume(opts: { model?: string; workspace?: string; profile?: string }): void {
+  for (const [flag, value, what] of [
+    ["--model", opts.model, "model and workspace"],
+    ["--workspace", opts.workspace, "model and workspace"],
+    ["--profile", opts.profile, "execution profile"],
   ] as const) {
     if (value !== undefined) {
-      throw new UsageError(
-        `${flag} cannot be used with --resume: a resumed session keeps its own model and workspace`,
-      );
+      throw new UsageError(`${flag} cannot be used with --resume: a resumed session keeps its own ${what}`);
     }
   }
 }

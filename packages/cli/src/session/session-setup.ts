@@ -5,6 +5,8 @@ import type { SessionMetaPayload } from "@penguin/protocol";
 export interface SessionSetup {
   modelRef: string;
   workspaceDir: string;
+  /** The execution profile its session_meta records (absent in traces from before profiles). */
+  executionProfile: string | undefined;
 }
 
 /** A session_meta's model as the reference `--model` takes (`replay:FILE` for a cassette). */
@@ -17,5 +19,9 @@ export function modelRefOf(meta: Pick<SessionMetaPayload, "provider" | "model_id
  * not the flags the command was started with.
  */
 export function sessionSetup(session: Session): SessionSetup {
-  return { modelRef: modelRefOf(session.meta.payload), workspaceDir: session.workspaceDir };
+  return {
+    modelRef: modelRefOf(session.meta.payload),
+    workspaceDir: session.workspaceDir,
+    executionProfile: session.meta.payload.execution_profile,
+  };
 }

@@ -12,15 +12,13 @@ import {
 } from "@penguin/protocol";
 import { modelVisiblePath, TRUNCATED_OUTPUT_DIR } from "@penguin/state";
 import type { Approver } from "../approval/approver.js";
-import type { AgentCatalog } from "../named-agents/catalog.js";
-import type { HandlerCatalog } from "../notices/handlers.js";
 import type { ProcessManager } from "../processes/process-manager.js";
-import type { SkillCatalog } from "../skills/catalog.js";
 import { writeArchive } from "./archive.js";
 import { CallOutput } from "./call-output.js";
 import { type AgentPlace, CurrentDirectory, type RoundCall } from "./current-directory.js";
+import type { EnvironmentOptions } from "./environment-options.js";
 import { FileReadRegistry } from "./file-reads.js";
-import type { AfterCallHooks, AfterHooksResult } from "./hook-ports.js";
+import type { AfterHooksResult } from "./hook-ports.js";
 import { ABORT_GRACE_MS, DEFAULT_MAX_OUTPUT_LENGTH, DEFAULT_TOOL_TIMEOUT_MS } from "./limits.js";
 import {
   archiveFailedNote,
@@ -37,50 +35,10 @@ import {
 import { KeyedLock, type Release } from "./path-lock.js";
 import { SecretRedactor } from "./redact.js";
 import { stopReasonOf } from "./stop-reason.js";
-import type {
-  BuiltinTool,
-  CheckpointPort,
-  DescribeImageFn,
-  ToolExecutionContext,
-  ToolResult,
-} from "./types.js";
+import type { BuiltinTool, ToolExecutionContext, ToolResult } from "./types.js";
 import { ArgumentsValidator } from "./validate-arguments.js";
 
-export interface EnvironmentOptions {
-  tools: BuiltinTool[];
-  sessionId: string;
-  /** The session's workspace (absolute). */
-  workspaceDir: string;
-  /** `scratchpad/<session-id>/` (absolute); oversized outputs are saved under its `truncated-tool-output/`. */
-  scratchpadDir: string;
-  /** Where file tools store prior states, so that a task can be reverted (absent: nowhere). */
-  checkpoints?: CheckpointPort;
-  /** Values replaced by `[redacted]` in every tool output before it is streamed, given to the model or traced. */
-  secrets?: string[];
-  processes: ProcessManager;
-  modelHasVision?: boolean;
-  describeImage?: DescribeImageFn;
-  /** One-line warnings for the operator (default: stderr). */
-  warn?: (line: string) => void;
-  /** How long a tool may take to stop after an interrupt or timeout (default ABORT_GRACE_MS). */
-  abortGraceMs?: number;
-  /** Hash-guarded writes (`tools.writeGuard`): tools get a per-task registry of the files read. */
-  writeGuard?: boolean;
-  /** The agent's current directory (default: a new one at `workspaceDir`). */
-  directory?: CurrentDirectory;
-  /** The skills use_skill loads from (absent: skills are off). */
-  skills?: SkillCatalog;
-  /** The named agents change_directory adds to. */
-  agents?: AgentCatalog;
-  /** The event handlers change_directory adds to. */
-  handlers?: HandlerCatalog;
-  /** The session's hooks: after-hooks run here, once a call's output is complete. */
-  hooks?: AfterCallHooks;
-  /** "allowed-tools": only these tools are offered and run (absent: all of them). */
-  allowedTools?: readonly string[];
-  /** Where the file tools read and write text (absent: the disk). */
-  files?: ToolExecutionContext["files"];
-}
+export type { EnvironmentOptions } from "./environment-options.js";
 
 export interface ExecuteToolOptions {
   /** The user's interrupt. */
@@ -383,6 +341,8 @@ export class Environment {
           fileReads: this.fileReads,
           files: this.options.files,
           offersTool: (name) => this.tools.has(name),
+          confinement: this.options.confinement,
+          offline: this.options.offline,
         };
         const journal = opts.journal;
         if (journal) {

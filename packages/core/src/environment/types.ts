@@ -5,6 +5,7 @@ import type { ProcessManager } from "../processes/process-manager.js";
 import type { AgentPlace, RoundCall } from "./current-directory.js";
 import type { FileAccess } from "./file-access.js";
 import type { FileReadRegistry } from "./file-reads.js";
+import type { PathConfinement } from "./workspace-confinement.js";
 
 /** Answers a question about an image with the configured vision model (for `describe_image`). */
 export type DescribeImageFn = (
@@ -46,6 +47,10 @@ export interface ToolExecutionContext {
   fileReads?: FileReadRegistry;
   /** Where read_file, edit_file and write_file read and write text (absent: the disk). */
   files?: FileAccess;
+  /** Where file tools may go (a sandboxed session's workspace); absent: anywhere. */
+  confinement?: PathConfinement;
+  /** A sandbox without network: tools that fetch URLs themselves (web_fetch, image URLs) refuse. */
+  offline?: boolean;
   /** Where the agent is and what it loaded there (change_directory moves it, use_skill reads its skills). */
   place?: AgentPlace;
   /**

@@ -3,14 +3,17 @@ import type { LoginEnvironmentMode } from "@penguin/state";
 import { MAX_COMMAND_SESSIONS } from "@penguin/state";
 import { LoginEnvironment } from "./login-environment.js";
 import { NON_INTERACTIVE_ENV, nonInteractiveEnv } from "./non-interactive-env.js";
-import { type Platform, resolveShell } from "./platform.js";
+import { findOnPath, type Platform, resolveShell } from "./platform.js";
 import { ProcessJournal } from "./process-journal.js";
+import { BWRAP_PROGRAM, bwrapArguments, type SandboxPlacement } from "./sandbox-command.js";
+import { captureHome, SANDBOX_HOME_ENV, sandboxBaseEnv } from "./sandbox-env.js";
 import {
   CommandSession,
   type CommandSessionInfo,
   type SessionOrigin,
   TERMINATE_GRACE_MS,
 } from "./session.js";
+import type { CommandLauncher } from "./session-spec.js";
 import { DEFAULT_UNREAD_BUFFER_CHARS } from "./unread-buffer.js";
 
 /**
@@ -52,6 +55,8 @@ export interface ProcessManagerOptions {
    * this agent session left are found again from it. Absent: nothing survives the manager.
    */
   registryDir?: string;
+  /** Present for a session of a `sandbox` execution profile: every command runs inside bwrap. */
+  sandbox?: SandboxPlacement;
 }
 
 export type StartResult = { ok: true; session: CommandSession } | { ok: false; error: string };
@@ -75,6 +80,7 @@ export class ProcessManager {
   private readonly login: LoginEnvironment | undefined;
   private readonly exitListeners = new Set<(session: CommandSession) => void>();
   private readonly journal: ProcessJournal | undefined;
+  private readonly sandbox: SandboxPlacement | undefined;
 
   constructor(options: ProcessManagerOptions = {}) {
     this.maxSessions = options.maxSessions ?? MAX_COMMAND_SESSIONS;
@@ -85,10 +91,13 @@ export class ProcessManager {
     if (!Number.isInteger(this.unreadBufferChars) || this.unreadBufferChars < 1) {
       throw new RangeError(`unreadBufferChars must be a positive integer, got ${options.unreadBufferChars}`);
     }
-    this.extraEnv = { ...options.env };
-    this.baseEnv = options.baseEnv ?? process.env;
+    // A sandboxed command keeps only safe variables (sandbox-env.ts); HOME is its private /tmp.
+    this.extraEnv = options.sandbox ? { ...SANDBOX_HOME_ENV, ...options.env } : { ...options.env };
+    const inherited = options.baseEnv ?? process.env;
+    this.baseEnv = options.sandbox ? sandboxBaseEnv(inherited) : inherited;
     this.terminateGraceMs = options.terminateGraceMs ?? TERMINATE_GRACE_MS;
     this.platform = options.platform ?? process.platform;
+    this.sandbox = options.sandbox;
     this.login = this.loginEnvironmentOf(options.loginEnvironment);
     this.journal = options.registryDir !== undefined ? new ProcessJournal(options.registryDir) : undefined;
     if (this.journal) this.restore(this.journal);
@@ -103,7 +112,9 @@ export class ProcessManager {
     const shell = resolveShell({ platform: this.platform, env, isExecutable });
     if (!shell.ok) return undefined;
     const keep = new Set([...Object.keys(NON_INTERACTIVE_ENV), ...Object.keys(this.extraEnv)]);
-    return new LoginEnvironment({ ...settings, shell: shell.shell, env, keep });
+    // The capture runs outside the sandbox: with an empty HOME of its own (see captureHome).
+    const captureEnv = this.sandbox ? { ...env, HOME: captureHome(settings.dir) } : env;
+    return new LoginEnvironment({ ...settings, shell: shell.shell, env: captureEnv, keep });
   }
 
   /** Warnings about the login environment not yet reported (a command tool reports them). */
@@ -135,6 +146,8 @@ export class ProcessManager {
     const env = nonInteractiveEnv(this.baseEnv, this.extraEnv);
     const shell = resolveShell({ platform: this.platform, env, isExecutable });
     if (!shell.ok) return shell;
+    const launcher = this.sandboxLauncher(env);
+    if (!launcher.ok) return launcher;
     const plan = this.login?.plan();
     if (this.sessions.size >= this.maxSessions) {
       const victim = this.pickEviction();
@@ -180,6 +193,7 @@ export class ProcessManager {
         purpose: request.purpose,
         origin: request.origin,
         onFinished: (finished) => this.finished(finished),
+        ...(launcher.launch ? { launcher: launcher.launch(plan?.env.BASH_ENV) } : {}),
       });
     } catch (error) {
       // spawn() throws synchronously on arguments it cannot pass to exec (a NUL byte in cmd).
@@ -189,6 +203,30 @@ export class ProcessManager {
     this.sessions.set(session.id, session);
     this.journal?.started(session);
     return { ok: true, session };
+  }
+
+  /** A sandbox session's launcher (given the login environment file it binds), or why it cannot start. */
+  private sandboxLauncher(
+    env: Readonly<Record<string, string | undefined>>,
+  ):
+    | { ok: true; launch?: (loginFile: string | undefined) => CommandLauncher }
+    | { ok: false; error: string } {
+    const placement = this.sandbox;
+    if (!placement) return { ok: true };
+    const bwrap = findOnPath(BWRAP_PROGRAM, { platform: this.platform, pathEnv: env.PATH, isExecutable });
+    if (this.platform !== "linux" || !bwrap) {
+      return {
+        ok: false,
+        error: `this session's execution profile runs commands in a sandbox, which needs bubblewrap (${BWRAP_PROGRAM}) on PATH on Linux: install the bubblewrap package, or start the session with a native profile`,
+      };
+    }
+    return {
+      ok: true,
+      launch: (loginFile) => (command) => ({
+        file: bwrap,
+        args: bwrapArguments(placement, { ...command, readOnlyFiles: loginFile ? [loginFile] : [] }),
+      }),
+    };
   }
 
   private finished(session: CommandSession): void {

@@ -28,7 +28,15 @@ export interface CommandSessionSpec<S> {
    * Penguin: the output is kept, and the command runs on, if Penguin dies. Penguin follows it.
    */
   spoolFile?: string;
+  /** Starts the shell through another program (the sandbox's bwrap); absent: the shell itself. */
+  launcher?: CommandLauncher;
 }
+
+/** Turns the shell's start (`shell args…` in `cwd`) into the program that is spawned instead. */
+export type CommandLauncher = (command: { shell: string; args: readonly string[]; cwd: string }) => {
+  file: string;
+  args: string[];
+};
 
 /**
  * A command a crashed Penguin started, found again by a resumed session (see the process

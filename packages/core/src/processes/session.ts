@@ -163,9 +163,10 @@ export class CommandSession {
   /** Starts the command; its output goes to the spool file when there is one, else to pipes. */
   private spawnChild(spec: CommandSessionSpec<CommandSession>): ChildProcess {
     const args = spec.shellFlags ? [...spec.shellFlags, spec.cmd] : shellArgs(spec.cmd);
+    const launch = spec.launcher?.({ shell: spec.shell, args, cwd: spec.cwd }) ?? { file: spec.shell, args };
     const out = spec.spoolFile !== undefined ? openSync(spec.spoolFile, "a", 0o600) : undefined;
     try {
-      return spawn(spec.shell, args, {
+      return spawn(launch.file, launch.args, {
         cwd: spec.cwd,
         env: spec.env,
         stdio: out === undefined ? ["pipe", "pipe", "pipe"] : ["pipe", out, out],

@@ -67,6 +67,12 @@ export interface CreateSessionOptions {
    * buffers, for `penguin acp`); absent: the disk. Commands and the other tools see the disk.
    */
   files?: FileAccess;
+  /**
+   * The execution profile its tools run under (`native`, `sandbox`, or one of the agent's
+   * `exec.profiles`); default the agent's `exec.profile`. An unknown name is a SetupError.
+   * Recorded in session_meta: a resumed session keeps it, and its subagents run under it.
+   */
+  executionProfile?: string;
 }
 
 export interface ResumeSessionOptions {

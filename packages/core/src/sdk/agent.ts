@@ -13,9 +13,7 @@ import {
 } from "@penguin/state";
 import { readSession, rebuildContext, type TraceLocation } from "@penguin/trace";
 import { SessionRules } from "../approval/session-rules.js";
-import type { ThinkingLevel } from "../models/types.js";
 import { nextIdNumbers, UserAnswerers } from "../tools/messaging/index.js";
-import type { SubagentManager } from "../tools/subagent/index.js";
 import { loadAgentConfig, loadProject } from "./agent-config.js";
 import type {
   AgentLogger,
@@ -29,6 +27,13 @@ import { ToolCallRedaction } from "./call-redaction.js";
 import { type ChildLink, type ChildSessionOptions, childSessionParts } from "./child-sessions.js";
 import { closeOpenCompaction, freshState, resumedState } from "./conversation-state.js";
 import { type CustomToolRegistration, customTools } from "./custom-tools.js";
+import {
+  type ChosenExecutionProfile,
+  executionProfileFor,
+  fileConfinementOf,
+  recordedExecutionProfile,
+  sandboxPlacementOf,
+} from "./execution-profile.js";
 import { checkHookTools } from "./hook-tools.js";
 import { builtinToolNames, knownTools } from "./known-tools.js";
 import { type ModelConnectionSettings, type ResolvedModel, resolveModel } from "./model-choice.js";
@@ -50,7 +55,7 @@ import { recordingModel, sessionSecrets } from "./session-secrets.js";
 import { sessionProcesses, sessionTools } from "./session-tools.js";
 import { sessionTrace, traceLocation } from "./session-trace.js";
 import { SetupError } from "./setup-error.js";
-import { createSubagentManager, inheritedOptions, subagentPointers } from "./subagents.js";
+import { sessionSubagentManager, subagentPointers } from "./subagents.js";
 import { prepareSurroundings, type SessionSurroundings } from "./surroundings.js";
 import { checkThinkingLevel } from "./thinking.js";
 import { RecoveryNotice } from "./uncertain-notice.js";
@@ -96,7 +101,8 @@ export class Agent {
       () => this.secretsOf(options, mcpServers),
     );
     refuseUnpricedCostBudget(options, resolved);
-    return this.startSession(id, resolved, workspaceDir, options, { mcpServers });
+    const executionProfile = executionProfileFor(this.config, options.executionProfile);
+    return this.startSession(id, resolved, workspaceDir, options, { mcpServers, executionProfile });
   }
 
   /**
@@ -108,9 +114,9 @@ export class Agent {
     resolved: ResolvedModel,
     workspaceDir: string,
     options: CreateSessionOptions,
-    link: { child?: ChildLink; mcpServers?: McpServer[] },
+    link: { executionProfile: ChosenExecutionProfile; child?: ChildLink; mcpServers?: McpServer[] },
   ): Promise<Session> {
-    const { child } = link;
+    const { child, executionProfile } = link;
     const surroundings = await this.surroundings(workspaceDir);
     const systemPrompt = await sessionSystemPrompt({
       agentId: this.id,
@@ -137,6 +143,7 @@ export class Agent {
       mcpServers: link.mcpServers ?? this.config.tools.mcpServers,
       ...child,
       surroundings,
+      executionProfile,
     });
   }
 
@@ -159,7 +166,14 @@ export class Agent {
     model: ResolvedModel | string,
     options: ChildSessionOptions,
   ): Promise<Session> {
-    const { session: sessionOptions, mailbox, tree, instructions, allowedTools } = childSessionParts(options);
+    const {
+      session: sessionOptions,
+      mailbox,
+      tree,
+      instructions,
+      allowedTools,
+      executionProfile,
+    } = childSessionParts(options);
     const workspaceDir = await existingFolder(sessionOptions.workspaceDir);
     const id = newSessionId();
     const resolved =
@@ -171,7 +185,7 @@ export class Agent {
       resolved,
       workspaceDir,
       { ...sessionOptions, prices: resolved.prices },
-      { child: { parentSessionId, mailbox, tree, instructions } },
+      { executionProfile, child: { parentSessionId, mailbox, tree, instructions } },
     );
   }
 
@@ -193,12 +207,12 @@ export class Agent {
       meta.payload.provider === info.provider &&
       meta.payload.model_id === info.modelId;
     // The instructions are in the recorded system prompt.
-    const { session, mailbox, tree } = childSessionParts(options);
+    const { session, mailbox, tree, executionProfile } = childSessionParts(options);
     const { workspaceDir: _recorded, ...rest } = session;
     const resumeOptions: ResumeSessionOptions = same
       ? { ...rest, model: parentModel.adapter, prices: parentModel.prices }
       : rest;
-    return this.resume(sessionId, resumeOptions, { parentSessionId, mailbox, tree });
+    return this.resume(sessionId, resumeOptions, { parentSessionId, mailbox, tree }, executionProfile);
   }
 
   /** This agent offering only `allowedTools` (a launched child's narrower list). */
@@ -216,6 +230,7 @@ export class Agent {
     sessionId: string,
     options: ResumeSessionOptions,
     child?: ChildLink,
+    inherited?: ChosenExecutionProfile,
   ): Promise<Session> {
     const parentSessionId = child?.parentSessionId;
     checkThinkingLevel(options.thinkingLevel, "resumeSession");
@@ -262,6 +277,8 @@ export class Agent {
       pointers: parentSessionId === undefined ? subagentPointers(records) : undefined,
       firstNumbers: parentSessionId === undefined ? nextIdNumbers(records) : undefined,
       journal,
+      // A resumed session keeps its own profile; a child its parent's.
+      executionProfile: inherited ?? recordedExecutionProfile(this.config, meta),
     });
   }
 
@@ -303,18 +320,23 @@ export class Agent {
     const secrets = this.secretsOf(options, input.mcpServers);
     const adapter = resolved.adapter;
     const scratchpad = scratchpadDir(this.dataRoot, id);
+    const where = { workspaceDir: input.workspaceDir, scratchpadDir: scratchpad, dataRoot: this.dataRoot };
     const processes = sessionProcesses(this.config, {
-      workspaceDir: input.workspaceDir,
-      scratchpadDir: scratchpad,
+      ...where,
+      sandbox: sandboxPlacementOf(input.executionProfile, where),
     });
     const isSubagent = input.parentSessionId !== undefined;
-    const subagents = isSubagent ? undefined : this.subagentManager(input, () => taskThinking.level);
+    const subagents = isSubagent
+      ? undefined
+      : sessionSubagentManager(this, this.config, input, () => taskThinking.level);
     // The root agent asks the user through these; a child asks its parent through its mailbox.
     const answerers = isSubagent ? undefined : new UserAnswerers(options.onAsk);
     const mailbox = subagents ? { ...subagents.rootMailbox, user: answerers } : input.mailbox;
     const tree = subagents ? { manager: subagents, depth: 0 } : input.tree;
-    const where = { location: this.location, config: this.config, sessionId: id, tree, mailbox };
-    const executions = sessionExecutionSource({ ...where, parentSessionId: input.parentSessionId });
+    const executions = sessionExecutionSource({
+      ...{ location: this.location, config: this.config, sessionId: id, tree, mailbox },
+      parentSessionId: input.parentSessionId,
+    });
     const journal = input.journal ?? new SessionJournal({ location: this.location, sessionId: id, trace });
     const tools = sessionTools({
       agentId: this.id,
@@ -344,6 +366,8 @@ export class Agent {
       logger: this.logger,
       checkpoints: { trace, location: this.location, root: input.parentSessionId ?? id },
       files: options.files,
+      confinement: fileConfinementOf(input.executionProfile, where),
+      offline: input.executionProfile.profile.kind === "sandbox" && !input.executionProfile.profile.network,
     });
     const toolSpecs = environment.toolSpecs();
     const mcp = sessionMcpToolset({
@@ -367,6 +391,7 @@ export class Agent {
         systemPrompt: input.systemPrompt,
         workspaceDir: input.workspaceDir,
         parentSessionId: input.parentSessionId,
+        executionProfile: input.executionProfile.name,
       });
     let header: OmniMessage[];
     try {
@@ -438,24 +463,6 @@ export class Agent {
         ...this.config.compaction,
         prompt: this.config.compaction.prompt ?? DEFAULT_COMPACTION_PROMPT,
       },
-    });
-  }
-
-  /** A top-level session's subagent manager: children follow the task now running. */
-  private subagentManager(input: SessionAssembly, thinkingLevel: () => ThinkingLevel): SubagentManager {
-    return createSubagentManager({
-      agent: this,
-      sessionId: input.id,
-      resolved: input.resolved,
-      workspaceDir: input.workspaceDir,
-      thinkingLevel,
-      subagentBudget: this.config.subagent_budget,
-      maxSessions: this.config.child_agents.max_sessions,
-      maxRunning: this.config.child_agents.max_running,
-      ...inheritedOptions(input.options),
-      state: input.state,
-      pointers: input.pointers,
-      firstNumbers: input.firstNumbers,
     });
   }
 }

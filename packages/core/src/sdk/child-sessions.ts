@@ -4,6 +4,7 @@ import type { FileAccess } from "../environment/file-access.js";
 import type { ThinkingLevel } from "../models/types.js";
 import type { Mailbox } from "../tools/messaging/hub.js";
 import type { TreePlace } from "./agent-seat.js";
+import type { ChosenExecutionProfile } from "./execution-profile.js";
 import type { ResolvedModel } from "./model-choice.js";
 import type { Session } from "./session.js";
 
@@ -28,6 +29,8 @@ export interface ChildSessionOptions {
   instructions?: string;
   /** The tools the child is offered (plus the always-on ones); absent: its agent's. */
   allowedTools?: string[];
+  /** The parent's execution profile, which the child runs under. */
+  executionProfile: ChosenExecutionProfile;
 }
 
 /** What makes a session a child: its parent, its inboxes, its place in the tree, its instructions. */
@@ -61,6 +64,6 @@ export interface ChildSessionMaker {
 
 /** A child's options split into the session's own and what links it to its parent and tree. */
 export function childSessionParts(options: ChildSessionOptions) {
-  const { mailbox, tree, instructions, allowedTools, ...session } = options;
-  return { session, mailbox, tree, instructions, allowedTools };
+  const { mailbox, tree, instructions, allowedTools, executionProfile, ...session } = options;
+  return { session, mailbox, tree, instructions, allowedTools, executionProfile };
 }

@@ -7,6 +7,7 @@ import type { IdNumbers, Mailbox } from "../tools/messaging/index.js";
 import type { SubagentPointer } from "../tools/subagent/index.js";
 import type { CreateSessionOptions, ResumeSessionOptions } from "./agent-options.js";
 import type { TreePlace } from "./agent-seat.js";
+import type { ChosenExecutionProfile } from "./execution-profile.js";
 import type { ResolvedModel } from "./model-choice.js";
 import type { SessionJournal } from "./session-journal.js";
 import type { SessionSurroundings } from "./surroundings.js";
@@ -42,4 +43,6 @@ export interface SessionAssembly {
   journal?: SessionJournal;
   /** Records a resume added to the trace (a dangling compaction closed), streamed first. */
   resumeNotes?: OmniMessage[];
+  /** Where its tools run (see execution-profile.ts). */
+  executionProfile: ChosenExecutionProfile;
 }

@@ -5,6 +5,7 @@ import { Environment } from "../environment/environment.js";
 import type { FileAccess } from "../environment/file-access.js";
 import { SecretRedactor } from "../environment/redact.js";
 import type { BuiltinTool } from "../environment/types.js";
+import type { PathConfinement } from "../environment/workspace-confinement.js";
 import { HookRunner } from "../hooks/runner.js";
 import type { ProcessManager } from "../processes/process-manager.js";
 import type { AgentLogger } from "./agent-options.js";
@@ -31,6 +32,10 @@ export interface SessionEnvironmentInput {
   checkpoints: { trace: TraceWriter; location: TraceLocation; root: string };
   /** Where the file tools read and write text (absent: the disk). */
   files?: FileAccess;
+  /** Where its file tools may go (a sandboxed session's workspace); absent: anywhere. */
+  confinement?: PathConfinement;
+  /** A sandbox without network: no tool fetches URLs. */
+  offline?: boolean;
 }
 
 export function sessionEnvironment(input: SessionEnvironmentInput): {
@@ -77,6 +82,8 @@ export function sessionEnvironment(input: SessionEnvironmentInput): {
     warn: (line) => input.logger.warn(line),
     writeGuard: writeGuardEnabled(config.tools),
     files: input.files,
+    ...(input.confinement ? { confinement: input.confinement } : {}),
+    ...(input.offline ? { offline: true } : {}),
   });
   return { environment, hookRunner };
 }

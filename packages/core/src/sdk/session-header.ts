@@ -20,6 +20,8 @@ export interface NewSessionMetaInput {
   workspaceDir: string;
   /** Set for a subagent session: its parent. */
   parentSessionId?: string;
+  /** The name of the execution profile its tools run under. */
+  executionProfile: string;
 }
 
 /** The session_meta of a new session; a subagent's says so and names its parent. */
@@ -34,6 +36,7 @@ export function newSessionMeta(input: NewSessionMetaInput): OmniMessage<SessionM
     system_prompt: input.systemPrompt,
     workspace: input.workspaceDir,
     agent_id: input.agentId,
+    execution_profile: input.executionProfile,
     ...(input.parentSessionId !== undefined
       ? { source: "subagent" as const, parent_session_id: input.parentSessionId }
       : {}),

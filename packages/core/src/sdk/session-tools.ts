@@ -2,6 +2,7 @@ import { readFileRichEnabled, resolveToolLimits, resolveToolset, type SystemConf
 import type { BuiltinTool } from "../environment/types.js";
 import { ProcessManager } from "../processes/process-manager.js";
 import { processRegistryDir } from "../processes/registry.js";
+import type { SandboxPlacement } from "../processes/sandbox-command.js";
 import {
   type AgentSeat,
   agentTreeToolFactories,
@@ -27,7 +28,7 @@ import { type CustomToolRegistration, customTools } from "./custom-tools.js";
  */
 export function sessionProcesses(
   config: SystemConfig,
-  where: { workspaceDir: string; scratchpadDir: string },
+  where: { workspaceDir: string; scratchpadDir: string; sandbox?: SandboxPlacement },
 ): ProcessManager {
   const jobLimits = resolveToolLimits(config).jobs;
   return new ProcessManager({
@@ -43,6 +44,7 @@ export function sessionProcesses(
     },
     // Commands and jobs are recorded in the scratchpad, so a resumed session finds them again.
     registryDir: processRegistryDir(where.scratchpadDir),
+    ...(where.sandbox ? { sandbox: where.sandbox } : {}),
   });
 }
 

@@ -1,5 +1,5 @@
 import { addTokenCounts, type OmniMessage } from "@penguin/protocol";
-import { type Budget, scratchpadRoot, tracesDir } from "@penguin/state";
+import { type Budget, type SystemConfig, scratchpadRoot, tracesDir } from "@penguin/state";
 import { readSession } from "@penguin/trace";
 import type { RetryPolicy } from "../engine/retry.js";
 import type { ConversationState } from "../engine/types.js";
@@ -20,8 +20,10 @@ import {
 } from "../tools/subagent/index.js";
 import { restoreRootInbox, treePointers } from "./agent-tree-restore.js";
 import type { ChildSessionMaker, ChildSessionOptions } from "./child-sessions.js";
+import type { ChosenExecutionProfile } from "./execution-profile.js";
 import type { ResolvedModel } from "./model-choice.js";
 import type { Session } from "./session.js";
+import type { SessionAssembly } from "./session-assembly.js";
 import { sessionBudget } from "./session-limits.js";
 
 /**
@@ -62,6 +64,8 @@ export interface SubagentParent {
   pointers?: readonly SubagentPointer[];
   /** A resumed parent's first free message and question numbers (see `nextIdNumbers`). */
   firstNumbers?: IdNumbers;
+  /** "Children run where their parent runs": the parent's execution profile, whatever their agent's config says. */
+  executionProfile: ChosenExecutionProfile;
 }
 
 export function createSubagentManager(parent: SubagentParent): SubagentManager {
@@ -73,6 +77,7 @@ export function createSubagentManager(parent: SubagentParent): SubagentManager {
     const options: ChildSessionOptions = {
       workspaceDir: parent.workspaceDir,
       thinkingLevel: parent.thinkingLevel(),
+      executionProfile: parent.executionProfile,
     };
     if (parent.subagentBudget) options.budget = sessionBudget(parent.subagentBudget);
     if (parent.retry) options.retry = parent.retry;
@@ -166,4 +171,28 @@ export function inheritedOptions(options: {
   files?: FileAccess;
 }): Pick<SubagentParent, "retry" | "secrets" | "files"> {
   return { retry: options.retry, secrets: options.secrets, files: options.files };
+}
+
+/** A top-level session's subagent manager: children follow the task now running. */
+export function sessionSubagentManager(
+  agent: ChildSessionMaker,
+  config: SystemConfig,
+  input: SessionAssembly,
+  thinkingLevel: () => ThinkingLevel,
+): SubagentManager {
+  return createSubagentManager({
+    agent,
+    sessionId: input.id,
+    resolved: input.resolved,
+    workspaceDir: input.workspaceDir,
+    thinkingLevel,
+    subagentBudget: config.subagent_budget,
+    maxSessions: config.child_agents.max_sessions,
+    maxRunning: config.child_agents.max_running,
+    ...inheritedOptions(input.options),
+    state: input.state,
+    pointers: input.pointers,
+    firstNumbers: input.firstNumbers,
+    executionProfile: input.executionProfile,
+  });
 }

@@ -4,13 +4,14 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import type { OmniMessage } from "@penguin/protocol";
-import { EXTENDED_TOOL_NAMES } from "@penguin/state";
+import { EXTENDED_TOOL_NAMES, ExecutionProfileSchema } from "@penguin/state";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { stringify } from "yaml";
 import type { Environment, EnvironmentOptions } from "../../src/environment/environment.js";
 import { truncationMarker } from "../../src/environment/markers.js";
 import { createAgent } from "../../src/sdk/agent.js";
 import { SkillCatalog } from "../../src/skills/catalog.js";
+import { PROFILES, profileEnvironment } from "../support/execution-profiles.js";
 import { textPdf, tinyPng } from "./binary-fixtures.js";
 import { extendedEnvironment, runCall, type TempDirs, type ToolsetOptions, workspace } from "./support.js";
 
@@ -58,6 +59,8 @@ interface Case {
   names: string;
   /** Calls made first, in the same Environment (e.g. a job for the job tools to work on). */
   setup?: (env: Environment) => Promise<void>;
+  /** The tool reaches the network itself: in the sandbox it runs under a profile that allows it. */
+  network?: boolean;
   /** What the Environment needs beyond the tools (e.g. the skills use_skill loads from). */
   environment?: () => Partial<EnvironmentOptions>;
 }
@@ -115,7 +118,13 @@ const CASES: Case[] = [
     names: "mode",
   },
   { name: "remove_path", args: () => ({ path: "a.txt" }), invalid: { recursive: true }, names: "path" },
-  { name: "web_fetch", args: () => ({ url: `${base}/x` }), invalid: { url: 42 }, names: 'argument "url"' },
+  {
+    name: "web_fetch",
+    args: () => ({ url: `${base}/x` }),
+    invalid: { url: 42 },
+    names: 'argument "url"',
+    network: true,
+  },
   {
     name: "read_file",
     args: () => ({ file_path: "a.txt" }),
@@ -289,61 +298,66 @@ const CASES: Case[] = [
 
 const TINY_CAP = 30;
 
-describe.each(CASES.map((c) => ({ ...c, label: c.label ?? c.name })))(
-  "$label under the execution contract",
-  ({ name, args, invalid, names, setup, environment, toolset }) => {
-    it("is framed start, deltas, stop and one complete output, and completes", async () => {
-      const env = extendedEnvironment(dirs, { ...toolset, environment: environment?.() });
-      await setup?.(env);
-      const call = await runCall(env, name, args());
-      expect(call.complete.stop_reason).toBe("completed");
-      expect(call.complete.output.length).toBeGreaterThan(0);
-      expect(call.streamed).toBe(call.complete.output);
-      await env.dispose();
-    });
-
-    it("is truncated past maxOutputLength, with the full text archived and its path noted", async () => {
-      const env = extendedEnvironment(dirs, {
-        ...toolset,
-        edit: (d) => ({ ...d, maxOutputLength: TINY_CAP }),
-        environment: environment?.(),
+// "The full tool contract table suite passes in `sandbox` as in `native`."
+describe.each(PROFILES)("in the %s execution profile", (profile) => {
+  describe.each(CASES.map((c) => ({ ...c, label: c.label ?? c.name })))(
+    "$label under the execution contract",
+    ({ name, args, invalid, names, setup, environment, toolset, network }) => {
+      const sandbox = ExecutionProfileSchema.parse({ kind: "sandbox", network: network === true });
+      const where = () => ({ ...profileEnvironment(profile, dirs, sandbox), ...environment?.() });
+      it("is framed start, deltas, stop and one complete output, and completes", async () => {
+        const env = extendedEnvironment(dirs, { ...toolset, environment: where() });
+        await setup?.(env);
+        const call = await runCall(env, name, args());
+        expect(call.complete.stop_reason).toBe("completed");
+        expect(call.complete.output.length).toBeGreaterThan(0);
+        expect(call.streamed).toBe(call.complete.output);
+        await env.dispose();
       });
-      await setup?.(env);
-      const call = await runCall(env, name, args(), `call_${name}`);
-      const lines = call.complete.output.split("\n");
-      expect(lines).toContain(truncationMarker(TINY_CAP));
-      const note = lines[lines.length - 1]!;
-      const path = /at: (\/[^\]]+)\]$/.exec(note)?.[1];
-      expect(path, note).toBeDefined();
-      expect(path!.startsWith(join(dirs.scratchpadDir, "truncated-tool-output"))).toBe(true);
-      const archived = await readFile(path!, "utf8");
-      expect(archived.length).toBeGreaterThan(TINY_CAP);
-      expect(archived.startsWith(call.complete.output.slice(0, TINY_CAP))).toBe(true);
-      expect(call.streamed).toBe(call.complete.output);
-      await env.dispose();
-    });
 
-    it("answers malformed JSON arguments with a failed output the model can act on", async () => {
-      const env = extendedEnvironment(dirs, toolset);
-      const call = await runCall(env, name, '{"path": "a.txt", ');
-      expect(call.complete.stop_reason).toBe("failed");
-      expect(call.complete.output).toMatch(
-        new RegExp(`^Invalid arguments for ${name}: the arguments are not valid JSON`),
-      );
-    });
+      it("is truncated past maxOutputLength, with the full text archived and its path noted", async () => {
+        const env = extendedEnvironment(dirs, {
+          ...toolset,
+          edit: (d) => ({ ...d, maxOutputLength: TINY_CAP }),
+          environment: where(),
+        });
+        await setup?.(env);
+        const call = await runCall(env, name, args(), `call_${name}`);
+        const lines = call.complete.output.split("\n");
+        expect(lines).toContain(truncationMarker(TINY_CAP));
+        const note = lines[lines.length - 1]!;
+        const path = /at: (\/[^\]]+)\]$/.exec(note)?.[1];
+        expect(path, note).toBeDefined();
+        expect(path!.startsWith(join(dirs.scratchpadDir, "truncated-tool-output"))).toBe(true);
+        const archived = await readFile(path!, "utf8");
+        expect(archived.length).toBeGreaterThan(TINY_CAP);
+        expect(archived.startsWith(call.complete.output.slice(0, TINY_CAP))).toBe(true);
+        expect(call.streamed).toBe(call.complete.output);
+        await env.dispose();
+      });
 
-    it("answers arguments that break its schema with a failed output naming the argument", async () => {
-      const env = extendedEnvironment(dirs, toolset);
-      const call = await runCall(env, name, invalid);
-      expect(call.complete.stop_reason).toBe("failed");
-      expect(call.complete.output).toContain(`Invalid arguments for ${name}:`);
-      expect(call.complete.output).toContain(names);
-      // Nothing ran: the workspace is as it was.
-      expect(await readFile(join(ws, "a.txt"), "utf8")).toContain("needle");
-      expect(existsSync(join(ws, "one"))).toBe(false);
-    });
-  },
-);
+      it("answers malformed JSON arguments with a failed output the model can act on", async () => {
+        const env = extendedEnvironment(dirs, { ...toolset, environment: where() });
+        const call = await runCall(env, name, '{"path": "a.txt", ');
+        expect(call.complete.stop_reason).toBe("failed");
+        expect(call.complete.output).toMatch(
+          new RegExp(`^Invalid arguments for ${name}: the arguments are not valid JSON`),
+        );
+      });
+
+      it("answers arguments that break its schema with a failed output naming the argument", async () => {
+        const env = extendedEnvironment(dirs, { ...toolset, environment: where() });
+        const call = await runCall(env, name, invalid);
+        expect(call.complete.stop_reason).toBe("failed");
+        expect(call.complete.output).toContain(`Invalid arguments for ${name}:`);
+        expect(call.complete.output).toContain(names);
+        // Nothing ran: the workspace is as it was.
+        expect(await readFile(join(ws, "a.txt"), "utf8")).toContain("needle");
+        expect(existsSync(join(ws, "one"))).toBe(false);
+      });
+    },
+  );
+});
 
 describe("an unknown tool", () => {
   it("is answered with the list of available tools, the extended ones included", async () => {
@@ -355,7 +369,7 @@ describe("an unknown tool", () => {
   });
 });
 
-describe("a session with the extended preset (SDK, replay model)", () => {
+describe.each(PROFILES)("a session with the extended preset (SDK, replay model, %s profile)", (profile) => {
   // Calls of one turn run concurrently, so the ones that rely on the listing come a turn later.
   const firstTurn = () => [
     { id: "c_list", name: "list_files", arguments: { path: "." } },
@@ -399,7 +413,7 @@ describe("a session with the extended preset (SDK, replay model)", () => {
       config: { tools: { preset: "extended" } },
       logger: { warn: () => {} },
     });
-    return agent.createSession({ workspaceDir: ws, model: `replay:${cassette}` });
+    return agent.createSession({ workspaceDir: ws, model: `replay:${cassette}`, executionProfile: profile });
   }
 
   async function collect(run: AsyncIterable<OmniMessage>): Promise<OmniMessage[]> {
@@ -444,8 +458,14 @@ describe("a session with the extended preset (SDK, replay model)", () => {
     const outputs = payloads(messages, "tool_call_output");
     expect(outputs.map((o) => o.tool_call_id).sort()).toEqual([...ids].sort());
     const byId = Object.fromEntries(outputs.map((o) => [o.tool_call_id, o]));
-    for (const id of ids.filter((i) => i !== "c_remove"))
+    // A sandbox without network fetches nothing, web_fetch included.
+    const refused = profile === "sandbox" ? ["c_remove", "c_fetch"] : ["c_remove"];
+    for (const id of ids.filter((i) => !refused.includes(i)))
       expect(byId[id]?.stop_reason, `${id}: ${byId[id]?.output}`).toBe("completed");
+    if (profile === "sandbox") {
+      expect(byId.c_fetch?.stop_reason).toBe("failed");
+      expect(byId.c_fetch?.output).toContain("sandbox without network access");
+    }
     expect(byId.c_remove?.stop_reason).toBe("aborted");
     // The guard is on with the extended preset: the read reported the file's hash.
     expect(byId.c_read?.output).toMatch(/\[sha256: [0-9a-f]{64}\]$/);

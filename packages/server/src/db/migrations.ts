@@ -99,11 +99,25 @@ const teamAdministration: Migration = {
   },
 };
 
+/**
+ * Execution profiles: where a session's tools run, as chosen when it was created. Sessions made
+ * before profiles existed ran natively, which the default says.
+ */
+const executionProfiles: Migration = {
+  async up(db: Kysely<unknown>) {
+    await db.schema
+      .alterTable("sessions")
+      .addColumn("execution_profile", "text", (column) => column.notNull().defaultTo("native"))
+      .execute();
+  },
+};
+
 /** The migrations the server knows, oldest first. */
 export const MIGRATIONS: Readonly<Record<string, Migration>> = Object.freeze({
   "0001_initial_schema": initialSchema,
   "0002_team_administration": teamAdministration,
   "0003_plan_mode_sessions": planModeSessions,
+  "0004_execution_profiles": executionProfiles,
 });
 
 export function createMigrator(db: Kysely<ServerDatabase>): Migrator {

@@ -1,5 +1,5 @@
 import type { ApprovalMode } from "@penguin/state";
-import type { Insertable, Selectable } from "kysely";
+import type { ColumnType, Insertable, Selectable } from "kysely";
 
 /**
  * The tables the server indexes. Traces stay the source of truth for what happened in a
@@ -72,6 +72,11 @@ export interface SessionsTable {
   model_id: string;
   /** One of the modes of `system_config.yaml`, plan mode included; re-read on every approval, so a change applies mid-task. */
   approval_mode: ApprovalMode;
+  /**
+   * Where its tools run (`native`, `sandbox`, or a profile of its agent's config), as its
+   * session_meta records; the column's default is `native` (what sessions before profiles had).
+   */
+  execution_profile: ColumnType<string, string | undefined, string>;
   state: SessionState;
   created_at: string;
   updated_at: string;

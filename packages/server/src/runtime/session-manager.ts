@@ -49,6 +49,8 @@ export interface CreateSessionInput {
   model?: string;
   approvalMode?: ApprovalMode;
   title?: string;
+  /** The execution profile (default: the agent's `exec.profile`). */
+  executionProfile?: string;
 }
 
 /** A problem the client can fix (unknown agent or model, unusable config): answered with 400. */
@@ -105,6 +107,7 @@ export class SessionManager {
       session = await agent.createSession({
         workspaceDir: input.workspace,
         ...(input.model !== undefined ? { model: input.model } : {}),
+        ...(input.executionProfile !== undefined ? { executionProfile: input.executionProfile } : {}),
       });
     } catch (error) {
       throw asSetupError(error);
@@ -122,6 +125,7 @@ export class SessionManager {
         workspace: session.workspaceDir,
         provider,
         model_id: modelId,
+        execution_profile: session.meta.payload.execution_profile ?? "native",
         approval_mode: input.approvalMode ?? agent.config.approval?.mode ?? "allow-all",
       });
     } catch (error) {

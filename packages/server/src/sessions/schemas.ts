@@ -31,6 +31,11 @@ export const SessionSchema = z.object({
   provider: z.string(),
   model_id: z.string(),
   approval_mode: ApprovalModeSchema,
+  execution_profile: z
+    .string()
+    .describe(
+      "Where its tools run: native (as the server's user), sandbox, or a profile of its agent's config",
+    ),
   state: z.enum(["idle", "running"]).describe("running: a task or a compaction runs (task_state says which)"),
   created_at: z.string(),
   updated_at: z.string(),
@@ -69,6 +74,13 @@ export const CreateSessionRequestSchema = z.strictObject({
     'The agent whose system_config.yaml configures the session; default "default"',
   ),
   title: TitleSchema.optional(),
+  execution_profile: z
+    .string()
+    .regex(/^[a-z0-9][a-z0-9_-]{0,63}$/, "a profile name")
+    .optional()
+    .describe(
+      "The execution profile its tools run under (GET /api/execution-profiles lists them); default: the agent's exec.profile. Fixed for the session's lifetime",
+    ),
 });
 
 export const PatchSessionRequestSchema = z

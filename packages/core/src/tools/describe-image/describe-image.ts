@@ -17,7 +17,7 @@ export function createDescribeImageTool(definition: ToolDefinitionConfig): Built
     { source: stringArg("source"), prompt: optionalStringArg("prompt") },
     async function* ({ source, prompt }, ctx) {
       if (!ctx.describeImage) return yield* fail(ctx, NO_VISION_MODEL_MESSAGE);
-      const loaded = await loadImage(source, ctx.workspaceDir, ctx.signal);
+      const loaded = await loadImage(source, ctx.workspaceDir, ctx.signal, ctx);
       if (!loaded.ok) return yield* fail(ctx, loaded.error);
       const question = prompt?.trim() ? prompt : DEFAULT_DESCRIBE_IMAGE_PROMPT;
       let reply: Awaited<ReturnType<NonNullable<ToolExecutionContext["describeImage"]>>>;

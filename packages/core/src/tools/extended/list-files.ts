@@ -7,6 +7,7 @@ import type { BuiltinTool, ToolExecutionContext, ToolResult } from "../../enviro
 import { answer, fail } from "../call-text.js";
 import {
   booleanArgument,
+  confinementRefusal,
   fsErrorCode,
   positiveIntegerArgument,
   resolveToolPath,
@@ -102,6 +103,8 @@ export function createListFilesTool(
     if (!depthArg.ok) return yield* fail(ctx, depthArg.error);
     const maxDepth = recursive.value ? Math.min(depthArg.value, limits.maxDepth) : 1;
     const root = resolveToolPath(ctx.workspaceDir, rawPath.value === "" ? "." : rawPath.value);
+    const refusal = confinementRefusal(ctx, root);
+    if (refusal !== undefined) return yield* fail(ctx, refusal);
     const shown = shownPath(root);
 
     const found = await existingPath(root, "list");

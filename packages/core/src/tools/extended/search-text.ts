@@ -7,6 +7,7 @@ import type { BuiltinTool, ToolExecutionContext, ToolResult } from "../../enviro
 import { answer, fail } from "../call-text.js";
 import {
   booleanArgument,
+  confinementRefusal,
   describeFsError,
   optionalStringArgument,
   resolveToolPath,
@@ -190,6 +191,8 @@ export function createSearchTextTool(
     { pattern, rawPath, include, matchesName, matchesLine, matcher }: SearchPlan,
   ): AsyncGenerator<OmniMessage, ToolResult> {
     const root = resolveToolPath(ctx.workspaceDir, rawPath || ".");
+    const refusal = confinementRefusal(ctx, root);
+    if (refusal !== undefined) return yield* fail(ctx, refusal);
     const found = await existingPath(root, "search", stat);
     if (!found.ok) return yield* fail(ctx, found.message);
     const rootInfo = found.info;

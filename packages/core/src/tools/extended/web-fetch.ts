@@ -145,6 +145,11 @@ function networkError(error: unknown): string {
   return errorMessage(error);
 }
 
+/** What a tool says when the session's sandbox has no network. */
+export function offlineRefusal(url: string): string {
+  return `Refused: ${url} cannot be fetched. This session runs in a sandbox without network access (its execution profile has network: false).`;
+}
+
 export function createWebFetchTool(
   definition: ToolDefinitionConfig,
   limits: FetchLimits = defaultToolLimits().web_fetch,
@@ -163,6 +168,7 @@ export function createWebFetchTool(
       );
     }
 
+    if (ctx.offline) return yield* fail(ctx, offlineRefusal(url.href));
     const timeout = AbortSignal.timeout(limits.timeoutMs);
     const signal = ctx.signal ? AbortSignal.any([ctx.signal, timeout]) : timeout;
     let response: Response;

@@ -3,6 +3,7 @@ import { errorMessage, type OmniMessage } from "@penguin/protocol";
 import { modelVisiblePath } from "@penguin/state";
 import { FileAccessError } from "../../environment/file-access.js";
 import type { BuiltinTool, ToolExecutionContext, ToolResult } from "../../environment/types.js";
+import type { PathConfinement } from "../../environment/workspace-confinement.js";
 import { fail } from "../call-text.js";
 import { SpecialFileError, specialFileMessage } from "./regular-file.js";
 
@@ -65,21 +66,33 @@ export function booleanArgument(
   return { ok: true, value };
 }
 
-/** A file path argument, resolved against the workspace. */
+/** A file path argument, resolved against the workspace (and refused where `confinement` says). */
 export function pathArgument(
   args: Record<string, unknown>,
   name: string,
   workspaceDir: string,
+  confinement?: PathConfinement,
 ): ArgumentRead<string> {
   const raw = stringArgument(args, name);
   if (!raw.ok) return raw;
   if (raw.value.trim() === "") return { ok: false, error: `argument "${name}" is empty: give a file path` };
   if (raw.value.includes("\0")) return { ok: false, error: `argument "${name}" contains a NUL character` };
-  return { ok: true, value: resolveToolPath(workspaceDir, raw.value) };
+  const path = resolveToolPath(workspaceDir, raw.value);
+  const refusal = confinement?.refusal(path);
+  return refusal === undefined ? { ok: true, value: path } : { ok: false, error: refusal };
+}
+
+/** Why a sandboxed session's tool may not touch `path` (undefined: it may, or the session is native). */
+export function confinementRefusal(ctx: ToolExecutionContext, path: string): string | undefined {
+  return ctx.confinement?.refusal(path);
 }
 
 /** How a tool reads one of its arguments: the value, or what is wrong with it. */
-export type ArgumentSpec<T> = (args: Record<string, unknown>, workspaceDir: string) => ArgumentRead<T>;
+export type ArgumentSpec<T> = (
+  args: Record<string, unknown>,
+  workspaceDir: string,
+  confinement?: PathConfinement,
+) => ArgumentRead<T>;
 
 export const stringArg =
   (name: string): ArgumentSpec<string> =>
@@ -103,8 +116,8 @@ export const booleanArg =
 
 export const pathArg =
   (name: string): ArgumentSpec<string> =>
-  (args, workspaceDir) =>
-    pathArgument(args, name, workspaceDir);
+  (args, workspaceDir, confinement) =>
+    pathArgument(args, name, workspaceDir, confinement);
 
 /** The values a set of argument specs reads, under the names the tool gave them. */
 export type ArgumentValues<Specs> = {
@@ -119,10 +132,11 @@ export function readArguments<Specs extends Record<string, ArgumentSpec<unknown>
   args: Record<string, unknown>,
   workspaceDir: string,
   specs: Specs,
+  confinement?: PathConfinement,
 ): ArgumentRead<ArgumentValues<Specs>> {
   const values: Record<string, unknown> = {};
   for (const [name, read] of Object.entries(specs)) {
-    const outcome = read(args, workspaceDir);
+    const outcome = read(args, workspaceDir, confinement);
     if (!outcome.ok) return outcome;
     values[name] = outcome.value;
   }
@@ -139,7 +153,7 @@ export function executeWithArguments<Specs extends Record<string, ArgumentSpec<u
   run: (values: ArgumentValues<Specs>, ctx: ToolExecutionContext) => AsyncGenerator<OmniMessage, ToolResult>,
 ): BuiltinTool["execute"] {
   return async function* execute(args, ctx) {
-    const input = readArguments(args, ctx.workspaceDir, specs);
+    const input = readArguments(args, ctx.workspaceDir, specs, ctx.confinement);
     if (!input.ok) return yield* fail(ctx, input.error);
     return yield* run(input.value, ctx);
   };

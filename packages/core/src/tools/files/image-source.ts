@@ -1,5 +1,6 @@
 import { stat } from "node:fs/promises";
 import { IMAGE_FETCH_TIMEOUT_MS, IMAGE_MAX_BYTES } from "../../environment/limits.js";
+import type { PathConfinement } from "../../environment/workspace-confinement.js";
 import { fsErrorCode, resolveToolPath, shownPath } from "./file-tool-support.js";
 import { missingPathHint } from "./path-hint.js";
 import { openRegularForReading, specialFileKind, specialFileMessage } from "./regular-file.js";
@@ -169,6 +170,7 @@ export async function loadImage(
   source: string,
   workspaceDir: string,
   signal?: AbortSignal,
+  sandbox: { confinement?: PathConfinement; offline?: boolean } = {},
 ): Promise<ImageLoad> {
   const trimmed = source.trim();
   if (trimmed === "")
@@ -188,7 +190,14 @@ export async function loadImage(
     } catch {
       return { ok: false, error: `Invalid URL: ${trimmed}.` };
     }
+    if (sandbox.offline)
+      return {
+        ok: false,
+        error: `Refused: ${url.href} cannot be fetched. This session runs in a sandbox without network access.`,
+      };
     return loadFromUrl(url, signal);
   }
+  const refusal = sandbox.confinement?.refusal(resolveToolPath(workspaceDir, source));
+  if (refusal !== undefined) return { ok: false, error: refusal };
   return loadFromFile(workspaceDir, source);
 }

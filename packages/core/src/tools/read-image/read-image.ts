@@ -8,7 +8,7 @@ import { loadImage } from "../files/image-source.js";
 
 export function createReadImageTool(definition: ToolDefinitionConfig): BuiltinTool {
   const execute = executeWithArguments({ source: stringArg("source") }, async function* ({ source }, ctx) {
-    const loaded = await loadImage(source, ctx.workspaceDir, ctx.signal);
+    const loaded = await loadImage(source, ctx.workspaceDir, ctx.signal, ctx);
     if (!loaded.ok) return yield* fail(ctx, loaded.error);
     const { image } = loaded;
     return yield* answer(

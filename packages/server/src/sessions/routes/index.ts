@@ -3,6 +3,7 @@ import { sessionAgentRoutes } from "./agents.js";
 import { sessionApprovalRoutes } from "./approvals.js";
 import { sessionChangesRoutes } from "./changes.js";
 import { sessionCompactionRoutes } from "./compaction.js";
+import { executionProfileRoutes } from "./execution-profiles.js";
 import { sessionHistoryRoutes } from "./history.js";
 import { sessionLifecycleRoutes } from "./lifecycle.js";
 import { sessionNoticeRoutes } from "./notices.js";
@@ -18,7 +19,7 @@ import { sessionTransferRoutes } from "./transfer.js";
 
 export type { SessionRoutesOptions } from "./session-route.js";
 
-/** Sessions (export and import too), tasks, plan approval, notices, compaction, steering, abort, approvals, questions, history, trace, processes, agents, recovery, file changes and their revert, the live streams, and the create form's choices (workspace roots, folders, models). */
+/** Sessions (export and import too), tasks, plan approval, notices, compaction, steering, abort, approvals, questions, history, trace, processes, agents, recovery, file changes and their revert, the live streams, and the create form's choices (workspace roots, folders, models, execution profiles). */
 export function sessionRoutes(options: SessionRoutesOptions): AnyRouteSpec[] {
   return [
     // Before the lifecycle routes: `/api/sessions/import` is not a session id.
@@ -37,5 +38,6 @@ export function sessionRoutes(options: SessionRoutesOptions): AnyRouteSpec[] {
     ...sessionChangesRoutes(options),
     ...sessionStreamRoutes(options),
     ...sessionSetupChoiceRoutes(options),
+    ...executionProfileRoutes(options),
   ];
 }

@@ -35,7 +35,9 @@ export function sessionLifecycleRoutes(options: SessionRoutesOptions): AnyRouteS
     body: CreateSessionRequestSchema,
     responses: {
       201: { description: "Created; its trace has started", schema: SessionResponseSchema },
-      400: errorResponse("Invalid workspace, unknown model or agent, or an invalid config"),
+      400: errorResponse(
+        "Invalid workspace, unknown model, agent or execution profile, or an invalid config",
+      ),
     },
     async handle(c, { body, auth }) {
       const workspace = await checkWorkspace(body.workspace, options.workspaceRoots);
@@ -48,6 +50,7 @@ export function sessionLifecycleRoutes(options: SessionRoutesOptions): AnyRouteS
           model: body.model,
           approvalMode: body.approval_mode,
           title: body.title,
+          ...(body.execution_profile !== undefined ? { executionProfile: body.execution_profile } : {}),
         });
         return c.json({ session }, 201);
       });

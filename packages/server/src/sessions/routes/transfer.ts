@@ -133,6 +133,7 @@ export function sessionTransferRoutes(options: SessionRoutesOptions): AnyRouteSp
         workspace: workspace.path,
         provider: meta.payload.provider,
         model_id: meta.payload.model_id,
+        execution_profile: meta.payload.execution_profile ?? "native",
         // Someone else's trace may have been made under looser rules: every call asks until the
         // owner picks a mode.
         approval_mode: "always-ask",

@@ -3,6 +3,7 @@ import type { BuiltinTool } from "../../../environment/types.js";
 import { answer, fail } from "../../call-text.js";
 import { checkpointPaths, recordFileEffects } from "../../files/effects.js";
 import {
+  confinementRefusal,
   executeWithArguments,
   resolveToolPath,
   shownPath,
@@ -15,7 +16,7 @@ import {
   planFailureMessage,
   writeFailureMessage,
 } from "./patch-messages.js";
-import { parsePatch } from "./patch-parser.js";
+import { type PatchOperation, parsePatch } from "./patch-parser.js";
 import { type PatchLimits, planPatch } from "./patch-plan.js";
 import { planEffects, writePlan } from "./patch-write.js";
 
@@ -31,6 +32,10 @@ export function createApplyPatchTool(
   const execute = executeWithArguments({ patch: stringArg("patch") }, async function* ({ patch }, ctx) {
     const parsed = parsePatch(patch);
     if (!parsed.ok) return yield* fail(ctx, parseFailureMessage(parsed.error));
+    const refusal = patchPaths(parsed.operations, ctx.workspaceDir)
+      .map((path) => confinementRefusal(ctx, path))
+      .find((text) => text !== undefined);
+    if (refusal !== undefined) return yield* fail(ctx, refusal);
     const planned = await planPatch(ctx, limits, parsed.operations);
     if (!planned.ok) return yield* fail(ctx, planFailureMessage(planned.failure));
     if (ctx.signal?.aborted) return { stopReason: "aborted" };
@@ -68,12 +73,17 @@ export function createApplyPatchTool(
       if (typeof args.patch !== "string") return [];
       const parsed = parsePatch(args.patch);
       if (!parsed.ok) return [];
-      return parsed.operations.flatMap((operation) =>
-        (operation.kind === "update" && operation.moveTo !== undefined
-          ? [operation.path, operation.moveTo]
-          : [operation.path]
-        ).map((path) => resolveToolPath(workspaceDir, path)),
-      );
+      return patchPaths(parsed.operations, workspaceDir);
     },
   };
+}
+
+/** Every path a patch reads or writes, resolved: targets and move destinations. */
+function patchPaths(operations: readonly PatchOperation[], workspaceDir: string): string[] {
+  return operations.flatMap((operation) =>
+    (operation.kind === "update" && operation.moveTo !== undefined
+      ? [operation.path, operation.moveTo]
+      : [operation.path]
+    ).map((path) => resolveToolPath(workspaceDir, path)),
+  );
 }
