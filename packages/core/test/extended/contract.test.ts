@@ -359,16 +359,6 @@ describe.each(PROFILES)("in the %s execution profile", (profile) => {
   );
 });
 
-describe("an unknown tool", () => {
-  it("is answered with the list of available tools, the extended ones included", async () => {
-    const env = extendedEnvironment(dirs);
-    const call = await runCall(env, "list_file", { path: "." });
-    expect(call.complete.stop_reason).toBe("failed");
-    expect(call.complete.output).toMatch(/^Unknown tool "list_file"\. Available tools: /);
-    for (const tool of EXTENDED_TOOL_NAMES) expect(call.complete.output).toContain(tool);
-  });
-});
-
 describe.each(PROFILES)("a session with the extended preset (SDK, replay model, %s profile)", (profile) => {
   // Calls of one turn run concurrently, so the ones that rely on the listing come a turn later.
   const firstTurn = () => [

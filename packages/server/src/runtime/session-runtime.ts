@@ -26,6 +26,7 @@ import type { EventHub, PublishInput } from "../sse/event-hub.js";
 import { databaseModePolicy, type PendingApproval, PendingApprovals } from "./approvals.js";
 import { publishServerEvent, serverEvent, sessionChannel } from "./channels.js";
 import { PendingQuestions } from "./questions.js";
+import { WriteQueue } from "./write-queue.js";
 
 /** What runs on a session: a task, or a compaction of its context (one at a time, never both). */
 type Activity = "task" | "compaction";
@@ -93,8 +94,12 @@ export class SessionRuntime {
   #disposed = false;
   #pendingSteering = 0;
   #aggregator = new PartialAggregator();
-  #usageWrites: Promise<void> = Promise.resolve();
-  #stateWrites: Promise<void> = Promise.resolve();
+  readonly #usageWrites = new WriteQueue((error) =>
+    this.deps.logger.error({ err: error, session_id: this.sessionId }, "usage not recorded"),
+  );
+  readonly #stateWrites = new WriteQueue((error) =>
+    this.deps.logger.error({ err: error, session_id: this.sessionId }, "could not store the session state"),
+  );
   #idleTimer: NodeJS.Timeout | undefined;
   /** Decisions on uncertain calls being recorded now (they keep the session open). */
   #resolving = 0;
@@ -353,8 +358,8 @@ export class SessionRuntime {
     const session = this.#session ?? (await this.#opening?.catch(() => undefined));
     await session?.dispose();
     await task?.done;
-    await this.#usageWrites;
-    await this.#stateWrites;
+    await this.#usageWrites.drained();
+    await this.#stateWrites.drained();
   }
 
   async #ensureSession(): Promise<Session> {
@@ -393,30 +398,16 @@ export class SessionRuntime {
       this.#publishTaskState();
       // Queued now, before a next task can queue its "running"; after the usage writes, so a
       // session listed idle shows its whole usage.
-      await this.#storeState("idle", this.#usageWrites);
+      await this.#storeState("idle", this.#usageWrites.drained());
       // The user's channel announces what the session list now says, unless a next task began.
       if (this.#task === undefined) this.deps.onStateChange("idle");
       this.#scheduleRelease();
     }
   }
 
-  /**
-   * Writes the session's state to the index after `after`, in the order the calls were made: on
-   * a database with a pool of connections two writes in flight may land in either order, and the
-   * "idle" of a task that just ended must never land after the "running" of the next.
-   */
-  #storeState(state: SessionState, after: Promise<void> = Promise.resolve()): Promise<void> {
-    const write = this.#stateWrites
-      .then(() => after)
-      .then(() => this.deps.store.setState(this.sessionId, state))
-      .catch((error: unknown) =>
-        this.deps.logger.error(
-          { err: error, session_id: this.sessionId },
-          "could not store the session state",
-        ),
-      );
-    this.#stateWrites = write;
-    return write;
+  /** Writes the session's state to the index after `after`, in the order of the calls (see WriteQueue). */
+  #storeState(state: SessionState, after?: Promise<void>): Promise<void> {
+    return this.#stateWrites.push(() => this.deps.store.setState(this.sessionId, state), after);
   }
 
   #observe(message: OmniMessage, feed: SessionMetricsFeed | undefined): void {
@@ -426,11 +417,9 @@ export class SessionRuntime {
     if (message.type === "event_msg" && message.payload.type === "token_usage") {
       // The parent's requests and, tagged with origin, its subagents' requests: each counted once.
       const usage = message.payload as TokenUsagePayload;
-      this.#usageWrites = this.#usageWrites
-        .then(() => this.deps.store.recordUsage(this.sessionId, usage.request, usage.request_cost_usd))
-        .catch((error) =>
-          this.deps.logger.error({ err: error, session_id: this.sessionId }, "usage not recorded"),
-        );
+      void this.#usageWrites.push(() =>
+        this.deps.store.recordUsage(this.sessionId, usage.request, usage.request_cost_usd),
+      );
       return;
     }
     if (
