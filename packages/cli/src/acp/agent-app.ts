@@ -19,6 +19,8 @@ export interface AcpAgentOptions {
   model?: string;
   /** The approval mode a session starts in. */
   mode: ApprovalMode;
+  /** The execution profile of new sessions (undefined: the agent's `exec.profile`). */
+  executionProfile?: string;
   log: CliLog;
 }
 
@@ -80,7 +82,13 @@ export function penguinAcpAgent(opts: AcpAgentOptions): { app: AgentApp; dispose
       const files = EditorFiles.offeredBy(client, fileCapabilities, () => id);
       const session = await opts.agent
         .then((agent) =>
-          agent.createSession({ workspaceDir: params.cwd, model: opts.model, files, mcpServers }),
+          agent.createSession({
+            workspaceDir: params.cwd,
+            model: opts.model,
+            files,
+            mcpServers,
+            executionProfile: opts.executionProfile,
+          }),
         )
         .catch((error: unknown) => {
           throw setupFailure(error, -32603, "cannot start a session");

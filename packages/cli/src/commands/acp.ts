@@ -10,6 +10,8 @@ import { checkApprovalMode } from "../session/session-flags.js";
 export interface AcpOptions {
   model?: string;
   approve: string;
+  /** The execution profile of new sessions (a loaded session keeps the one it recorded). */
+  profile?: string;
   verbose?: boolean;
   dataDir?: string;
 }
@@ -27,7 +29,7 @@ export async function acpCommand(opts: AcpOptions): Promise<number> {
   // Loaded while the editor initializes: `initialize` is answered without waiting for it.
   const agent = createAgent({ dataRoot, logger: log.agentLogger });
   agent.catch(() => {});
-  const { app, disposeAll } = penguinAcpAgent({ agent, model, mode, log });
+  const { app, disposeAll } = penguinAcpAgent({ agent, model, mode, log, executionProfile: opts.profile });
   const { stream, ended } = protocolOnStdio();
   const connection = app.connect(stream);
 

@@ -14,8 +14,12 @@ export function registerAcpCommand(program: Command, setExitCode: SetExitCode): 
     )
     .option(
       "--approve <mode>",
-      "the approval mode sessions start in: always-ask | read-only | allow-all | deny-all",
+      "the approval mode sessions start in: always-ask | read-only | allow-all | deny-all | plan",
       "read-only",
+    )
+    .option(
+      "--profile <name>",
+      "the execution profile of new sessions: native, sandbox, or one of exec.profiles (default: the agent's exec.profile)",
     )
     .option("--verbose", "write debug logs to <data root>/logs/cli.log (same as PENGUIN_LOG=debug)")
     .action(async (opts) => {
