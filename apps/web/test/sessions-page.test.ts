@@ -146,7 +146,11 @@ describe.skipIf(!HAS_CHROMIUM)("the sessions page in Chromium, against a real se
 
   it("follows sessions created, run and renamed elsewhere without a reload", async () => {
     const { context, page } = await loggedInPage(browser, stack);
-    const before = await rows(page).count();
+    // Counted once the list has loaded: earlier tests left sessions, and a count taken while the
+    // page still says "Loading…" is 0.
+    const listed = (await apiFetch(context, stack, "/api/sessions")) as { sessions: unknown[] };
+    const before = listed.sessions.length;
+    await expect.poll(() => rows(page).count()).toBe(before);
     const created = (await apiFetch(context, stack, "/api/sessions", {
       json: { workspace: stack.workspace },
     })) as {

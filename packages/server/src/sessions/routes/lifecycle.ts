@@ -20,6 +20,7 @@ import {
   type SessionRoutesOptions,
   sessionNotFound,
   taskStateOf,
+  withLiveState,
 } from "./session-route.js";
 
 /** Creating, listing, reading, changing and deleting sessions. */
@@ -76,7 +77,11 @@ export function sessionLifecycleRoutes(options: SessionRoutesOptions): AnyRouteS
       const usageById = new Map(usage.map((totals) => [totals.session_id, totals]));
       const sessions = rows.map((row) => {
         const totals = usageById.get(row.id);
-        return { ...row, cost_usd: totals?.cost_usd ?? null, total_tokens: totals?.total_tokens ?? 0 };
+        return {
+          ...withLiveState(manager, row),
+          cost_usd: totals?.cost_usd ?? null,
+          total_tokens: totals?.total_tokens ?? 0,
+        };
       });
       return c.json({ sessions }, 200);
     },
@@ -89,7 +94,7 @@ export function sessionLifecycleRoutes(options: SessionRoutesOptions): AnyRouteS
     tag: "sessions",
     params: IdParams,
     responses: { 200: { description: "The session", schema: SessionResponseSchema } },
-    handle: (c, { session }) => c.json({ session }, 200),
+    handle: (c, { session }) => c.json({ session: withLiveState(manager, session) }, 200),
   });
 
   const patch = defineSessionRoute(store, {

@@ -37,6 +37,17 @@ export function taskStateOf(manager: SessionManager, id: string): TaskState {
 }
 
 /**
+ * A session row as a client should see it: while its runtime is loaded here, the runtime's state,
+ * not the stored one. The stored state lags it by a database write, and a client that saw the
+ * stream's task_state "idle" must not read "running" next.
+ */
+export function withLiveState(manager: SessionManager, row: SessionRow): SessionRow {
+  const runtime = manager.runtime(row.id);
+  if (!runtime) return row;
+  return { ...row, state: runtime.taskState().state === "idle" ? "idle" : "running" };
+}
+
+/**
  * The 409 of a task or a compaction asked for while one runs ("one task or compaction at a time"):
  * `task_in_progress` while a task runs, `compacting` while a compaction does.
  */
