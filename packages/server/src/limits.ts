@@ -124,3 +124,13 @@ export const MAX_IMPORT_BODY_BYTES = 32 * 1024 * 1024;
 export const MAX_DENY_REASON_CHARS = 2_000;
 /** A command prefix allowed for a session: a program and a few words of it. */
 export const MAX_COMMAND_PREFIX_CHARS = 1_000;
+
+/**
+ * "A session's runtime lives on one instance at a time, which holds a lease row with an expiry
+ * that it renews": an instance's lease lasts this long from its last renewal. A dead instance's
+ * sessions are taken over this long after its last renewal at most (at once by a successor on the
+ * same host, which sees its process gone).
+ */
+export const LEASE_TTL_MS = 15_000;
+/** The lease is renewed this often: two renewals may fail in a row before it lapses. */
+export const LEASE_RENEW_MS = 5_000;

@@ -24,6 +24,8 @@ import { DEFAULT_HOST, DEFAULT_IDLE_RELEASE_MS, DEFAULT_PORT } from "./limits.js
 import { serverSecretValues } from "./logging/server-secrets.js";
 import { type MetricsListener, startMetricsListener } from "./metrics/listener.js";
 import { ServerMetrics } from "./metrics/prometheus.js";
+import { InstanceLease } from "./runtime/instance-lease.js";
+import { InstanceStore } from "./runtime/instance-store.js";
 import { SessionManager } from "./runtime/session-manager.js";
 import { sessionRoutes } from "./sessions/routes/index.js";
 import { SessionStore } from "./sessions/store.js";
@@ -97,6 +99,16 @@ export interface StartServerOptions
    * on the loopback address whatever `host` is (0 picks a free port). Absent: no metrics.
    */
   metricsPort?: number;
+  /**
+   * The URL other instances and clients reach this one at, told with every 409
+   * `session_owned_elsewhere` (several instances on one PostgreSQL database). Default: the URL it
+   * listens on.
+   */
+  advertiseUrl?: string;
+  /** How long the instance's lease on its sessions lasts unrenewed; default LEASE_TTL_MS (15 s). */
+  leaseTtlMs?: number;
+  /** How often the lease is renewed; default LEASE_RENEW_MS (5 s). */
+  leaseRenewMs?: number;
 }
 
 export interface RunningServer {
@@ -116,6 +128,8 @@ export interface RunningServer {
   streams: StreamRegistry;
   /** The session runtime manager (live SDK sessions, their tasks and approvals). */
   sessions: SessionManager;
+  /** This process as an instance on the database: its id and its lease on its sessions. */
+  instance: InstanceLease;
   logger: Logger;
   /** The Prometheus endpoint, when `metricsPort` was given. */
   metricsUrl: string | undefined;
@@ -174,6 +188,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
   logger.info({ database: describeDatabaseTarget(target) }, "database opened");
   let server: ServerType | undefined;
   let metricsListener: MetricsListener | undefined;
+  let lease: InstanceLease | undefined;
   try {
     const applied = await migrateToLatest(db);
     if (applied.length > 0) logger.info({ migrations: applied }, "database migrated");
@@ -188,15 +203,27 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
       now,
     });
     const metrics = options.metricsPort === undefined ? undefined : new ServerMetrics();
-    const sessions = new SessionManager({
+    let sessions: SessionManager | undefined;
+    const instance = new InstanceLease({
+      store: new InstanceStore(db),
+      logger,
+      ttlMs: options.leaseTtlMs,
+      renewMs: options.leaseRenewMs,
+      onRenewed: async () => sessions?.checkOwnership(),
+    });
+    lease = instance;
+    // Before anything can claim a session: the sessions of instances that are gone become free
+    // (and idle), and this one is registered (its address filled in once it listens).
+    await instance.start(options.advertiseUrl ?? "");
+    sessions = new SessionManager({
       hub,
       store,
       logger,
       dataRoot,
       idleReleaseMs: options.idleReleaseMs ?? DEFAULT_IDLE_RELEASE_MS,
       metrics,
+      lease: instance,
     });
-    await sessions.init();
     const routes = [
       ...sessionRoutes({
         manager: sessions,
@@ -225,13 +252,15 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     server = serve({ fetch: app.fetch, hostname: host, port: options.port ?? DEFAULT_PORT });
     const address = await listen(server);
     const url = formatUrl(host, address.port);
-    logger.info({ url }, "server listening");
+    logger.info({ url, instance_id: instance.id }, "server listening");
+    if (options.advertiseUrl === undefined) await instance.setAddress(url);
     if (metrics && options.metricsPort !== undefined) {
       metricsListener = await startMetricsListener(metrics, options.metricsPort);
       logger.info({ url: metricsListener.url }, "metrics listening");
     }
     const metricsEndpoint = metricsListener;
     const running = server;
+    const manager = sessions;
     let closing: Promise<void> | undefined;
     return {
       url,
@@ -242,13 +271,16 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
       db,
       hub,
       streams,
-      sessions,
+      sessions: manager,
+      instance,
       logger,
       metricsUrl: metricsEndpoint?.url,
       initialAdmin,
       close() {
         closing ??= (async () => {
-          await sessions.close();
+          await manager.close();
+          // Its sessions are free for the other instances at once, not when the lease lapses.
+          await instance.stop();
           await metricsEndpoint?.close();
           streams.close();
           hub.close();
@@ -265,6 +297,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     };
   } catch (error) {
     server?.close();
+    await lease?.stop().catch(() => undefined);
     await metricsListener?.close();
     await db.destroy();
     throw error;

@@ -112,12 +112,35 @@ const executionProfiles: Migration = {
   },
 };
 
+/**
+ * Several server instances on one database: each instance's row and the lease it renews, and the
+ * instance whose runtime holds a session (null: none does). No foreign key from sessions to
+ * instances: an instance's row goes when it stops or dies, and a session still naming it is then
+ * free to take.
+ */
+const instanceLeases: Migration = {
+  async up(db: Kysely<unknown>) {
+    await db.schema
+      .createTable("server_instances")
+      .addColumn("id", "text", (col) => col.primaryKey())
+      .addColumn("address", "text", (col) => col.notNull())
+      .addColumn("hostname", "text", (col) => col.notNull())
+      .addColumn("pid", "integer", (col) => col.notNull())
+      .addColumn("started_at", "text", (col) => col.notNull())
+      .addColumn("lease_expires_at", "text", (col) => col.notNull())
+      .execute();
+    await db.schema.alterTable("sessions").addColumn("owner_instance", "text").execute();
+    await db.schema.createIndex("sessions_owner_instance").on("sessions").column("owner_instance").execute();
+  },
+};
+
 /** The migrations the server knows, oldest first. */
 export const MIGRATIONS: Readonly<Record<string, Migration>> = Object.freeze({
   "0001_initial_schema": initialSchema,
   "0002_team_administration": teamAdministration,
   "0003_plan_mode_sessions": planModeSessions,
   "0004_execution_profiles": executionProfiles,
+  "0005_instance_leases": instanceLeases,
 });
 
 export function createMigrator(db: Kysely<ServerDatabase>): Migrator {

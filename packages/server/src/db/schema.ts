@@ -15,6 +15,7 @@ export interface ServerDatabase {
   api_tokens: ApiTokensTable;
   sessions: SessionsTable;
   usage_records: UsageRecordsTable;
+  server_instances: ServerInstancesTable;
 }
 
 export const USER_ROLES = ["admin", "member"] as const;
@@ -80,6 +81,25 @@ export interface SessionsTable {
   state: SessionState;
   created_at: string;
   updated_at: string;
+  /**
+   * The server instance whose runtime holds the session (see runtime/instance-lease.ts); null
+   * while none does. Never part of a session as the API shows it.
+   */
+  owner_instance: ColumnType<string | null, string | null | undefined, string | null>;
+}
+
+/** A running server process on this database, and how long its claim on its sessions lasts. */
+export interface ServerInstancesTable {
+  /** Random, new at every start. */
+  id: string;
+  /** The URL other instances and clients reach it at (its `--advertise-url`, else its own URL). */
+  address: string;
+  /** With `pid`: an instance on this host that is gone is recognised at once, without waiting for its lease. */
+  hostname: string;
+  pid: number;
+  started_at: string;
+  /** Renewed while the instance runs; once past, its sessions are free to take. */
+  lease_expires_at: string;
 }
 
 /** Token usage of one model request, as reported by the `token_usage` event. */
@@ -98,5 +118,22 @@ export interface UsageRecordsTable {
 export type UserRow = Selectable<UsersTable>;
 export type NewUserRow = Insertable<UsersTable>;
 export type ApiTokenRow = Selectable<ApiTokensTable>;
-export type SessionRow = Selectable<SessionsTable>;
+/** A session as the server's code and API see it (which instance holds it is the lease's business). */
+export type SessionRow = Omit<Selectable<SessionsTable>, "owner_instance">;
+/** The columns of a SessionRow, selected by name so `owner_instance` never reaches a client. */
+export const SESSION_COLUMNS = [
+  "id",
+  "user_id",
+  "title",
+  "agent_id",
+  "workspace",
+  "provider",
+  "model_id",
+  "approval_mode",
+  "execution_profile",
+  "state",
+  "created_at",
+  "updated_at",
+] as const satisfies readonly (keyof SessionRow)[];
+export type ServerInstanceRow = Selectable<ServerInstancesTable>;
 export type UsageRecordRow = Selectable<UsageRecordsTable>;

@@ -7,6 +7,8 @@ export const ErrorResponseSchema = z.object({
   error: z.string(),
   message: z.string().optional(),
   issues: z.array(z.object({ path: z.string(), message: z.string() })).optional(),
+  /** With `session_owned_elsewhere`: the URL of the server instance that runs the session. */
+  owner_address: z.string().optional(),
 });
 export type ErrorResponse = z.infer<typeof ErrorResponseSchema>;
 

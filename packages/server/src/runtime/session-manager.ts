@@ -30,6 +30,7 @@ import type { SessionStore } from "../sessions/store.js";
 import { titleFromMessage } from "../sessions/title.js";
 import type { EventHub } from "../sse/event-hub.js";
 import { publishServerEvent, sessionChannel, userChannel } from "./channels.js";
+import type { InstanceLease } from "./instance-lease.js";
 import { SessionRuntime, type StartOutcome, type TaskOptions } from "./session-runtime.js";
 
 export interface SessionManagerOptions {
@@ -40,6 +41,8 @@ export interface SessionManagerOptions {
   idleReleaseMs: number;
   /** Prometheus metrics the sessions feed (absent: none are collected). */
   metrics?: ServerMetrics;
+  /** This instance's claims on sessions: a runtime opens only on a session claimed for it. */
+  lease: InstanceLease;
 }
 
 export interface CreateSessionInput {
@@ -58,6 +61,14 @@ export class SessionSetupError extends Error {
   override readonly name = "SessionSetupError";
 }
 
+/** Another live server instance holds the session's runtime: answered with 409 and its address. */
+export class SessionOwnedElsewhereError extends Error {
+  override readonly name = "SessionOwnedElsewhereError";
+  constructor(readonly ownerAddress: string) {
+    super(`another server instance (${ownerAddress}) runs this session; send the call there`);
+  }
+}
+
 /**
  * The session runtime manager: one runtime per session with a live SDK session, at most one task
  * each, released after `idleReleaseMs` without a task or a running command and resumed from the
@@ -69,6 +80,11 @@ export class SessionManager {
   readonly #location: TraceLocation;
   /** Sessions reverted from their trace right now (no runtime holds them open): nothing starts meanwhile. */
   readonly #offlineReverts = new Set<string>();
+  /**
+   * Claims and releases run one after another, so the release of a runtime just let go cannot
+   * land after the claim of the next one on the same session.
+   */
+  #leaseOps: Promise<unknown> = Promise.resolve();
   #closed = false;
 
   constructor(private readonly options: SessionManagerOptions) {
@@ -86,14 +102,37 @@ export class SessionManager {
     return this.options.dataRoot;
   }
 
-  /** Rows a previous server process left "running" become idle: nothing of theirs runs now. */
-  async init(): Promise<void> {
-    await this.options.store.resetRunning();
-  }
-
   /** The live runtime of a session, if it has one (none after a release or a restart). */
   runtime(sessionId: string): SessionRuntime | undefined {
     return this.#runtimes.get(sessionId);
+  }
+
+  /**
+   * The address of the other live instance that holds the session, when one does: a call that
+   * needs its runtime (a task, a decision, a process) must go there. Undefined when this instance
+   * holds it or nobody does.
+   */
+  async ownerElsewhere(sessionId: string): Promise<string | undefined> {
+    if (this.#runtimes.has(sessionId)) return undefined;
+    return this.options.lease.ownerElsewhere(sessionId);
+  }
+
+  /**
+   * After each lease renewal: a session another instance holds now (this one was judged dead
+   * meanwhile and it was taken over) has its runtime here stopped, so it never runs twice.
+   */
+  async checkOwnership(): Promise<void> {
+    const lost = await this.options.lease.heldElsewhere([...this.#runtimes.keys()]);
+    for (const id of lost) {
+      const runtime = this.#runtimes.get(id);
+      if (!runtime) continue;
+      this.#runtimes.delete(id);
+      this.options.logger.warn(
+        { session_id: id },
+        "another instance took this session over; its runtime here stops",
+      );
+      await runtime.dispose();
+    }
   }
 
   /** Creates the SDK session (its trace starts now) and its row. */
@@ -134,6 +173,8 @@ export class SessionManager {
       throw error;
     }
     this.#runtimes.set(session.id, this.#newRuntime(row, session));
+    // New, so nobody else can hold it: the claim only records that this instance does.
+    await this.#serialLease(() => this.options.lease.claim(row.id));
     publishServerEvent(this.options.hub, userChannel(row.user_id), "session_created", { session: row });
     return row;
   }
@@ -146,7 +187,7 @@ export class SessionManager {
   async startTask(row: SessionRow, input: RunInput, options: TaskOptions = {}): Promise<StartOutcome> {
     if (this.#closed) throw new Error("the server is stopping");
     if (this.#offlineReverts.has(row.id)) return "busy";
-    const runtime = this.#runtimes.get(row.id) ?? this.#addRuntime(row);
+    const runtime = await this.#runtimeFor(row);
     const started = await runtime.start(input, options);
     if (started === "started" && row.title === "") {
       const text = typeof input === "string" ? input : input.text;
@@ -168,7 +209,7 @@ export class SessionManager {
   ): Promise<StartOutcome | "no_plan"> {
     if (this.#closed) throw new Error("the server is stopping");
     if (this.#offlineReverts.has(row.id)) return "busy";
-    const runtime = this.#runtimes.get(row.id) ?? this.#addRuntime(row);
+    const runtime = await this.#runtimeFor(row);
     return runtime.approvePlan(mode, switchMode);
   }
 
@@ -179,7 +220,7 @@ export class SessionManager {
   async compact(row: SessionRow): Promise<StartOutcome> {
     if (this.#closed) throw new Error("the server is stopping");
     if (this.#offlineReverts.has(row.id)) return "busy";
-    const runtime = this.#runtimes.get(row.id) ?? this.#addRuntime(row);
+    const runtime = await this.#runtimeFor(row);
     return runtime.compact();
   }
 
@@ -204,6 +245,9 @@ export class SessionManager {
       if (answer === "busy") return answer;
       outcome = answer;
     } else {
+      // Held for the revert, so no other instance opens the session while its files change.
+      const claim = await this.#serialLease(() => this.options.lease.claim(row.id));
+      if (!claim.ok) throw new SessionOwnedElsewhereError(claim.ownerAddress);
       this.#offlineReverts.add(row.id);
       const changes = openChanges(this.options.dataRoot, row.id);
       try {
@@ -211,6 +255,9 @@ export class SessionManager {
       } finally {
         changes?.close();
         this.#offlineReverts.delete(row.id);
+        await this.#serialLease(async () => {
+          if (!this.#runtimes.has(row.id)) await this.options.lease.release(row.id);
+        });
       }
     }
     if (outcome?.changeSet !== undefined) {
@@ -223,19 +270,21 @@ export class SessionManager {
   /** Hands a notice to the session's event handlers (resuming it from its trace when it has no live runtime). */
   async notify(row: SessionRow, input: NoticeInput): Promise<NotifyOutcome> {
     if (this.#closed) throw new Error("the server is stopping");
-    const runtime = this.#runtimes.get(row.id) ?? this.#addRuntime(row);
+    const runtime = await this.#runtimeFor(row);
     return runtime.notify(input);
   }
 
   /** Records the user's decision on an uncertain call (resuming the session from its trace when it has no live runtime). */
   async resolve(row: SessionRow, input: ResolveStepInput): Promise<ResolveOutcome> {
     if (this.#closed) throw new Error("the server is stopping");
-    const runtime = this.#runtimes.get(row.id) ?? this.#addRuntime(row);
+    const runtime = await this.#runtimeFor(row);
     return runtime.resolve(input);
   }
 
   /** Ends the session: its task, every process, its trace and scratchpad (and its subagents'), its rows. */
   async delete(row: SessionRow): Promise<void> {
+    const owner = await this.ownerElsewhere(row.id);
+    if (owner !== undefined) throw new SessionOwnedElsewhereError(owner);
     const runtime = this.#runtimes.get(row.id);
     this.#runtimes.delete(row.id);
     await runtime?.dispose();
@@ -253,10 +302,28 @@ export class SessionManager {
     await Promise.all(all.map((runtime) => runtime.dispose()));
   }
 
-  #addRuntime(row: SessionRow): SessionRuntime {
+  /**
+   * The session's runtime here, opened when it has none: the session is claimed for this instance
+   * first, which fails while another live instance holds it (SessionOwnedElsewhereError).
+   */
+  async #runtimeFor(row: SessionRow): Promise<SessionRuntime> {
+    const existing = this.#runtimes.get(row.id);
+    if (existing) return existing;
+    const claim = await this.#serialLease(() => this.options.lease.claim(row.id));
+    if (!claim.ok) throw new SessionOwnedElsewhereError(claim.ownerAddress);
+    // Another call may have opened it while the claim was under way.
+    const opened = this.#runtimes.get(row.id);
+    if (opened) return opened;
+    if (this.#closed) throw new Error("the server is stopping");
     const runtime = this.#newRuntime(row);
     this.#runtimes.set(row.id, runtime);
     return runtime;
+  }
+
+  #serialLease<T>(op: () => Promise<T>): Promise<T> {
+    const result = this.#leaseOps.then(op, op);
+    this.#leaseOps = result.catch(() => undefined);
+    return result;
   }
 
   #newRuntime(row: SessionRow, session?: Session): SessionRuntime {
@@ -290,6 +357,12 @@ export class SessionManager {
           const channel = sessionChannel(row.id);
           if (this.options.hub.stats(channel).subscribers === 0) this.options.hub.closeChannel(channel);
           void runtime.dispose();
+          // Free for any instance again, unless this one opened it anew meanwhile.
+          void this.#serialLease(async () => {
+            if (!this.#runtimes.has(row.id)) await this.options.lease.release(row.id);
+          }).catch((error: unknown) =>
+            this.options.logger.error({ err: error, session_id: row.id }, "could not release the session"),
+          );
         },
       },
       session,

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { ApprovalMode } from "@penguin/state";
 import type { Kysely } from "kysely";
-import type { ServerDatabase, SessionRow, SessionState } from "../db/schema.js";
+import { SESSION_COLUMNS, type ServerDatabase, type SessionRow, type SessionState } from "../db/schema.js";
 import { type SessionTotals, usageBySession } from "../usage/totals.js";
 
 /** The `sessions` and `usage_records` queries of the session layer (portable Kysely only). */
@@ -19,12 +19,12 @@ export class SessionStore {
   }
 
   find(id: string): Promise<SessionRow | undefined> {
-    return this.db.selectFrom("sessions").selectAll().where("id", "=", id).executeTakeFirst();
+    return this.db.selectFrom("sessions").select(SESSION_COLUMNS).where("id", "=", id).executeTakeFirst();
   }
 
   /** Newest first; every user's when `userId` is undefined. */
   list(userId: string | undefined): Promise<SessionRow[]> {
-    let query = this.db.selectFrom("sessions").selectAll();
+    let query = this.db.selectFrom("sessions").select(SESSION_COLUMNS);
     if (userId !== undefined) query = query.where("user_id", "=", userId);
     return query.orderBy("updated_at", "desc").orderBy("id", "desc").execute();
   }
@@ -58,11 +58,6 @@ export class SessionStore {
 
   async setState(id: string, state: SessionState): Promise<void> {
     await this.update(id, { state });
-  }
-
-  /** Sessions a stopped server left "running" are idle now: nothing of theirs runs any more. */
-  async resetRunning(): Promise<void> {
-    await this.db.updateTable("sessions").set({ state: "idle" }).where("state", "=", "running").execute();
   }
 
   async delete(id: string): Promise<void> {

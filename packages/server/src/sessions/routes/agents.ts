@@ -10,6 +10,7 @@ export function sessionAgentRoutes(options: SessionRoutesOptions): AnyRouteSpec[
   const agents = defineSessionRoute(store, {
     method: "get",
     path: "/api/sessions/:id/agents",
+    actsOnRuntime: manager,
     summary:
       "The session's agents depth first: run id, launcher, session, named agent, task, status, messages and questions",
     tag: "sessions",

@@ -20,6 +20,7 @@ export function sessionApprovalRoutes(options: SessionRoutesOptions): AnyRouteSp
   const approvals = defineSessionRoute(store, {
     method: "get",
     path: "/api/sessions/:id/approvals",
+    actsOnRuntime: manager,
     summary: "Tool calls waiting for a human decision, oldest first",
     tag: "approvals",
     params: IdParams,
@@ -42,6 +43,7 @@ export function sessionApprovalRoutes(options: SessionRoutesOptions): AnyRouteSp
   const decide = defineSessionRoute(store, {
     method: "post",
     path: "/api/sessions/:id/approvals/:toolCallId",
+    actsOnRuntime: manager,
     summary: "Allow or deny a waiting tool call (recorded in the trace with source human)",
     tag: "approvals",
     params: z.object({ id: SessionIdSchema, toolCallId: ToolCallIdSchema }),

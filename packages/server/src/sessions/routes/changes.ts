@@ -49,6 +49,7 @@ export function sessionChangesRoutes(options: SessionRoutesOptions): AnyRouteSpe
   const revert = defineSessionRoute(store, {
     method: "post",
     path: "/api/sessions/:id/revert",
+    actsOnRuntime: manager,
     summary:
       "Revert a change set's files to how they were before it (default: the newest task not reverted), or with dry_run preview it. A path changed since is left alone and listed as a conflict with both hashes, unless force. The revert is recorded (changes_reverted on the stream and in the trace) and is itself a change set that can be reverted",
     tag: "sessions",

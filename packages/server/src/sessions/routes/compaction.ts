@@ -16,6 +16,7 @@ export function sessionCompactionRoutes(options: SessionRoutesOptions): AnyRoute
   const compact = defineSessionRoute(store, {
     method: "post",
     path: "/api/sessions/:id/compact",
+    actsOnRuntime: manager,
     summary:
       "Compact the session's context now; follow it on the session's stream (compaction_begin … compaction_end, whose status says whether it worked)",
     tag: "tasks",

@@ -122,6 +122,7 @@ export function sessionLifecycleRoutes(options: SessionRoutesOptions): AnyRouteS
   const remove = defineSessionRoute(store, {
     method: "delete",
     path: "/api/sessions/:id",
+    actsOnRuntime: manager,
     summary:
       "Delete a session: ends every process, removes its trace, scratchpad and rows (refused while a task runs)",
     tag: "sessions",

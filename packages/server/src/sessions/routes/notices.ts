@@ -18,6 +18,7 @@ export function sessionNoticeRoutes(options: SessionRoutesOptions): AnyRouteSpec
   const notify = defineSessionRoute(store, {
     method: "post",
     path: "/api/sessions/:id/notices",
+    actsOnRuntime: manager,
     summary:
       "Hand a notice to the session's event handlers (.agents/events/<name>.md): delivered at the next turn boundary, or it starts a turn (a wake handler, when the session is idle)",
     tag: "tasks",

@@ -21,6 +21,7 @@ export function sessionPlanRoutes(options: SessionRoutesOptions): AnyRouteSpec[]
   const approve = defineSessionRoute(store, {
     method: "post",
     path: "/api/sessions/:id/plan/approve",
+    actsOnRuntime: manager,
     summary:
       "Approve the plan the session proposed in plan mode: the session switches to the chosen mode and a task carries the plan out; follow it on the session's stream",
     tag: "tasks",

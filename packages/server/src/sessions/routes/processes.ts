@@ -12,6 +12,7 @@ export function sessionProcessRoutes(options: SessionRoutesOptions): AnyRouteSpe
   const processes = defineSessionRoute(store, {
     method: "get",
     path: "/api/sessions/:id/processes",
+    actsOnRuntime: manager,
     summary: "The session's command sessions (running and exited); none while the runtime is released",
     tag: "processes",
     params: IdParams,
@@ -39,6 +40,7 @@ export function sessionProcessRoutes(options: SessionRoutesOptions): AnyRouteSpe
   const killProcess = defineSessionRoute(store, {
     method: "delete",
     path: "/api/sessions/:id/processes/:processId",
+    actsOnRuntime: manager,
     summary: "End a command's whole process group (SIGTERM, then SIGKILL after a grace)",
     tag: "processes",
     params: z.object({ id: SessionIdSchema, processId: SafeIdSchema }),

@@ -18,6 +18,7 @@ export function sessionQuestionRoutes(options: SessionRoutesOptions): AnyRouteSp
   const questions = defineSessionRoute(store, {
     method: "get",
     path: "/api/sessions/:id/questions",
+    actsOnRuntime: manager,
     summary: "Questions of the session's agent that wait for the user's answer, oldest first",
     tag: "questions",
     params: IdParams,
@@ -29,6 +30,7 @@ export function sessionQuestionRoutes(options: SessionRoutesOptions): AnyRouteSp
   const answer = defineSessionRoute(store, {
     method: "post",
     path: "/api/sessions/:id/questions/:questionId/answer",
+    actsOnRuntime: manager,
     summary:
       "Answer a waiting question of the agent (its ask returns the text; question_answered in the trace)",
     tag: "questions",

@@ -30,6 +30,7 @@ export function sessionRecoveryRoutes(options: SessionRoutesOptions): AnyRouteSp
   const recovery = defineSessionRoute(store, {
     method: "get",
     path: "/api/sessions/:id/recovery",
+    actsOnRuntime: manager,
     summary:
       "The session's uncertain steps (tool calls started with no result recorded, not yet resolved) with Penguin's own check, the decisions taken on such steps, and the commands and jobs of its process registry (nothing is signalled)",
     tag: "sessions",
@@ -51,6 +52,7 @@ export function sessionRecoveryRoutes(options: SessionRoutesOptions): AnyRouteSp
   const resolve = defineSessionRoute(store, {
     method: "post",
     path: "/api/sessions/:id/recovery/:toolCallId/resolve",
+    actsOnRuntime: manager,
     summary:
       "Record the user's decision on an uncertain step (accept: it happened; retry: it must be redone) with what they checked; Penguin records its own check next to it",
     tag: "sessions",

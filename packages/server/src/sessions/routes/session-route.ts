@@ -8,9 +8,14 @@ import {
   defineRoute,
   errorResponse,
   type RouteInput,
+  type RouteResponse,
   type RouteSpec,
 } from "../../http/route.js";
-import { type SessionManager, SessionSetupError } from "../../runtime/session-manager.js";
+import {
+  type SessionManager,
+  SessionOwnedElsewhereError,
+  SessionSetupError,
+} from "../../runtime/session-manager.js";
 import type { StartOutcome, TaskState } from "../../runtime/session-runtime.js";
 import type { EventHub } from "../../sse/event-hub.js";
 import type { StreamRegistry } from "../../sse/stream-registry.js";
@@ -73,9 +78,27 @@ export async function answerUnlessSetupFails(
     return await work();
   } catch (error) {
     if (error instanceof SessionSetupError) return jsonError(c, 400, "invalid_session", error.message);
+    if (error instanceof SessionOwnedElsewhereError) return ownedElsewhere(c, error.ownerAddress);
     throw error;
   }
 }
+
+/**
+ * The 409 of a call that needs the session's runtime while another live server instance holds
+ * it: the client (or a proxy) sends it to `owner_address` instead.
+ */
+export function ownedElsewhere(c: AppContext, ownerAddress: string): Response {
+  return jsonError(
+    c,
+    409,
+    "session_owned_elsewhere",
+    `another server instance (${ownerAddress}) runs this session; send the call there`,
+    { owner_address: ownerAddress },
+  );
+}
+
+const OWNED_ELSEWHERE_DESCRIPTION =
+  "session_owned_elsewhere: another server instance runs this session (its URL in owner_address)";
 
 /**
  * The session if the caller may see it: its owner, or an admin. Anyone else gets the same 404
@@ -102,6 +125,11 @@ export interface SessionRouteSpec<
   B extends z.ZodType | undefined,
   Q extends z.ZodType | undefined = undefined,
 > extends Omit<RouteSpec<P, B, Q, "user">, "access" | "handle"> {
+  /**
+   * Given for a route that acts on the session's runtime (its task, decisions, processes): while
+   * another live instance holds the session, the answer is the 409 `session_owned_elsewhere`.
+   */
+  actsOnRuntime?: SessionManager;
   handle(c: AppContext, input: SessionRouteInput<P, B, Q>): Response | Promise<Response>;
 }
 
@@ -115,14 +143,23 @@ export function defineSessionRoute<
   B extends z.ZodType | undefined = undefined,
   Q extends z.ZodType | undefined = undefined,
 >(store: SessionStore, spec: SessionRouteSpec<P, B, Q>): AnyRouteSpec {
-  const { handle, ...route } = spec;
+  const { handle, actsOnRuntime: manager, ...route } = spec;
+  const responses: Record<number, RouteResponse> = { 404: SESSION_NOT_FOUND, ...spec.responses };
+  if (manager) {
+    const conflict = responses[409]?.description;
+    responses[409] = errorResponse(
+      conflict ? `${conflict}; or ${OWNED_ELSEWHERE_DESCRIPTION}` : OWNED_ELSEWHERE_DESCRIPTION,
+    );
+  }
   return defineRoute<P, B, Q, "user">({
     ...route,
     access: "user",
-    responses: { 404: SESSION_NOT_FOUND, ...spec.responses },
+    responses,
     async handle(c, input) {
       const session = await visibleSession(store, input.auth, input.params.id);
       if (!session) return sessionNotFound(c);
+      const owner = manager ? await manager.ownerElsewhere(session.id) : undefined;
+      if (owner !== undefined) return ownedElsewhere(c, owner);
       return handle(c, { ...input, session });
     },
   });

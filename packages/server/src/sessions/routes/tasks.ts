@@ -25,6 +25,7 @@ export function sessionTaskRoutes(options: SessionRoutesOptions): AnyRouteSpec[]
   const startTask = defineSessionRoute(store, {
     method: "post",
     path: "/api/sessions/:id/tasks",
+    actsOnRuntime: manager,
     summary: "Start a task; follow it on the session's stream",
     tag: "tasks",
     params: IdParams,
@@ -50,6 +51,7 @@ export function sessionTaskRoutes(options: SessionRoutesOptions): AnyRouteSpec[]
   const steer = defineSessionRoute(store, {
     method: "post",
     path: "/api/sessions/:id/steer",
+    actsOnRuntime: manager,
     summary: "Queue input for the running task (delivered with its next model request)",
     tag: "tasks",
     params: IdParams,
@@ -69,6 +71,7 @@ export function sessionTaskRoutes(options: SessionRoutesOptions): AnyRouteSpec[]
   const abort = defineSessionRoute(store, {
     method: "post",
     path: "/api/sessions/:id/abort",
+    actsOnRuntime: manager,
     summary:
       "Abort the running task and every running subagent (background ones too): waiting approvals are denied, the tasks end aborted, every process ends",
     tag: "tasks",
