@@ -256,6 +256,8 @@ describe("penguin serve security options", () => {
     for (const [args, message] of [
       [["--allowed-origin", "https://proxy.example/"], /--allowed-origin takes an origin/],
       [["--allowed-origin", "proxy.example"], /--allowed-origin takes an origin/],
+      [["--advertise-url", "10.0.0.5:7364"], /--advertise-url takes an origin/],
+      [["--advertise-url", "http://10.0.0.5:7364/penguin"], /--advertise-url takes an origin/],
       [
         ["--workspace-root", join(tempDir("roots"), "missing")],
         /--workspace-root .* is not an existing folder/,

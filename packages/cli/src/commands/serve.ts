@@ -28,13 +28,15 @@ export interface ServeOptions {
   metricsPort?: string;
   /** `--database <url-or-file>`: PostgreSQL URL or SQLite file; default `PENGUIN_DATABASE_URL`, else the data root's file. */
   database?: string;
+  /** `--advertise-url <url>`: where other instances send a session's calls (default the listening URL). */
+  advertiseUrl?: string;
 }
 
 /** Names the database when `--database` is not given (a URL holding a password stays out of shell history). */
 export const DATABASE_URL_ENV = "PENGUIN_DATABASE_URL";
 
 /** `https://penguin.example.com` as given: a scheme, a host, an optional port, nothing else. */
-function checkedOrigin(origin: string): string {
+function checkedOrigin(origin: string, flag = "--allowed-origin"): string {
   let parsed: URL | undefined;
   try {
     parsed = new URL(origin);
@@ -43,7 +45,7 @@ function checkedOrigin(origin: string): string {
   }
   if (!parsed || !/^https?:$/.test(parsed.protocol) || parsed.origin !== origin) {
     throw new UsageError(
-      `--allowed-origin takes an origin like https://penguin.example.com (scheme, host, optional port; no path or trailing slash), not "${origin}"`,
+      `${flag} takes an origin like https://penguin.example.com (scheme, host, optional port; no path or trailing slash), not "${origin}"`,
     );
   }
   return origin;
@@ -87,7 +89,9 @@ export function serverOptionsOf(opts: ServeOptions): StartServerOptions {
   const options: StartServerOptions = { host: opts.host, port, dataRoot: dataRootOf(opts) };
   if (opts.workspaceRoot?.length) options.workspaceRoots = opts.workspaceRoot.map(checkedFolder);
   if (opts.secureCookies) options.secureCookies = true;
-  if (opts.allowedOrigin?.length) options.allowedOrigins = opts.allowedOrigin.map(checkedOrigin);
+  if (opts.allowedOrigin?.length) options.allowedOrigins = opts.allowedOrigin.map((o) => checkedOrigin(o));
+  if (opts.advertiseUrl !== undefined)
+    options.advertiseUrl = checkedOrigin(opts.advertiseUrl, "--advertise-url");
   if (opts.trustedProxy?.length) options.trustedProxies = opts.trustedProxy.map(checkedProxy);
   if (opts.allowedHost?.length) options.allowedHosts = opts.allowedHost.map(checkedHostName);
   if (opts.maxStreamsPerUser !== undefined) {

@@ -17,6 +17,10 @@ export function registerServeCommand(program: Command, setExitCode: SetExitCode)
       "a postgres://user:password@host:5432/db URL, or a SQLite file (default $PENGUIN_DATABASE_URL, else <data dir>/server/penguin.db)",
     )
     .option(
+      "--advertise-url <url>",
+      "with several instances on one database: the URL others are told to send this instance's sessions' calls to, e.g. http://10.0.0.5:7364 (default: the URL it listens on)",
+    )
+    .option(
       "--workspace-root <dir>",
       "a folder session workspaces may be picked from (repeatable; default: your home folder)",
       collect,

@@ -77,7 +77,11 @@ export class InstanceLease {
     await this.options.store.setAddress(this.id, address);
   }
 
-  claim(sessionId: string): Promise<ClaimOutcome> {
+  async claim(sessionId: string): Promise<ClaimOutcome> {
+    const first = await this.options.store.claim(sessionId, this.id, new Date().toISOString());
+    if (first.ok) return first;
+    // An owner on this host whose process is gone is known dead now, not when its lease lapses.
+    await this.#sweep();
     return this.options.store.claim(sessionId, this.id, new Date().toISOString());
   }
 
@@ -87,6 +91,14 @@ export class InstanceLease {
 
   /** The address of the live other instance holding the session, if one does. */
   async ownerElsewhere(sessionId: string): Promise<string | undefined> {
+    const found = await this.#otherOwner(sessionId);
+    if (found === undefined) return undefined;
+    // An owner on this host whose process is gone is known dead now (see claim).
+    await this.#sweep();
+    return this.#otherOwner(sessionId);
+  }
+
+  async #otherOwner(sessionId: string): Promise<string | undefined> {
     const owner = await this.options.store.ownerOf(sessionId, new Date().toISOString());
     return owner && owner.id !== this.id ? owner.address : undefined;
   }

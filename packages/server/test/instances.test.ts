@@ -1,0 +1,252 @@
+import { spawn } from "node:child_process";
+import { dirname, join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import type { RunningServer } from "../src/index.js";
+import { ADMIN_PASSWORD, login, readJson, request, startTestServer, testDatabaseFor } from "./helpers.js";
+import { eventually, execTurn, type SessionServer, sessionServer } from "./session-fixture.js";
+
+// Several server instances on one database (the data root's SQLite file, or one PostgreSQL
+// database in the `postgres` project), sharing the data root's traces: a session's runtime lives
+// on one instance at a time, the others answer 409 with its address, and once it stops or dies
+// another takes the session over and resumes it from its trace.
+
+const kills: (() => Promise<void>)[] = [];
+afterEach(async () => {
+  while (kills.length > 0) await kills.pop()?.();
+});
+
+interface ErrorBody {
+  error: string;
+  message: string;
+  owner_address?: string;
+}
+
+/** A second instance in this process, on the first one's data root and database. */
+async function secondInstance(s: SessionServer, options: { leaseTtlMs?: number } = {}) {
+  const server = await startTestServer({
+    dataRoot: s.dataRoot,
+    workspaceRoots: [dirname(s.workspace)],
+    ...options,
+  });
+  // The login is a row of the shared database: the same cookie works on every instance.
+  return { server, cookie: s.cookie };
+}
+
+function stateOf(server: RunningServer, cookie: string, id: string): Promise<string> {
+  return request(server.url, `/api/sessions/${id}`, { cookie })
+    .then((response) => readJson<{ session: { state: string } }>(response))
+    .then((body) => body.session.state);
+}
+
+async function instanceIds(server: RunningServer): Promise<string[]> {
+  const rows = await server.db.selectFrom("server_instances").select("id").orderBy("id").execute();
+  return rows.map((row) => row.id);
+}
+
+describe("several server instances on one database", () => {
+  it("answers 409 with the owner's address on the other instance, which takes the session once the owner stops", async () => {
+    const s = await sessionServer([
+      execTurn("sleep 1.5; echo first-task"),
+      { text: "The first task is done." },
+      { text: "The second task is done." },
+    ]);
+    const b = await secondInstance(s);
+    expect(await instanceIds(b.server)).toEqual([s.server.instance.id, b.server.instance.id].sort());
+
+    const id = await s.createSession({ approval_mode: "allow-all" });
+    expect((await s.call(`/api/sessions/${id}/tasks`, { json: { input: "first" } })).status).toBe(202);
+
+    // B reads the session from the shared database, but cannot act on its runtime.
+    expect(await stateOf(b.server, b.cookie, id)).toBe("running");
+    for (const [path, json] of [
+      [`/api/sessions/${id}/tasks`, { input: "second" }],
+      [`/api/sessions/${id}/steer`, { input: "hurry" }],
+      [`/api/sessions/${id}/abort`, {}],
+    ] as const) {
+      const refused = await request(b.server.url, path, { cookie: b.cookie, json });
+      expect(refused.status, path).toBe(409);
+      expect(await readJson<ErrorBody>(refused)).toMatchObject({
+        error: "session_owned_elsewhere",
+        owner_address: s.server.url,
+        message: expect.stringContaining(s.server.url),
+      });
+    }
+    const approvals = await request(b.server.url, `/api/sessions/${id}/approvals`, { cookie: b.cookie });
+    expect(approvals.status).toBe(409);
+    const removal = await request(b.server.url, `/api/sessions/${id}`, {
+      cookie: b.cookie,
+      method: "DELETE",
+    });
+    expect(removal.status).toBe(409);
+
+    await eventually(async () => (await stateOf(s.server, s.cookie, id)) === "idle", "the first task's end");
+    // Idle but still open on A (until its idle release): still A's.
+    expect(
+      (await request(b.server.url, `/api/sessions/${id}/tasks`, { cookie: b.cookie, json: { input: "x" } }))
+        .status,
+    ).toBe(409);
+
+    // A stops cleanly: its row goes and its sessions are free at once.
+    await s.server.close();
+    expect(await instanceIds(b.server)).toEqual([b.server.instance.id]);
+    const taken = await request(b.server.url, `/api/sessions/${id}/tasks`, {
+      cookie: b.cookie,
+      json: { input: "second" },
+    });
+    expect(taken.status, await taken.clone().text()).toBe(202);
+    await eventually(async () => (await stateOf(b.server, b.cookie, id)) === "idle", "the second task's end");
+    // B resumed the session from its trace: the second request carries the first task's work.
+    const last = JSON.stringify(s.llm.requests.at(-1)?.body);
+    expect(last).toContain("first-task");
+    expect(last).toContain("second");
+  });
+
+  it("takes over a session whose owner's lease lapsed, and a restart leaves a live owner's sessions alone", async () => {
+    const s = await sessionServer([{ text: "Taken over." }]);
+    const id = await s.createSession({ approval_mode: "allow-all" });
+    await s.server.close();
+    // An instance on another host, which this one cannot check: only its lease tells.
+    const b = await secondInstance(s);
+    const leaseEnds = Date.now() + 2_500;
+    await b.server.db
+      .insertInto("server_instances")
+      .values({
+        id: "instance-elsewhere",
+        address: "http://10.1.2.3:7364",
+        hostname: "another-host",
+        pid: 1,
+        started_at: new Date().toISOString(),
+        lease_expires_at: new Date(leaseEnds).toISOString(),
+      })
+      .execute();
+    await b.server.db
+      .updateTable("sessions")
+      .set({ owner_instance: "instance-elsewhere", state: "running" })
+      .where("id", "=", id)
+      .execute();
+
+    const refused = await request(b.server.url, `/api/sessions/${id}/tasks`, {
+      cookie: b.cookie,
+      json: { input: "go" },
+    });
+    expect(refused.status).toBe(409);
+    expect(await readJson<ErrorBody>(refused)).toMatchObject({ owner_address: "http://10.1.2.3:7364" });
+
+    // A third instance starting now must not reset what a live instance holds.
+    const c = await secondInstance(s);
+    expect(await stateOf(c.server, c.cookie, id)).toBe("running");
+    const row = await c.server.db
+      .selectFrom("sessions")
+      .select("owner_instance")
+      .where("id", "=", id)
+      .executeTakeFirst();
+    expect(row?.owner_instance).toBe("instance-elsewhere");
+
+    // The lease lapses: B takes the session (idle: nothing of the old owner runs) and runs the task.
+    await new Promise((resolve) => setTimeout(resolve, Math.max(0, leaseEnds - Date.now()) + 50));
+    const taken = await request(b.server.url, `/api/sessions/${id}/tasks`, {
+      cookie: b.cookie,
+      json: { input: "go" },
+    });
+    expect(taken.status, await taken.clone().text()).toBe(202);
+    await eventually(async () => (await stateOf(b.server, b.cookie, id)) === "idle", "the task's end on B");
+    expect(
+      (await request(c.server.url, `/api/sessions/${id}/tasks`, { cookie: c.cookie, json: { input: "x" } }))
+        .status,
+    ).toBe(409);
+  });
+
+  it("stops its runtime of a session another instance took over while this one was judged dead", async () => {
+    const s = await sessionServer([{ text: "Done." }], { leaseRenewMs: 100 });
+    const id = await s.createSession({ approval_mode: "allow-all" });
+    expect(s.server.sessions.runtime(id)).toBeDefined();
+    // What a takeover leaves behind: the session names another live instance.
+    await s.server.db
+      .insertInto("server_instances")
+      .values({
+        id: "instance-elsewhere",
+        address: "http://10.1.2.3:7364",
+        hostname: "another-host",
+        pid: 1,
+        started_at: new Date().toISOString(),
+        lease_expires_at: new Date(Date.now() + 60_000).toISOString(),
+      })
+      .execute();
+    await s.server.db
+      .updateTable("sessions")
+      .set({ owner_instance: "instance-elsewhere" })
+      .where("id", "=", id)
+      .execute();
+    await eventually(() => s.server.sessions.runtime(id) === undefined, "the runtime to stop after a renewal");
+    const refused = await s.call(`/api/sessions/${id}/tasks`, { json: { input: "go" } });
+    expect(refused.status).toBe(409);
+  });
+
+  it("takes over at once the session of an instance on this host that was SIGKILLed mid-command", async () => {
+    const s = await sessionServer([execTurn("sleep 3; echo never-reached"), { text: "unused" }]);
+    const database = await testDatabaseFor(s.dataRoot);
+    const child = spawn(
+      process.execPath,
+      [
+        join(import.meta.dirname, "instance-server.mjs"),
+        s.dataRoot,
+        dirname(s.workspace),
+        ...(database ? [database] : []),
+      ],
+      { stdio: ["ignore", "pipe", "pipe"] },
+    );
+    const exited = new Promise<NodeJS.Signals | null>((resolve) =>
+      child.once("exit", (_code, signal) => resolve(signal)),
+    );
+    kills.push(async () => {
+      if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
+      await exited;
+    });
+    let stderr = "";
+    child.stderr.on("data", (chunk) => {
+      stderr += String(chunk);
+    });
+    const started = await new Promise<{ url: string; instance: string }>((resolve, reject) => {
+      let out = "";
+      child.stdout.on("data", (chunk) => {
+        out += String(chunk);
+        const line = out.split("\n")[0];
+        if (out.includes("\n") && line) resolve(JSON.parse(line));
+      });
+      child.once("exit", () => reject(new Error(`the second instance exited before it started: ${stderr}`)));
+    });
+
+    const cookie = await login(started.url, "admin", ADMIN_PASSWORD);
+    const created = await request(started.url, "/api/sessions", {
+      cookie,
+      json: { workspace: s.workspace, approval_mode: "allow-all" },
+    });
+    expect(created.status).toBe(201);
+    const id = (await readJson<{ session: { id: string } }>(created)).session.id;
+    expect(
+      (await request(started.url, `/api/sessions/${id}/tasks`, { cookie, json: { input: "wait" } })).status,
+    ).toBe(202);
+    await s.llm.waitForRequests(1);
+    const owned = await request(s.server.url, `/api/sessions/${id}/tasks`, { cookie, json: { input: "x" } });
+    expect(await readJson<ErrorBody>(owned)).toMatchObject({
+      error: "session_owned_elsewhere",
+      owner_address: started.url,
+    });
+
+    child.kill("SIGKILL");
+    expect(await exited).toBe("SIGKILL");
+    s.llm.setScript([{ text: "Carried on after the crash." }]);
+    // Its process is gone from this host: no wait for its lease.
+    const taken = await request(s.server.url, `/api/sessions/${id}/tasks`, {
+      cookie,
+      json: { input: "carry on" },
+    });
+    expect(taken.status, await taken.clone().text()).toBe(202);
+    await eventually(
+      async () => (await stateOf(s.server, cookie, id)) === "idle",
+      "the task on the survivor",
+    );
+    expect(await instanceIds(s.server)).toEqual([s.server.instance.id]);
+    expect(JSON.stringify(s.llm.requests.at(-1)?.body)).toContain("carry on");
+  });
+});
