@@ -9,6 +9,7 @@ import { agentRoutes } from "./agents/routes.js";
 import { createServerApp, type ServerAppOptions } from "./app.js";
 import { ensureBootstrapAdmin, type InitialAdmin } from "./auth/bootstrap.js";
 import { streamCredentialVerifier } from "./auth/stream-credentials.js";
+import { PgRelay } from "./cluster/pg-relay.js";
 import {
   type DatabaseTarget,
   databaseSecretValues,
@@ -189,6 +190,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
   let server: ServerType | undefined;
   let metricsListener: MetricsListener | undefined;
   let lease: InstanceLease | undefined;
+  let relay: PgRelay | undefined;
   try {
     const applied = await migrateToLatest(db);
     if (applied.length > 0) logger.info({ migrations: applied }, "database migrated");
@@ -215,6 +217,20 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     // Before anything can claim a session: the sessions of instances that are gone become free
     // (and idle), and this one is registered (its address filled in once it listens).
     await instance.start(options.advertiseUrl ?? "");
+    if (target.kind === "postgres") {
+      // Live events cross instances: a browser on this one sees a task another one runs.
+      const started = await PgRelay.start({
+        url: target.url,
+        instanceId: instance.id,
+        logger,
+        onEvents: (events) => {
+          for (const { channel, event, data } of events)
+            hub.publishRelayed(channel, { ...(event !== undefined ? { event } : {}), data });
+        },
+      });
+      relay = started;
+      hub.relayTo((channel, input) => started.send({ channel, ...input }));
+    }
     sessions = new SessionManager({
       hub,
       store,
@@ -261,6 +277,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     const metricsEndpoint = metricsListener;
     const running = server;
     const manager = sessions;
+    const eventRelay = relay;
     let closing: Promise<void> | undefined;
     return {
       url,
@@ -281,6 +298,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
           await manager.close();
           // Its sessions are free for the other instances at once, not when the lease lapses.
           await instance.stop();
+          await eventRelay?.close();
           await metricsEndpoint?.close();
           streams.close();
           hub.close();
@@ -298,6 +316,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
   } catch (error) {
     server?.close();
     await lease?.stop().catch(() => undefined);
+    await relay?.close();
     await metricsListener?.close();
     await db.destroy();
     throw error;

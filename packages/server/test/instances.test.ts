@@ -3,7 +3,18 @@ import { dirname, join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import type { RunningServer } from "../src/index.js";
 import { ADMIN_PASSWORD, login, readJson, request, startTestServer, testDatabaseFor } from "./helpers.js";
-import { eventually, execTurn, type SessionServer, sessionServer } from "./session-fixture.js";
+import { TEST_DATABASE } from "./postgres/test-database.js";
+import {
+  eventually,
+  execTurn,
+  payloadType,
+  type SessionServer,
+  serverEvents,
+  sessionServer,
+  waitForEnvelope,
+  waitForServerEvent,
+} from "./session-fixture.js";
+import { SseClient } from "./sse-client.js";
 
 // Several server instances on one database (the data root's SQLite file, or one PostgreSQL
 // database in the `postgres` project), sharing the data root's traces: a session's runtime lives
@@ -177,7 +188,10 @@ describe("several server instances on one database", () => {
       .set({ owner_instance: "instance-elsewhere" })
       .where("id", "=", id)
       .execute();
-    await eventually(() => s.server.sessions.runtime(id) === undefined, "the runtime to stop after a renewal");
+    await eventually(
+      () => s.server.sessions.runtime(id) === undefined,
+      "the runtime to stop after a renewal",
+    );
     const refused = await s.call(`/api/sessions/${id}/tasks`, { json: { input: "go" } });
     expect(refused.status).toBe(409);
   });
@@ -250,3 +264,42 @@ describe("several server instances on one database", () => {
     expect(JSON.stringify(s.llm.requests.at(-1)?.body)).toContain("carry on");
   });
 });
+
+describe.skipIf(TEST_DATABASE !== "postgres")(
+  "live events across instances (PostgreSQL LISTEN/NOTIFY)",
+  () => {
+    it("streams to a client of B the task A runs, a big output whole, and the session list's changes", async () => {
+      // A command output far over one notification's 8000 bytes, in characters of every width.
+      const big = "printf 'big-start '; for i in $(seq 1 3000); do printf '€🐧x'; done; printf ' big-end'";
+      const s = await sessionServer([execTurn(big), { text: "The output was long." }]);
+      const b = await secondInstance(s);
+      const id = await s.createSession({ approval_mode: "allow-all" });
+      const onB = await SseClient.connect(`${b.server.url}/api/sessions/${id}/stream`, { cookie: b.cookie });
+      const listOnB = await SseClient.connect(`${b.server.url}/api/events`, { cookie: b.cookie });
+      kills.push(async () => {
+        onB.close();
+        listOnB.close();
+      });
+      await waitForServerEvent(onB, "task_state");
+
+      expect((await s.call(`/api/sessions/${id}/tasks`, { json: { input: "print it" } })).status).toBe(202);
+      const messages = await waitForEnvelope(onB, "task_end");
+      const output = messages.find((m) => payloadType(m) === "tool_call_output");
+      const text = String((output?.payload as { output?: string }).output);
+      expect(text).toContain("big-start");
+      expect(text).toContain("€🐧x".repeat(3000));
+      expect(text).toContain("big-end");
+      expect(messages.at(-1)?.payload).toMatchObject({ type: "task_end", status: "completed" });
+      // B's ids are its own (its epoch), in order: a reconnect to B replays from them.
+      const ids = onB.events.filter((e) => e.id !== undefined).map((e) => e.id);
+      expect(ids.every((eventId) => eventId?.startsWith(`${b.server.hub.epoch}-`))).toBe(true);
+      const states = await waitForServerEvent(onB, "task_state", 3);
+      expect(states.map((e) => e.state)).toEqual(["idle", "running", "idle"]);
+      await listOnB.until((c) =>
+        serverEvents(c.events).some(
+          (e) => e.type === "session_state" && e.session_id === id && e.state === "idle",
+        ),
+      );
+    });
+  },
+);

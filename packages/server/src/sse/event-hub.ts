@@ -235,6 +235,8 @@ export class EventHub {
   readonly #closedLastSeq = new Map<string, number>();
   /** The highest seq among closed channels no longer remembered: where a forgotten one restarts. */
   #forgottenFloor = 0;
+  /** Where each event published here goes too: the other instances on the database. */
+  #relay: ((channelId: string, input: PublishInput) => void) | undefined;
 
   constructor(options: EventHubOptions = {}) {
     this.epoch = options.epoch ?? defaultEpoch();
@@ -267,9 +269,29 @@ export class EventHub {
     }
   }
 
-  /** Appends an event to a channel's buffer and wakes its subscribers. */
+  /** Appends an event to a channel's buffer and wakes its subscribers (and relays it, see relayTo). */
   publish(channelId: string, input: PublishInput): HubEvent {
-    const channel = this.#channel(channelId);
+    const event = this.#append(this.#channel(channelId), input);
+    this.#relay?.(channelId, input);
+    return event;
+  }
+
+  /** From now on every event published here is handed to `sink` as well. */
+  relayTo(sink: (channelId: string, input: PublishInput) => void): void {
+    this.#relay = sink;
+  }
+
+  /**
+   * An event another instance published: buffered and delivered under this hub's own id, and
+   * only on a channel open here (someone watches it, or this instance ran it), so the sessions
+   * nobody here watches cost no memory.
+   */
+  publishRelayed(channelId: string, input: PublishInput): HubEvent | undefined {
+    const channel = this.#channels.get(channelId);
+    return channel ? this.#append(channel, input) : undefined;
+  }
+
+  #append(channel: Channel, input: PublishInput): HubEvent {
     const event = channel.append(this.epoch, input);
     for (const subscriber of channel.subscribers) subscriber.notify();
     return event;

@@ -40,9 +40,17 @@ export function sessionStreamRoutes(options: SessionRoutesOptions): AnyRouteSpec
       if (lease instanceof Response) return lease;
       return streamChannel(c, hub, sessionChannel(session.id), {
         lease,
+        // Without a runtime here, the stored state tells whether another instance runs a task
+        // (its events reach this stream through the relay).
         snapshot: () =>
           manager.runtime(session.id)?.snapshotEvents() ?? [
-            { event: "server_event", data: JSON.stringify({ type: "task_state", ...IDLE }) },
+            {
+              event: "server_event",
+              data: JSON.stringify({
+                type: "task_state",
+                ...(session.state === "running" ? { ...IDLE, state: "running" } : IDLE),
+              }),
+            },
           ],
       });
     },
