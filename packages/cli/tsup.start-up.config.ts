@@ -37,5 +37,8 @@ export default defineConfig({
   footer: { js: BUNDLE_WRAPPER_TAIL },
   esbuildOptions(options) {
     options.supported = { ...options.supported, "dynamic-import": false };
+    // Every character past ASCII written as an escape: the launcher then reads the file as
+    // Latin-1, a copy, where decoding 1.7 MB of UTF-8 took 10 – 30 ms of every start.
+    options.charset = "ascii";
   },
 });

@@ -3,6 +3,7 @@
 // `penguin run` in a fresh home, against a local server that refuses the model request (the cache
 // is taken as the first request is created, so what the start compiled is in it). A machine with
 // another Node refuses the shipped cache and makes its own (src/launch/code-cache.ts).
+import { isAscii } from "node:buffer";
 import { spawn } from "node:child_process";
 import { createHash } from "node:crypto";
 import {
@@ -25,9 +26,14 @@ const CACHE_FILE = "cli.cjs.cache";
 /** A start that takes longer than this is broken, not slow. */
 const RUN_TIMEOUT_MS = 60_000;
 
-const sha256 = createHash("sha256").update(readFileSync(bundle)).digest("hex");
+const bundleBytes = readFileSync(bundle);
+// The launcher reads an ASCII bundle as Latin-1, a copy instead of a UTF-8 decode (start-up-bundle.ts):
+// the start-up build escapes every other character (charset ascii), and a regular expression's own.
+const ascii = isAscii(bundleBytes);
+if (!ascii) console.warn("dist/cli.cjs is not all ASCII: the launcher will decode it as UTF-8 (slower)");
+const sha256 = createHash("sha256").update(bundleBytes).digest("hex");
 const writeManifest = (cache) =>
-  writeFileSync(manifestFile, `${JSON.stringify({ sha256, cache }, null, 2)}\n`);
+  writeFileSync(manifestFile, `${JSON.stringify({ sha256, ascii, cache }, null, 2)}\n`);
 rmSync(join(dist, CACHE_FILE), { force: true });
 writeManifest(null);
 

@@ -49,6 +49,12 @@ describe("the build", () => {
     expect(cache).toEqual({ file: "cli.cjs.cache", node: process.version, arch: process.arch });
     expect(statSync(join(DIST, "cli.cjs.cache")).size).toBeGreaterThan(100_000);
   });
+
+  test("writes the one-file CLI in ASCII, and says so, so the launcher reads it without decoding", () => {
+    expect(manifest().ascii).toBe(true);
+    const bytes = readFileSync(join(DIST, "cli.cjs"));
+    expect(bytes.findIndex((byte) => byte >= 0x80)).toBe(-1);
+  });
 });
 
 describe("a session's start", () => {
@@ -57,6 +63,8 @@ describe("a session's start", () => {
     const stderr = await runWithCache(folder);
     expect(stderr).toContain("code cache: shipped accepted");
     expect(stderr).not.toContain("code cache: saved");
+    // The bundle's own text past ASCII (escaped in the file) comes out as written.
+    expect(stderr).toContain("── done ·");
     expect(existsSync(folder)).toBe(false);
   });
 
@@ -121,6 +129,8 @@ describe("the launcher's parts", () => {
     };
     expect(write("{ torn")).toBeUndefined();
     expect(write(JSON.stringify({ sha256: "../../etc/passwd", cache: null }))).toBeUndefined();
+    // A manifest of an earlier build, which checked no encoding: the bundle is decoded as UTF-8.
+    expect(write(JSON.stringify({ sha256: "a".repeat(64), cache: null }))?.ascii).toBe(false);
     expect(codeCacheFor(dir, undefined, { [CODE_CACHE_ENV]: tempDir("c") })).toMatchObject({
       origin: "none",
       save: undefined,

@@ -35,9 +35,21 @@ function firstIssue(error: z.ZodError): EnvelopeError {
   return { path: formatPath(issue.path), message: issue.message };
 }
 
+/**
+ * How many envelopes a process checks before zod compiles the schema's fast path. The compile
+ * costs some 12 ms (the first dozen records of a session, measured with a 20-round run's trace)
+ * and saves some 0.035 ms a record after it: a short run never earns it back, a long one pays it
+ * once, after its first records instead of on the way to its first model request. The checks
+ * are the same either way.
+ */
+export const ENVELOPE_CHECKS_BEFORE_COMPILE = 256;
+let envelopesChecked = 0;
+
 /** Validates an already parsed value as an envelope. Never throws. */
 export function parseEnvelope(value: unknown): ParseResult {
-  const result = OmniMessageSchema.safeParse(value);
+  const jitless = envelopesChecked < ENVELOPE_CHECKS_BEFORE_COMPILE;
+  if (jitless) envelopesChecked += 1;
+  const result = OmniMessageSchema.safeParse(value, jitless ? { jitless: true } : undefined);
   // The schema has checked the value; the cast only spreads the union per payload kind.
   if (result.success) return { ok: true, value: result.data as OmniMessage };
   return { ok: false, error: firstIssue(result.error) };

@@ -52,13 +52,15 @@ function saveAtFirstRequest(script: Script, save: CodeCache["save"], env: NodeJS
 export function startUpBundle(env: NodeJS.ProcessEnv = process.env): StartUpBundle | undefined {
   const distDir = dirname(fileURLToPath(import.meta.url));
   const file = join(distDir, BUNDLE_FILE);
+  const manifest = readManifest(join(distDir, MANIFEST_FILE));
   let source: string;
   try {
-    source = readFileSync(file, "utf8");
+    // ASCII reads the same as Latin-1 and as UTF-8; Latin-1 is a copy, UTF-8 a decode.
+    source = readFileSync(file, manifest?.ascii ? "latin1" : "utf8");
   } catch {
     return undefined;
   }
-  const cache = codeCacheFor(distDir, readManifest(join(distDir, MANIFEST_FILE)), env);
+  const cache = codeCacheFor(distDir, manifest, env);
   const script = new Script(source, {
     filename: file,
     // The wrapper's line (bundle-wrapper.ts) is not the bundle's: stack traces keep its line numbers.

@@ -5,8 +5,11 @@ import type { Style } from "./style.js";
 // ones in red, hunk headers in cyan; other lines dim, as every tool output is. Without colour
 // (a pipe, NO_COLOR) the style leaves every line as it is.
 
-/** The line collapseOutput puts where it folded lines away: a diff goes on after it. */
-const FOLD_MARKER = /^… \d+ more lines …$/;
+/**
+ * The line collapseOutput puts where it folded lines away: a diff goes on after it. `\u2026` is
+ * "…", written as an escape so that the one-file build stays ASCII (tsup.start-up.config.ts).
+ */
+const FOLD_MARKER = /^\u2026 \d+ more lines \u2026$/;
 /** The one-line summary of a change too large to diff: `+80/−100 lines`. */
 const CHANGE_SUMMARY = /^\+(\d+)\/\u2212(\d+) lines$/;
 /** apply_patch's line per file: `A path`, `M path (+1 −1)`, `R from -> to`, `D path`. */

@@ -3,7 +3,7 @@ import type { LoginEnvironmentMode } from "@penguin/state";
 import { MAX_COMMAND_SESSIONS } from "@penguin/state";
 import { LoginEnvironment } from "./login-environment.js";
 import { NON_INTERACTIVE_ENV, nonInteractiveEnv } from "./non-interactive-env.js";
-import { findOnPath, type Platform, resolveShell } from "./platform.js";
+import { findOnPath, type Platform } from "./platform.js";
 import { ProcessJournal } from "./process-journal.js";
 import { BWRAP_PROGRAM, bwrapArguments, type SandboxPlacement } from "./sandbox-command.js";
 import { captureHome, SANDBOX_HOME_ENV, sandboxBaseEnv } from "./sandbox-env.js";
@@ -14,6 +14,7 @@ import {
   TERMINATE_GRACE_MS,
 } from "./session.js";
 import type { CommandLauncher } from "./session-spec.js";
+import { ShellLookup } from "./shell-lookup.js";
 import { DEFAULT_UNREAD_BUFFER_CHARS } from "./unread-buffer.js";
 
 /**
@@ -81,6 +82,7 @@ export class ProcessManager {
   private readonly exitListeners = new Set<(session: CommandSession) => void>();
   private readonly journal: ProcessJournal | undefined;
   private readonly sandbox: SandboxPlacement | undefined;
+  private readonly shells: ShellLookup;
 
   constructor(options: ProcessManagerOptions = {}) {
     this.maxSessions = options.maxSessions ?? MAX_COMMAND_SESSIONS;
@@ -97,6 +99,7 @@ export class ProcessManager {
     this.baseEnv = options.sandbox ? sandboxBaseEnv(inherited) : inherited;
     this.terminateGraceMs = options.terminateGraceMs ?? TERMINATE_GRACE_MS;
     this.platform = options.platform ?? process.platform;
+    this.shells = new ShellLookup(this.platform, isExecutable);
     this.sandbox = options.sandbox;
     this.login = this.loginEnvironmentOf(options.loginEnvironment);
     this.journal = options.registryDir !== undefined ? new ProcessJournal(options.registryDir) : undefined;
@@ -109,7 +112,7 @@ export class ProcessManager {
   ): LoginEnvironment | undefined {
     if (!settings || this.platform === "win32") return undefined;
     const env = nonInteractiveEnv(this.baseEnv, this.extraEnv);
-    const shell = resolveShell({ platform: this.platform, env, isExecutable });
+    const shell = this.shells.resolve(env);
     if (!shell.ok) return undefined;
     const keep = new Set([...Object.keys(NON_INTERACTIVE_ENV), ...Object.keys(this.extraEnv)]);
     // The capture runs outside the sandbox: with an empty HOME of its own (see captureHome).
@@ -144,7 +147,7 @@ export class ProcessManager {
     if (this.disposed)
       return { ok: false, error: "the command sessions of this agent session have been shut down" };
     const env = nonInteractiveEnv(this.baseEnv, this.extraEnv);
-    const shell = resolveShell({ platform: this.platform, env, isExecutable });
+    const shell = this.shells.resolve(env);
     if (!shell.ok) return shell;
     const launcher = this.sandboxLauncher(env);
     if (!launcher.ok) return launcher;

@@ -48,12 +48,22 @@ export const ProcessRecordSchema = z.object({
 
 export type ProcessRecord = z.infer<typeof ProcessRecordSchema>;
 
-/** Writes a record atomically (a temp file renamed over it), private to the user (0600). */
+/**
+ * Writes a record atomically (a temp file renamed over it), private to the user (0600). The
+ * folder (private too) is made when the write finds it missing: a command writes its record
+ * three times, and the folder is there from the first on.
+ */
 export function writeProcessRecord(dir: string, record: ProcessRecord): void {
-  mkdirSync(dir, { recursive: true, mode: 0o700 });
   const file = join(dir, `${record.id}.json`);
   const temp = `${file}.${process.pid}.tmp`;
-  writeFileSync(temp, `${JSON.stringify(record)}\n`, { mode: 0o600 });
+  const text = `${JSON.stringify(record)}\n`;
+  try {
+    writeFileSync(temp, text, { mode: 0o600 });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    writeFileSync(temp, text, { mode: 0o600 });
+  }
   renameSync(temp, file);
 }
 

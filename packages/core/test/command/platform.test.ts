@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { ShellLookup } from "../../src/processes/shell-lookup.js";
 import {
   findOnPath,
   interruptPlan,
@@ -128,5 +129,47 @@ describe("signals per platform", () => {
   it("makes a process group on POSIX (detached) but no console window on Windows", () => {
     expect(processGroupSpawnOptions("linux")).toEqual({ detached: true, windowsHide: true });
     expect(processGroupSpawnOptions("win32")).toEqual({ detached: false, windowsHide: true });
+  });
+});
+
+describe("the shell of a manager's commands, looked up once", () => {
+  /** An isExecutable over a changing set of files, counting its calls. */
+  function disk(...paths: string[]) {
+    const present = new Set(paths);
+    const calls: string[] = [];
+    return {
+      present,
+      calls,
+      isExecutable: (file: string) => {
+        calls.push(file);
+        return present.has(file);
+      },
+    };
+  }
+  const PATH = "/opt/a:/opt/b:/usr/local/bin:/usr/bin";
+
+  it("searches PATH for the first command and only checks the shell it found for the next ones", () => {
+    const fs = disk("/usr/bin/bash");
+    const shells = new ShellLookup("linux", fs.isExecutable);
+    expect(shells.resolve({ PATH })).toEqual({ ok: true, shell: "/usr/bin/bash" });
+    expect(fs.calls).toHaveLength(4);
+    fs.calls.length = 0;
+    expect(shells.resolve({ PATH })).toEqual({ ok: true, shell: "/usr/bin/bash" });
+    expect(fs.calls).toEqual(["/usr/bin/bash"]);
+  });
+
+  it("looks again when PATH or PENGUIN_SHELL changes, or when the shell it found is gone", () => {
+    const fs = disk("/usr/bin/bash", "/opt/b/bash");
+    const shells = new ShellLookup("linux", fs.isExecutable);
+    expect(shells.resolve({ PATH: "/usr/bin" })).toEqual({ ok: true, shell: "/usr/bin/bash" });
+    expect(shells.resolve({ PATH })).toEqual({ ok: true, shell: "/opt/b/bash" });
+    expect(shells.resolve({ PATH, PENGUIN_SHELL: "/bin/zsh" })).toEqual({ ok: true, shell: "/bin/zsh" });
+    expect(shells.resolve({ PATH })).toEqual({ ok: true, shell: "/opt/b/bash" });
+    fs.present.delete("/opt/b/bash");
+    expect(shells.resolve({ PATH })).toEqual({ ok: true, shell: "/usr/bin/bash" });
+    fs.present.delete("/usr/bin/bash");
+    const none = shells.resolve({ PATH });
+    expect(none.ok).toBe(false);
+    expect(!none.ok && none.error).toMatch(/no bash found on PATH/);
   });
 });

@@ -125,6 +125,20 @@ describe.skipIf(process.platform !== "linux")("process registry", () => {
     expect(record(dir, "cmd_1").output_file).toBeUndefined();
   });
 
+  it("makes the registry folder private when a command finds it missing, the first time and after it was removed", async () => {
+    const { dir, cwd, home } = registry();
+    const processes = manager(dir, home);
+    const first = started(processes.start({ cmd: "true", cwd }));
+    await waitUntil(() => first.finished, "the first command to finish");
+    expect(statSync(dir).mode & 0o777).toBe(0o700);
+    rmSync(dir, { recursive: true });
+    const second = started(processes.start({ cmd: "true", cwd }));
+    await waitUntil(() => second.finished, "the second command to finish");
+    expect(statSync(dir).mode & 0o777).toBe(0o700);
+    expect(statSync(join(dir, "cmd_2.json")).mode & 0o777).toBe(0o600);
+    expect(record(dir, "cmd_2")).toMatchObject({ state: "exited", exit: { kind: "code", code: 0 } });
+  });
+
   it("a second manager on the same registry (a resumed session) re-attaches a running job, keeps an exit code, and goes on with the next id", async () => {
     const { dir, cwd, home } = registry();
     const before = manager(dir, home);
