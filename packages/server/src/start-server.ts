@@ -9,6 +9,8 @@ import { agentRoutes } from "./agents/routes.js";
 import { createServerApp, type ServerAppOptions } from "./app.js";
 import { ensureBootstrapAdmin, type InitialAdmin } from "./auth/bootstrap.js";
 import { streamCredentialVerifier } from "./auth/stream-credentials.js";
+import { findUserRowById, toUser } from "./auth/users.js";
+import { InstanceCalls } from "./cluster/instance-calls.js";
 import { PgRelay } from "./cluster/pg-relay.js";
 import {
   type DatabaseTarget,
@@ -110,6 +112,11 @@ export interface StartServerOptions
   leaseTtlMs?: number;
   /** How often the lease is renewed; default LEASE_RENEW_MS (5 s). */
   leaseRenewMs?: number;
+  /**
+   * How long a call routed to the instance that owns its session waits for the answer (on
+   * PostgreSQL); default RELAYED_CALL_TIMEOUT_MS (15 s). Past it the answer is the 409.
+   */
+  relayedCallTimeoutMs?: number;
 }
 
 export interface RunningServer {
@@ -191,6 +198,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
   let metricsListener: MetricsListener | undefined;
   let lease: InstanceLease | undefined;
   let relay: PgRelay | undefined;
+  let calls: InstanceCalls | undefined;
   try {
     const applied = await migrateToLatest(db);
     if (applied.length > 0) logger.info({ migrations: applied }, "database migrated");
@@ -224,8 +232,11 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
         instanceId: instance.id,
         logger,
         onEvents: (events) => {
-          for (const { channel, event, data } of events)
+          for (const relayed of events) {
+            if (calls?.receive(relayed)) continue;
+            const { channel, event, data } = relayed;
             hub.publishRelayed(channel, { ...(event !== undefined ? { event } : {}), data });
+          }
         },
       });
       relay = started;
@@ -268,6 +279,35 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     server = serve({ fetch: app.fetch, hostname: host, port: options.port ?? DEFAULT_PORT });
     const address = await listen(server);
     const url = formatUrl(host, address.port);
+    const eventRelay = relay;
+    if (eventRelay) {
+      const instanceCalls = new InstanceCalls({
+        instanceId: instance.id,
+        send: (event) => eventRelay.send(event),
+        selfUrl: () => url,
+        logger,
+        timeoutMs: options.relayedCallTimeoutMs,
+        async fetch(request, caller) {
+          const row = await findUserRowById(db, caller.userId);
+          if (!row || row.disabled_at !== null) {
+            return Response.json(
+              { error: "unauthorized", message: "the user is gone or disabled" },
+              { status: 401 },
+            );
+          }
+          const relayedAuth = {
+            user: toUser(row),
+            method: caller.method,
+            ...(caller.authSessionId !== undefined ? { authSessionId: caller.authSessionId } : {}),
+            ...(caller.apiTokenId !== undefined ? { apiTokenId: caller.apiTokenId } : {}),
+          };
+          return app.fetch(request, { relayedAuth });
+        },
+      });
+      calls = instanceCalls;
+      sessions.forwardCall = (owner, request, caller, body) =>
+        instanceCalls.forward(owner.id, request, caller, body);
+    }
     logger.info({ url, instance_id: instance.id }, "server listening");
     if (options.advertiseUrl === undefined) await instance.setAddress(url);
     if (metrics && options.metricsPort !== undefined) {
@@ -277,7 +317,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     const metricsEndpoint = metricsListener;
     const running = server;
     const manager = sessions;
-    const eventRelay = relay;
+    const instanceCalls = calls;
     let closing: Promise<void> | undefined;
     return {
       url,
@@ -298,6 +338,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
           await manager.close();
           // Its sessions are free for the other instances at once, not when the lease lapses.
           await instance.stop();
+          instanceCalls?.close();
           await eventRelay?.close();
           await metricsEndpoint?.close();
           streams.close();

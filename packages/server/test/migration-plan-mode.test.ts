@@ -81,7 +81,11 @@ describe("migration 0003_plan_mode_sessions", () => {
 
   it("keeps every existing row, allows plan, still refuses unknown modes and keeps foreign keys", async () => {
     const { file, db } = await databaseAtPreviousVersion();
-    expect(await migrateToLatest(db)).toEqual(["0003_plan_mode_sessions", "0004_execution_profiles"]);
+    expect(await migrateToLatest(db)).toEqual([
+      "0003_plan_mode_sessions",
+      "0004_execution_profiles",
+      "0005_instance_leases",
+    ]);
 
     const sessions = await db.selectFrom("sessions").selectAll().orderBy("id").execute();
     expect(sessions.map((row) => [row.id, row.title, row.approval_mode, row.state, row.updated_at])).toEqual([

@@ -2,7 +2,7 @@ import type { MiddlewareHandler } from "hono";
 import { getCookie } from "hono/cookie";
 import type { Kysely } from "kysely";
 import type { ServerDatabase } from "../db/schema.js";
-import type { AppEnv } from "../http/context.js";
+import type { AppEnv, AuthState } from "../http/context.js";
 import { jsonError, unauthorized } from "../http/errors.js";
 import { checkOrigin, UNSAFE_METHODS } from "../http/origin.js";
 import { routeKey } from "../http/route.js";
@@ -11,6 +11,11 @@ import { findAuthSessionUser } from "./auth-sessions.js";
 
 /** The browser session cookie: HttpOnly, SameSite=Strict, Path=/ (Secure when configured). */
 export const SESSION_COOKIE_NAME = "penguin_session";
+
+/** The Hono environment of a call run for another instance: the caller it authenticated. */
+export interface RelayedCallEnv {
+  relayedAuth?: AuthState;
+}
 
 /** Bearer tokens and cookie values are base64url (with a prefix); anything else is not ours. */
 const BEARER = /^Bearer\s+([A-Za-z0-9_-]{1,512})$/i;
@@ -37,6 +42,14 @@ export function authenticate(options: AuthenticateOptions): MiddlewareHandler<Ap
     c.set("auth", undefined);
     const method = c.req.method === "HEAD" ? "GET" : c.req.method;
     if (publicRoutes.has(routeKey(method, c.req.path))) return next();
+
+    // A call another instance authenticated and passed on (cluster/instance-calls.ts): only
+    // code in this process sets the environment, never a request from the network.
+    const relayed = (c.env as RelayedCallEnv | undefined)?.relayedAuth;
+    if (relayed !== undefined) {
+      c.set("auth", relayed);
+      return next();
+    }
 
     const authorization = c.req.header("authorization");
     if (authorization !== undefined) {

@@ -4,6 +4,12 @@ import type { Logger } from "pino";
 import { LEASE_RENEW_MS, LEASE_TTL_MS } from "../limits.js";
 import type { ClaimOutcome, InstanceStore } from "./instance-store.js";
 
+/** An instance as others reach it. */
+export interface InstanceAddress {
+  id: string;
+  address: string;
+}
+
 export interface InstanceLeaseOptions {
   store: InstanceStore;
   logger: Logger;
@@ -89,8 +95,8 @@ export class InstanceLease {
     return this.options.store.release(sessionId, this.id);
   }
 
-  /** The address of the live other instance holding the session, if one does. */
-  async ownerElsewhere(sessionId: string): Promise<string | undefined> {
+  /** The live other instance holding the session, if one does. */
+  async ownerElsewhere(sessionId: string): Promise<InstanceAddress | undefined> {
     const found = await this.#otherOwner(sessionId);
     if (found === undefined) return undefined;
     // An owner on this host whose process is gone is known dead now (see claim).
@@ -98,9 +104,9 @@ export class InstanceLease {
     return this.#otherOwner(sessionId);
   }
 
-  async #otherOwner(sessionId: string): Promise<string | undefined> {
+  async #otherOwner(sessionId: string): Promise<InstanceAddress | undefined> {
     const owner = await this.options.store.ownerOf(sessionId, new Date().toISOString());
-    return owner && owner.id !== this.id ? owner.address : undefined;
+    return owner && owner.id !== this.id ? owner : undefined;
   }
 
   /** Of `sessionIds`, those another instance holds now (this one lost its claim on them). */

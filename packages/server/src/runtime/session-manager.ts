@@ -23,6 +23,7 @@ import {
   type TraceLocation,
 } from "@penguin/trace";
 import type { Logger } from "pino";
+import type { RelayedCaller } from "../cluster/instance-calls.js";
 import type { SessionRow } from "../db/schema.js";
 import type { ServerMetrics } from "../metrics/prometheus.js";
 import { openChanges, revertRecords } from "../sessions/changes.js";
@@ -30,7 +31,7 @@ import type { SessionStore } from "../sessions/store.js";
 import { titleFromMessage } from "../sessions/title.js";
 import type { EventHub } from "../sse/event-hub.js";
 import { publishServerEvent, sessionChannel, userChannel } from "./channels.js";
-import type { InstanceLease } from "./instance-lease.js";
+import type { InstanceAddress, InstanceLease } from "./instance-lease.js";
 import { SessionRuntime, type StartOutcome, type TaskOptions } from "./session-runtime.js";
 
 export interface SessionManagerOptions {
@@ -86,6 +87,19 @@ export class SessionManager {
    */
   #leaseOps: Promise<unknown> = Promise.resolve();
   #closed = false;
+  /**
+   * Passes a call to the instance that owns the session and gives its answer (undefined: it did
+   * not answer in time). Set when the instances share a relay (PostgreSQL); without one, such a
+   * call is answered 409 with the owner's address.
+   */
+  forwardCall:
+    | ((
+        owner: InstanceAddress,
+        request: Request,
+        caller: RelayedCaller,
+        body: string | undefined,
+      ) => Promise<Response | undefined>)
+    | undefined;
 
   constructor(private readonly options: SessionManagerOptions) {
     this.#location = {
@@ -112,7 +126,7 @@ export class SessionManager {
    * needs its runtime (a task, a decision, a process) must go there. Undefined when this instance
    * holds it or nobody does.
    */
-  async ownerElsewhere(sessionId: string): Promise<string | undefined> {
+  async ownerElsewhere(sessionId: string): Promise<InstanceAddress | undefined> {
     if (this.#runtimes.has(sessionId)) return undefined;
     return this.options.lease.ownerElsewhere(sessionId);
   }
@@ -284,7 +298,7 @@ export class SessionManager {
   /** Ends the session: its task, every process, its trace and scratchpad (and its subagents'), its rows. */
   async delete(row: SessionRow): Promise<void> {
     const owner = await this.ownerElsewhere(row.id);
-    if (owner !== undefined) throw new SessionOwnedElsewhereError(owner);
+    if (owner !== undefined) throw new SessionOwnedElsewhereError(owner.address);
     const runtime = this.#runtimes.get(row.id);
     this.#runtimes.delete(row.id);
     await runtime?.dispose();

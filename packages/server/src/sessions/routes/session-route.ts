@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { RELAYED_CALL_HEADER, type RelayedCaller } from "../../cluster/instance-calls.js";
 import type { SessionRow } from "../../db/schema.js";
 import type { AppContext, AuthState } from "../../http/context.js";
 import { jsonError, notFound } from "../../http/errors.js";
@@ -97,6 +98,20 @@ export function ownedElsewhere(c: AppContext, ownerAddress: string): Response {
   );
 }
 
+/** Who made the call, as the owner instance runs it again. */
+function callerOf(auth: AuthState): RelayedCaller {
+  return {
+    userId: auth.user.id,
+    method: auth.method,
+    ...(auth.authSessionId !== undefined ? { authSessionId: auth.authSessionId } : {}),
+    ...(auth.apiTokenId !== undefined ? { apiTokenId: auth.apiTokenId } : {}),
+  };
+}
+
+/** The validated body as JSON again (the request's own was read already). */
+const bodyText = (body: unknown): string | undefined =>
+  body === undefined ? undefined : JSON.stringify(body);
+
 const OWNED_ELSEWHERE_DESCRIPTION =
   "session_owned_elsewhere: another server instance runs this session (its URL in owner_address)";
 
@@ -159,7 +174,15 @@ export function defineSessionRoute<
       const session = await visibleSession(store, input.auth, input.params.id);
       if (!session) return sessionNotFound(c);
       const owner = manager ? await manager.ownerElsewhere(session.id) : undefined;
-      if (owner !== undefined) return ownedElsewhere(c, owner);
+      if (owner !== undefined) {
+        // Routed to the owner when the instances share a relay; a call that was routed already
+        // is answered here (the owner changed meanwhile), never passed on again.
+        const forwarded =
+          manager?.forwardCall && c.req.header(RELAYED_CALL_HEADER) === undefined
+            ? await manager.forwardCall(owner, c.req.raw, callerOf(input.auth), bodyText(input.body))
+            : undefined;
+        return forwarded ?? ownedElsewhere(c, owner.address);
+      }
       return handle(c, { ...input, session });
     },
   });
