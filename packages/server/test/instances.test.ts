@@ -304,7 +304,7 @@ describe.skipIf(TEST_DATABASE !== "postgres")(
       expect((await s.call(`/api/sessions/${id}/tasks`, { json: { input: "print it" } })).status).toBe(202);
       const messages = await waitForEnvelope(onB, "task_end");
       const output = messages.find((m) => payloadType(m) === "tool_call_output");
-      const text = String((output?.payload as { output?: string }).output);
+      const text = String((output?.payload as { output?: string } | undefined)?.output);
       expect(text).toContain("big-start");
       expect(text).toContain("€🐧x".repeat(3000));
       expect(text).toContain("big-end");
@@ -350,7 +350,7 @@ describe.skipIf(TEST_DATABASE !== "postgres")("calls routed to the owner instanc
     expect(decided.status, await decided.clone().text()).toBe(200);
     const messages = await waitForEnvelope(onB, "task_end");
     const output = messages.find((m) => payloadType(m) === "tool_call_output");
-    expect(String((output?.payload as { output?: string }).output)).toContain("approved-on-b");
+    expect(String((output?.payload as { output?: string } | undefined)?.output)).toContain("approved-on-b");
     expect(s.server.sessions.runtime(id)).toBeDefined();
     expect(b.server.sessions.runtime(id)).toBeUndefined();
 
