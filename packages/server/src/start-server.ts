@@ -8,8 +8,8 @@ import type { Logger } from "pino";
 import { agentRoutes } from "./agents/routes.js";
 import { createServerApp, type ServerAppOptions } from "./app.js";
 import { ensureBootstrapAdmin, type InitialAdmin } from "./auth/bootstrap.js";
+import { relayedAuthOf } from "./auth/middleware.js";
 import { streamCredentialVerifier } from "./auth/stream-credentials.js";
-import { findUserRowById, toUser } from "./auth/users.js";
 import { InstanceCalls } from "./cluster/instance-calls.js";
 import { PgRelay } from "./cluster/pg-relay.js";
 import {
@@ -288,19 +288,13 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
         logger,
         timeoutMs: options.relayedCallTimeoutMs,
         async fetch(request, caller) {
-          const row = await findUserRowById(db, caller.userId);
-          if (!row || row.disabled_at !== null) {
+          const relayedAuth = await relayedAuthOf(db, caller);
+          if (!relayedAuth) {
             return Response.json(
               { error: "unauthorized", message: "the user is gone or disabled" },
               { status: 401 },
             );
           }
-          const relayedAuth = {
-            user: toUser(row),
-            method: caller.method,
-            ...(caller.authSessionId !== undefined ? { authSessionId: caller.authSessionId } : {}),
-            ...(caller.apiTokenId !== undefined ? { apiTokenId: caller.apiTokenId } : {}),
-          };
           return app.fetch(request, { relayedAuth });
         },
       });

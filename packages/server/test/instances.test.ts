@@ -1,9 +1,9 @@
-import { spawn } from "node:child_process";
-import { dirname, join } from "node:path";
+import { dirname } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import type { RunningServer } from "../src/index.js";
 import { ADMIN_PASSWORD, login, readJson, request, startTestServer, testDatabaseFor } from "./helpers.js";
 import { TEST_DATABASE } from "./postgres/test-database.js";
+import { spawnServerProcess } from "./server-process.js";
 import {
   eventually,
   execTurn,
@@ -50,6 +50,34 @@ function stateOf(server: RunningServer, cookie: string, id: string): Promise<str
   return request(server.url, `/api/sessions/${id}`, { cookie })
     .then((response) => readJson<{ session: { state: string } }>(response))
     .then((body) => body.session.state);
+}
+
+/** An instance on another host, which this one cannot check: only its lease tells whether it lives. */
+const REMOTE_INSTANCE = { id: "instance-elsewhere", address: "http://10.1.2.3:7364" };
+
+/** What a live instance on another host leaves in the database: its row, and the session as its own. */
+async function ownedByRemoteInstance(
+  server: RunningServer,
+  sessionId: string,
+  leaseExpiresAt: number,
+  state?: "running",
+): Promise<void> {
+  await server.db
+    .insertInto("server_instances")
+    .values({
+      id: REMOTE_INSTANCE.id,
+      address: REMOTE_INSTANCE.address,
+      hostname: "another-host",
+      pid: 1,
+      started_at: new Date().toISOString(),
+      lease_expires_at: new Date(leaseExpiresAt).toISOString(),
+    })
+    .execute();
+  await server.db
+    .updateTable("sessions")
+    .set({ owner_instance: REMOTE_INSTANCE.id, ...(state ? { state } : {}) })
+    .where("id", "=", sessionId)
+    .execute();
 }
 
 async function instanceIds(server: RunningServer): Promise<string[]> {
@@ -132,29 +160,14 @@ describe("several server instances on one database", () => {
     // An instance on another host, which this one cannot check: only its lease tells.
     const b = await secondInstance(s);
     const leaseEnds = Date.now() + 2_500;
-    await b.server.db
-      .insertInto("server_instances")
-      .values({
-        id: "instance-elsewhere",
-        address: "http://10.1.2.3:7364",
-        hostname: "another-host",
-        pid: 1,
-        started_at: new Date().toISOString(),
-        lease_expires_at: new Date(leaseEnds).toISOString(),
-      })
-      .execute();
-    await b.server.db
-      .updateTable("sessions")
-      .set({ owner_instance: "instance-elsewhere", state: "running" })
-      .where("id", "=", id)
-      .execute();
+    await ownedByRemoteInstance(b.server, id, leaseEnds, "running");
 
     const refused = await request(b.server.url, `/api/sessions/${id}/tasks`, {
       cookie: b.cookie,
       json: { input: "go" },
     });
     expect(refused.status).toBe(409);
-    expect(await readJson<ErrorBody>(refused)).toMatchObject({ owner_address: "http://10.1.2.3:7364" });
+    expect(await readJson<ErrorBody>(refused)).toMatchObject({ owner_address: REMOTE_INSTANCE.address });
 
     // A third instance starting now must not reset what a live instance holds.
     const c = await secondInstance(s);
@@ -164,7 +177,7 @@ describe("several server instances on one database", () => {
       .select("owner_instance")
       .where("id", "=", id)
       .executeTakeFirst();
-    expect(row?.owner_instance).toBe("instance-elsewhere");
+    expect(row?.owner_instance).toBe(REMOTE_INSTANCE.id);
 
     // The lease lapses: B takes the session (idle: nothing of the old owner runs) and runs the task.
     await new Promise((resolve) => setTimeout(resolve, Math.max(0, leaseEnds - Date.now()) + 50));
@@ -189,22 +202,7 @@ describe("several server instances on one database", () => {
     const id = await s.createSession({ approval_mode: "allow-all" });
     expect(s.server.sessions.runtime(id)).toBeDefined();
     // What a takeover leaves behind: the session names another live instance.
-    await s.server.db
-      .insertInto("server_instances")
-      .values({
-        id: "instance-elsewhere",
-        address: "http://10.1.2.3:7364",
-        hostname: "another-host",
-        pid: 1,
-        started_at: new Date().toISOString(),
-        lease_expires_at: new Date(Date.now() + 60_000).toISOString(),
-      })
-      .execute();
-    await s.server.db
-      .updateTable("sessions")
-      .set({ owner_instance: "instance-elsewhere" })
-      .where("id", "=", id)
-      .execute();
+    await ownedByRemoteInstance(s.server, id, Date.now() + 60_000);
     await eventually(
       () => s.server.sessions.runtime(id) === undefined,
       "the runtime to stop after a renewal",
@@ -213,39 +211,33 @@ describe("several server instances on one database", () => {
     expect(refused.status).toBe(409);
   });
 
+  it("tells the other instances the address it was given to advertise, not the one it listens on", async () => {
+    const advertised = "http://penguin-a.internal:7364";
+    const s = await sessionServer([{ text: "unused" }], { advertiseUrl: advertised });
+    const row = await s.server.db
+      .selectFrom("server_instances")
+      .select("address")
+      .where("id", "=", s.server.instance.id)
+      .executeTakeFirst();
+    expect(row?.address).toBe(advertised);
+    const id = await s.createSession();
+    const b = await secondInstance(s);
+    const refused = await request(b.server.url, `/api/sessions/${id}/processes`, { cookie: b.cookie });
+    // On PostgreSQL the call is routed to A, which answers it; otherwise the 409 names A as advertised.
+    if (TEST_DATABASE === "postgres") expect(refused.status).toBe(200);
+    else expect(await readJson<ErrorBody>(refused)).toMatchObject({ owner_address: advertised });
+  });
+
   it("takes over at once the session of an instance on this host that was SIGKILLed mid-command", async () => {
     const s = await sessionServer([execTurn("sleep 3; echo never-reached"), { text: "unused" }]);
     const database = await testDatabaseFor(s.dataRoot);
-    const child = spawn(
-      process.execPath,
-      [
-        join(import.meta.dirname, "instance-server.mjs"),
-        s.dataRoot,
-        dirname(s.workspace),
-        ...(database ? [database] : []),
-      ],
-      { stdio: ["ignore", "pipe", "pipe"] },
-    );
-    const exited = new Promise<NodeJS.Signals | null>((resolve) =>
-      child.once("exit", (_code, signal) => resolve(signal)),
-    );
-    kills.push(async () => {
-      if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
-      await exited;
-    });
-    let stderr = "";
-    child.stderr.on("data", (chunk) => {
-      stderr += String(chunk);
-    });
-    const started = await new Promise<{ url: string; instance: string }>((resolve, reject) => {
-      let out = "";
-      child.stdout.on("data", (chunk) => {
-        out += String(chunk);
-        const line = out.split("\n")[0];
-        if (out.includes("\n") && line) resolve(JSON.parse(line));
-      });
-      child.once("exit", () => reject(new Error(`the second instance exited before it started: ${stderr}`)));
-    });
+    const owner = await spawnServerProcess<{ url: string; instance: string }>("instance-server.mjs", [
+      s.dataRoot,
+      dirname(s.workspace),
+      ...(database ? [database] : []),
+    ]);
+    kills.push(owner.kill);
+    const started = owner.info;
 
     const cookie = await login(started.url, "admin", ADMIN_PASSWORD);
     const created = await request(started.url, "/api/sessions", {
@@ -266,8 +258,8 @@ describe("several server instances on one database", () => {
         : { error: "session_owned_elsewhere", owner_address: started.url },
     );
 
-    child.kill("SIGKILL");
-    expect(await exited).toBe("SIGKILL");
+    owner.child.kill("SIGKILL");
+    expect(await owner.exited).toBe("SIGKILL");
     s.llm.setScript([{ text: "Carried on after the crash." }]);
     // Its process is gone from this host: no wait for its lease.
     const taken = await request(s.server.url, `/api/sessions/${id}/tasks`, {

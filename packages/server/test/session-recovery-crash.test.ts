@@ -1,4 +1,3 @@
-import { spawn } from "node:child_process";
 import { createHash } from "node:crypto";
 import { mkdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
@@ -15,6 +14,7 @@ import {
   tempDataRoot,
   testDatabaseFor,
 } from "./helpers.js";
+import { spawnServerProcess } from "./server-process.js";
 
 // A real crash: a server process runs a task whose write_file writes its file, and is killed with
 // SIGKILL before the call's result reaches the trace. A new server on the same data root shows the
@@ -34,39 +34,13 @@ interface Started {
 async function startCrashingServer(dataRoot: string, workspaceRoot: string) {
   // The database the test's second server opens on this data root (none: the root's SQLite file).
   const database = await testDatabaseFor(dataRoot);
-  const child = spawn(
-    process.execPath,
-    [
-      join(import.meta.dirname, "crashing-server.mjs"),
-      dataRoot,
-      workspaceRoot,
-      ...(database ? [database] : []),
-    ],
-    {
-      stdio: ["ignore", "pipe", "pipe"],
-    },
-  );
-  const exited = new Promise<NodeJS.Signals | null>((resolve) =>
-    child.once("exit", (_code, signal) => resolve(signal)),
-  );
-  closers.push(async () => {
-    if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
-    await exited;
-  });
-  let stderr = "";
-  child.stderr.on("data", (chunk) => {
-    stderr += String(chunk);
-  });
-  const started = await new Promise<Started>((resolve, reject) => {
-    let out = "";
-    child.stdout.on("data", (chunk) => {
-      out += String(chunk);
-      const line = out.split("\n")[0];
-      if (out.includes("\n") && line) resolve(JSON.parse(line) as Started);
-    });
-    child.once("exit", () => reject(new Error(`the server exited before it started: ${stderr}`)));
-  });
-  return { ...started, exited, stderr: () => stderr };
+  const server = await spawnServerProcess<Started>("crashing-server.mjs", [
+    dataRoot,
+    workspaceRoot,
+    ...(database ? [database] : []),
+  ]);
+  closers.push(server.kill);
+  return { ...server.info, exited: server.exited, stderr: server.stderr };
 }
 
 describe("recovery after a server killed during write_file", () => {

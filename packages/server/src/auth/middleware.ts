@@ -1,6 +1,7 @@
 import type { MiddlewareHandler } from "hono";
 import { getCookie } from "hono/cookie";
 import type { Kysely } from "kysely";
+import type { RelayedCaller } from "../cluster/instance-calls.js";
 import type { ServerDatabase } from "../db/schema.js";
 import type { AppEnv, AuthState } from "../http/context.js";
 import { jsonError, unauthorized } from "../http/errors.js";
@@ -8,6 +9,7 @@ import { checkOrigin, UNSAFE_METHODS } from "../http/origin.js";
 import { routeKey } from "../http/route.js";
 import { findApiTokenUser } from "./api-tokens.js";
 import { findAuthSessionUser } from "./auth-sessions.js";
+import { findUserRowById, toUser } from "./users.js";
 
 /** The browser session cookie: HttpOnly, SameSite=Strict, Path=/ (Secure when configured). */
 export const SESSION_COOKIE_NAME = "penguin_session";
@@ -15,6 +17,19 @@ export const SESSION_COOKIE_NAME = "penguin_session";
 /** The Hono environment of a call run for another instance: the caller it authenticated. */
 export interface RelayedCallEnv {
   relayedAuth?: AuthState;
+}
+
+/**
+ * The AuthState of a call another instance authenticated and passed on: the same user and
+ * credential, once this instance has checked the user is still there and enabled (a disabled
+ * user's credentials stop working on every instance at once).
+ */
+export async function relayedAuthOf(
+  db: Kysely<ServerDatabase>,
+  { userId, ...how }: RelayedCaller,
+): Promise<AuthState | undefined> {
+  const row = await findUserRowById(db, userId);
+  return row && row.disabled_at === null ? { ...how, user: toUser(row) } : undefined;
 }
 
 /** Bearer tokens and cookie values are base64url (with a prefix); anything else is not ours. */

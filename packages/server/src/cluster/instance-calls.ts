@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { Logger } from "pino";
+import type { AuthState } from "../http/context.js";
 import type { RelayedEvent } from "./relay-codec.js";
 
 /** Calls and replies between instances travel on the relay under `instance:<the addressee's id>`. */
@@ -15,12 +16,12 @@ export const RELAYED_CALL_TIMEOUT_MS = 15_000;
  */
 const FORWARDED_HEADERS = ["content-type", "accept"] as const;
 
-/** Who made a call passed on: the user the first instance authenticated, and how. */
-export interface RelayedCaller {
-  userId: string;
-  method: "cookie" | "bearer";
-  authSessionId?: string;
-  apiTokenId?: string;
+/** Who made a call passed on: the user the first instance authenticated, and how (its AuthState by user id). */
+export type RelayedCaller = Omit<AuthState, "user"> & { userId: string };
+
+/** The caller of an authenticated call, as it travels to the owner instance. */
+export function relayedCallerOf({ user, ...how }: AuthState): RelayedCaller {
+  return { ...how, userId: user.id };
 }
 
 interface CallMessage {

@@ -1,5 +1,17 @@
-import type { Kysely } from "kysely";
+import type { ExpressionBuilder, Kysely } from "kysely";
 import type { ServerDatabase, ServerInstanceRow, SessionState } from "../db/schema.js";
+
+/** The session's owner is none, or an instance without a live lease at `now` (gone, or never was). */
+function ownerGone(eb: ExpressionBuilder<ServerDatabase, "sessions">, now: string) {
+  return eb.or([
+    eb("owner_instance", "is", null),
+    eb(
+      "owner_instance",
+      "not in",
+      eb.selectFrom("server_instances").select("id").where("lease_expires_at", ">", now),
+    ),
+  ]);
+}
 
 /** What a claim on a session found: it is this instance's now, or a live instance holds it. */
 export type ClaimOutcome = { ok: true } | { ok: false; ownerAddress: string };
@@ -63,14 +75,7 @@ export class InstanceStore {
       .where((eb) =>
         eb.and([
           eb.or([eb("state", "=", "running"), eb("owner_instance", "is not", null)]),
-          eb.or([
-            eb("owner_instance", "is", null),
-            eb(
-              "owner_instance",
-              "not in",
-              eb.selectFrom("server_instances").select("id").where("lease_expires_at", ">", now),
-            ),
-          ]),
+          ownerGone(eb, now),
         ]),
       )
       .execute();
@@ -94,17 +99,7 @@ export class InstanceStore {
           .end(),
       }))
       .where("id", "=", sessionId)
-      .where((eb) =>
-        eb.or([
-          eb("owner_instance", "is", null),
-          eb("owner_instance", "=", instanceId),
-          eb(
-            "owner_instance",
-            "not in",
-            eb.selectFrom("server_instances").select("id").where("lease_expires_at", ">", now),
-          ),
-        ]),
-      )
+      .where((eb) => eb.or([eb("owner_instance", "=", instanceId), ownerGone(eb, now)]))
       .executeTakeFirst();
     if (result.numUpdatedRows > 0n) return { ok: true };
     const owner = await this.ownerOf(sessionId, now);

@@ -297,8 +297,11 @@ export class SessionManager {
 
   /** Ends the session: its task, every process, its trace and scratchpad (and its subagents'), its rows. */
   async delete(row: SessionRow): Promise<void> {
-    const owner = await this.ownerElsewhere(row.id);
-    if (owner !== undefined) throw new SessionOwnedElsewhereError(owner.address);
+    if (!this.#runtimes.has(row.id)) {
+      // Held (atomically) while it is taken apart, so no other instance opens it meanwhile.
+      const claim = await this.#serialLease(() => this.options.lease.claim(row.id));
+      if (!claim.ok) throw new SessionOwnedElsewhereError(claim.ownerAddress);
+    }
     const runtime = this.#runtimes.get(row.id);
     this.#runtimes.delete(row.id);
     await runtime?.dispose();

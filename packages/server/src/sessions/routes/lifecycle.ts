@@ -146,8 +146,10 @@ export function sessionLifecycleRoutes(options: SessionRoutesOptions): AnyRouteS
           `the session is open in another process (pid ${holder.pid}); end it there first`,
         );
       }
-      await manager.delete(session);
-      return c.body(null, 204);
+      return answerUnlessSetupFails(c, async () => {
+        await manager.delete(session);
+        return c.body(null, 204);
+      });
     },
   });
 

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { RELAYED_CALL_HEADER, type RelayedCaller } from "../../cluster/instance-calls.js";
+import { RELAYED_CALL_HEADER, relayedCallerOf } from "../../cluster/instance-calls.js";
 import type { SessionRow } from "../../db/schema.js";
 import type { AppContext, AuthState } from "../../http/context.js";
 import { jsonError, notFound } from "../../http/errors.js";
@@ -89,23 +89,9 @@ export async function answerUnlessSetupFails(
  * it: the client (or a proxy) sends it to `owner_address` instead.
  */
 export function ownedElsewhere(c: AppContext, ownerAddress: string): Response {
-  return jsonError(
-    c,
-    409,
-    "session_owned_elsewhere",
-    `another server instance (${ownerAddress}) runs this session; send the call there`,
-    { owner_address: ownerAddress },
-  );
-}
-
-/** Who made the call, as the owner instance runs it again. */
-function callerOf(auth: AuthState): RelayedCaller {
-  return {
-    userId: auth.user.id,
-    method: auth.method,
-    ...(auth.authSessionId !== undefined ? { authSessionId: auth.authSessionId } : {}),
-    ...(auth.apiTokenId !== undefined ? { apiTokenId: auth.apiTokenId } : {}),
-  };
+  return jsonError(c, 409, "session_owned_elsewhere", new SessionOwnedElsewhereError(ownerAddress).message, {
+    owner_address: ownerAddress,
+  });
 }
 
 /** The validated body as JSON again (the request's own was read already). */
@@ -179,7 +165,7 @@ export function defineSessionRoute<
         // is answered here (the owner changed meanwhile), never passed on again.
         const forwarded =
           manager?.forwardCall && c.req.header(RELAYED_CALL_HEADER) === undefined
-            ? await manager.forwardCall(owner, c.req.raw, callerOf(input.auth), bodyText(input.body))
+            ? await manager.forwardCall(owner, c.req.raw, relayedCallerOf(input.auth), bodyText(input.body))
             : undefined;
         return forwarded ?? ownedElsewhere(c, owner.address);
       }
