@@ -45,4 +45,30 @@ describe.skipIf(TEST_DATABASE !== "postgres")("a session's state while its store
       await reader.end();
     }
   });
+
+  it("answers a compaction's 202 with compacting even when the compaction ends before its start's write lands", async () => {
+    const s = await sessionServer([{ text: "Hello back." }, { text: "[summary]We said hello.[/summary]" }]);
+    const id = await s.createSession({ approval_mode: "allow-all" });
+    const stream = await s.stream(id);
+    expect((await s.call(`/api/sessions/${id}/tasks`, { json: { input: "Hello" } })).status).toBe(202);
+    await waitForServerEvent(stream, "task_state", 3);
+
+    const holder = new pg.Client({ connectionString: await testDatabaseFor(s.dataRoot) });
+    await holder.connect();
+    try {
+      await holder.query("begin");
+      await holder.query("select id from sessions where id = $1 for update", [id]);
+      const answer = s.call(`/api/sessions/${id}/compact`, { method: "POST" });
+      // The compaction runs and ends while its "running" write waits for the row.
+      await waitForServerEvent(stream, "task_state", 5);
+      await holder.query("commit");
+      const compacted = await answer;
+      expect(compacted.status).toBe(202);
+      expect(await readJson<{ task_state: { state: string } }>(compacted)).toMatchObject({
+        task_state: { state: "compacting" },
+      });
+    } finally {
+      await holder.end();
+    }
+  });
 });

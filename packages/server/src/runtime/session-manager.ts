@@ -32,7 +32,7 @@ import { titleFromMessage } from "../sessions/title.js";
 import type { EventHub } from "../sse/event-hub.js";
 import { publishServerEvent, sessionChannel, userChannel } from "./channels.js";
 import type { InstanceAddress, InstanceLease } from "./instance-lease.js";
-import { SessionRuntime, type StartOutcome, type TaskOptions } from "./session-runtime.js";
+import { SessionRuntime, type StartOutcome, type StartRefusal, type TaskOptions } from "./session-runtime.js";
 
 export interface SessionManagerOptions {
   hub: EventHub;
@@ -203,7 +203,7 @@ export class SessionManager {
     if (this.#offlineReverts.has(row.id)) return "busy";
     const runtime = await this.#runtimeFor(row);
     const started = await runtime.start(input, options);
-    if (started === "started" && row.title === "") {
+    if (typeof started !== "string" && row.title === "") {
       const text = typeof input === "string" ? input : input.text;
       const title = titleFromMessage(text);
       if (title !== "") await this.options.store.update(row.id, { title });
@@ -248,7 +248,7 @@ export class SessionManager {
     row: SessionRow,
     changeSet: string,
     options: RevertOptions,
-  ): Promise<RevertOutcome | undefined | Exclude<StartOutcome, "started">> {
+  ): Promise<RevertOutcome | undefined | StartRefusal> {
     if (this.#closed) throw new Error("the server is stopping");
     const runtime = this.#runtimes.get(row.id);
     if (runtime?.taskState().state === "compacting") return "compacting";

@@ -35,10 +35,22 @@ type Activity = "task" | "compaction";
 export type RuntimeState = "idle" | "running" | "compacting";
 
 /**
+ * A task or compaction that went ahead, with the task state it entered. The 202 answers this
+ * state, not the runtime's state when the answer is sent: a short compaction can end before its
+ * start's own database write lands, and "compacting" is what the client asked for and saw begin.
+ */
+export interface Started {
+  readonly began: TaskState;
+}
+
+/**
  * How a request to start a task or a compaction went: it runs, a task is running (`busy`), or a
  * compaction is running (`compacting`).
  */
-export type StartOutcome = "started" | "busy" | "compacting";
+export type StartOutcome = Started | "busy" | "compacting";
+
+/** The refusals of a start: everything but `Started`. */
+export type StartRefusal = Exclude<StartOutcome, Started>;
 
 /** The options of a task started through the API. */
 export interface TaskOptions {
@@ -305,6 +317,7 @@ export class SessionRuntime {
       this.#pendingSteering = 0;
       const task = { controller, done: Promise.resolve(), activity };
       this.#task = task;
+      const began = this.taskState();
       this.#publishTaskState();
       this.deps.onStateChange("running");
       const stored = this.#storeState("running");
@@ -312,7 +325,7 @@ export class SessionRuntime {
       // Once the start is answered, the session list says "running" (a pooled database may
       // otherwise answer the client's next request before this write lands).
       await stored;
-      return "started";
+      return { began };
     } catch (error) {
       this.#scheduleRelease();
       throw error;

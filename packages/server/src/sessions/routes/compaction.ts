@@ -6,7 +6,6 @@ import {
   IdParams,
   refuseWhileBusy,
   type SessionRoutesOptions,
-  taskStateOf,
 } from "./session-route.js";
 
 /** Compacting a session's context on demand (the `manual` trigger). */
@@ -31,8 +30,8 @@ export function sessionCompactionRoutes(options: SessionRoutesOptions): AnyRoute
     async handle(c, { session }) {
       return answerUnlessSetupFails(c, async () => {
         const started = await manager.compact(session);
-        if (started !== "started") return refuseWhileBusy(c, started);
-        return c.json({ session_id: session.id, task_state: taskStateOf(manager, session.id) }, 202);
+        if (typeof started === "string") return refuseWhileBusy(c, started);
+        return c.json({ session_id: session.id, task_state: started.began }, 202);
       });
     },
   });

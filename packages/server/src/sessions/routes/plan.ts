@@ -8,7 +8,6 @@ import {
   IdParams,
   refuseWhileBusy,
   type SessionRoutesOptions,
-  taskStateOf,
 } from "./session-route.js";
 
 /**
@@ -55,8 +54,8 @@ export function sessionPlanRoutes(options: SessionRoutesOptions): AnyRouteSpec[]
             "this session has not proposed a plan: send a task in plan mode first",
           );
         }
-        if (started !== "started") return refuseWhileBusy(c, started);
-        return c.json({ session: updated, task_state: taskStateOf(manager, session.id) }, 202);
+        if (typeof started === "string") return refuseWhileBusy(c, started);
+        return c.json({ session: updated, task_state: started.began }, 202);
       });
     },
   });

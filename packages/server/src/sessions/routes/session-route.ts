@@ -17,7 +17,7 @@ import {
   SessionOwnedElsewhereError,
   SessionSetupError,
 } from "../../runtime/session-manager.js";
-import type { StartOutcome, TaskState } from "../../runtime/session-runtime.js";
+import type { StartRefusal, TaskState } from "../../runtime/session-runtime.js";
 import type { EventHub } from "../../sse/event-hub.js";
 import type { StreamRegistry } from "../../sse/stream-registry.js";
 import type { SessionStore } from "../store.js";
@@ -57,7 +57,7 @@ export function withLiveState(manager: SessionManager, row: SessionRow): Session
  * The 409 of a task or a compaction asked for while one runs ("one task or compaction at a time"):
  * `task_in_progress` while a task runs, `compacting` while a compaction does.
  */
-export function refuseWhileBusy(c: AppContext, outcome: Exclude<StartOutcome, "started">): Response {
+export function refuseWhileBusy(c: AppContext, outcome: StartRefusal): Response {
   if (outcome === "compacting") {
     return jsonError(c, 409, "compacting", "a compaction of the context is running; wait for compaction_end");
   }

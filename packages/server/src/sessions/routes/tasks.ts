@@ -42,8 +42,8 @@ export function sessionTaskRoutes(options: SessionRoutesOptions): AnyRouteSpec[]
       const input: RunInput = body.images ? { text: body.input, images: body.images } : body.input;
       return answerUnlessSetupFails(c, async () => {
         const started = await manager.startTask(session, input, body.goal ? { goal: body.goal } : {});
-        if (started !== "started") return refuseWhileBusy(c, started);
-        return c.json({ session_id: session.id, task_state: taskStateOf(manager, session.id) }, 202);
+        if (typeof started === "string") return refuseWhileBusy(c, started);
+        return c.json({ session_id: session.id, task_state: started.began }, 202);
       });
     },
   });
