@@ -234,13 +234,15 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
         onEvents: (events) => {
           for (const relayed of events) {
             if (calls?.receive(relayed)) continue;
-            const { channel, event, data } = relayed;
-            hub.publishRelayed(channel, { ...(event !== undefined ? { event } : {}), data });
+            const { channel, id, event, data } = relayed;
+            hub.publishRelayed(channel, { ...(event !== undefined ? { event } : {}), data }, id);
           }
         },
       });
       relay = started;
-      hub.relayTo((channel, input) => started.send({ channel, ...input }));
+      hub.relayTo((channel, { id, event, data }) =>
+        started.send({ channel, id, ...(event !== undefined ? { event } : {}), data }),
+      );
     }
     sessions = new SessionManager({
       hub,

@@ -301,9 +301,10 @@ describe.skipIf(TEST_DATABASE !== "postgres")(
       expect(text).toContain("€🐧x".repeat(3000));
       expect(text).toContain("big-end");
       expect(messages.at(-1)?.payload).toMatchObject({ type: "task_end", status: "completed" });
-      // B's ids are its own (its epoch), in order: a reconnect to B replays from them.
+      // The events keep the ids A gave them: one id names one event on every instance.
       const ids = onB.events.filter((e) => e.id !== undefined).map((e) => e.id);
-      expect(ids.every((eventId) => eventId?.startsWith(`${b.server.hub.epoch}-`))).toBe(true);
+      expect(ids.length).toBeGreaterThan(0);
+      expect(ids.every((eventId) => eventId?.startsWith(`${s.server.hub.epoch}-`))).toBe(true);
       const states = await waitForServerEvent(onB, "task_state", 3);
       expect(states.map((e) => e.state)).toEqual(["idle", "running", "idle"]);
       await listOnB.until((c) =>
@@ -314,6 +315,64 @@ describe.skipIf(TEST_DATABASE !== "postgres")(
     });
   },
 );
+
+describe.skipIf(TEST_DATABASE !== "postgres")("a client that moves to another instance (PostgreSQL)", () => {
+  it("gets from B, with its Last-Event-ID from A, the events it missed and the owner's live state", async () => {
+    const s = await sessionServer([execTurn("echo moved-on", "call_move"), { text: "Done after the move." }]);
+    const b = await secondInstance(s);
+    const id = await s.createSession({ approval_mode: "always-ask" });
+    // One client stays on A throughout: what the moving client must end up with.
+    const stays = await SseClient.connect(`${s.server.url}/api/sessions/${id}/stream`, { cookie: s.cookie });
+    const moves = await SseClient.connect(`${s.server.url}/api/sessions/${id}/stream`, { cookie: s.cookie });
+    kills.push(async () => {
+      stays.close();
+      moves.close();
+    });
+    await waitForServerEvent(moves, "task_state");
+    expect((await s.call(`/api/sessions/${id}/tasks`, { json: { input: "run it" } })).status).toBe(202);
+    await waitForServerEvent(moves, "approval_request");
+    const lastSeen = moves.lastEventId();
+    expect(lastSeen).toBeDefined();
+    await moves.close();
+
+    // B seeds a client with the owner's live state: the task runs and waits for this approval.
+    const seeded = await readJson<{
+      task_state: { state: string };
+      approvals: { call_id?: string }[];
+      last_event_id?: string;
+    }>(await request(b.server.url, `/api/sessions/${id}/messages`, { cookie: b.cookie }));
+    expect(seeded.task_state.state).toBe("running");
+    expect(JSON.stringify(seeded.approvals)).toContain("call_move");
+    expect(seeded.last_event_id).toBe(lastSeen);
+
+    // Meanwhile the task goes on and ends on A.
+    const decided = await s.call(`/api/sessions/${id}/approvals/call_move`, { json: { decision: "allow" } });
+    expect(decided.status).toBe(200);
+    await waitForEnvelope(stays, "task_end");
+    await waitForServerEvent(stays, "task_state", 3);
+
+    const moved = await SseClient.connect(`${b.server.url}/api/sessions/${id}/stream`, {
+      cookie: b.cookie,
+      lastEventId: lastSeen,
+    });
+    kills.push(async () => moved.close());
+    const missed = stays.events.slice(stays.events.findIndex((e) => e.id === lastSeen) + 1);
+    await moved.until((c) => c.events.length >= missed.length);
+    expect(moved.events.map((e) => [e.id, e.event, e.data])).toEqual(
+      missed.map((e) => [e.id, e.event, e.data]),
+    );
+    expect(serverEvents(moved.events).some((e) => e.type === "resync_required")).toBe(false);
+
+    // An id no instance issued gets the resync, on B as on A.
+    const lost = await SseClient.connect(`${b.server.url}/api/sessions/${id}/stream`, {
+      cookie: b.cookie,
+      lastEventId: "zzzz-12",
+    });
+    kills.push(async () => lost.close());
+    const [resync] = await waitForServerEvent(lost, "resync_required");
+    expect(resync).toMatchObject({ reason: "unknown_epoch" });
+  });
+});
 
 describe.skipIf(TEST_DATABASE !== "postgres")("calls routed to the owner instance (PostgreSQL)", () => {
   it("carries an approval given on B to the task waiting for it on A, and a task started on B to A", async () => {

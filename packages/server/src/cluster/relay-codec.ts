@@ -13,6 +13,8 @@ export const PARTIAL_EVENT_TTL_MS = 60_000;
 /** One event of a hub channel, as the instance that published it sent it to the others. */
 export interface RelayedEvent {
   channel: string;
+  /** The event's id on the instance that published it (none on calls between instances). */
+  id?: string;
   event?: string;
   data: string;
 }
@@ -123,6 +125,7 @@ function isRelayedEvent(value: unknown): value is RelayedEvent {
   return (
     typeof event.channel === "string" &&
     typeof event.data === "string" &&
+    (event.id === undefined || typeof event.id === "string") &&
     (event.event === undefined || typeof event.event === "string")
   );
 }

@@ -14,7 +14,11 @@ export const RESYNC_REQUIRED = "resync_required";
 export type ResyncReason = "gap_too_old" | "unknown_epoch" | "invalid_id";
 
 export interface HubEvent {
-  /** `<epoch>-<seq>`: the SSE `id:` line, echoed back by the client as `Last-Event-ID`. */
+  /**
+   * `<epoch>-<seq>`: the SSE `id:` line, echoed back by the client as `Last-Event-ID`. The epoch
+   * and seq are those of the hub that published the event: an event relayed from another
+   * instance keeps its id there, so an id names one event on every instance.
+   */
   readonly id: string;
   /**
    * Position in its channel, from 1 (continuing across the closes of the channel); 0 only on a
@@ -53,7 +57,12 @@ export interface EventHubOptions {
 interface Stored {
   event: HubEvent;
   size: number;
+  /** Relayed from another instance: its id is in the channel's index of foreign ids. */
+  foreign: boolean;
 }
+
+/** Where a `Last-Event-ID` leaves off in a channel: the seq after which to go on, or why not. */
+type Position = { seq: number } | { resync: ResyncReason };
 
 const EVENT_ID = /^([0-9a-z]+)-(\d{1,15})$/;
 
@@ -67,6 +76,9 @@ class Channel {
   #head = 0;
   #bytes = 0;
   #lastSeq: number;
+  #lastId: string | undefined;
+  /** Seq of each buffered event relayed from another instance, by its id there. */
+  readonly #foreign = new Map<string, number>();
 
   /** `startSeq`: the newest seq an earlier lifetime of this channel issued (0 for a new one). */
   constructor(
@@ -79,6 +91,16 @@ class Channel {
 
   get lastSeq(): number {
     return this.#lastSeq;
+  }
+
+  /** The id of the newest event, while this lifetime of the channel has one. */
+  get lastId(): string | undefined {
+    return this.#lastId;
+  }
+
+  /** The seq of a buffered relayed event, by its id on the instance that published it. */
+  foreignSeq(id: string): number | undefined {
+    return this.#foreign.get(id);
   }
 
   get size(): number {
@@ -94,20 +116,26 @@ class Channel {
     return this.size === 0 ? this.#lastSeq + 1 : this.#stored[this.#head].event.seq;
   }
 
-  append(epoch: string, input: PublishInput): HubEvent {
+  /** `originId`: the id an event relayed from another instance has there. */
+  append(epoch: string, input: PublishInput, originId?: string): HubEvent {
     const seq = ++this.#lastSeq;
     const event: HubEvent = {
-      id: `${epoch}-${seq}`,
+      id: originId ?? `${epoch}-${seq}`,
       seq,
       ...(input.event !== undefined ? { event: input.event } : {}),
       data: input.data,
     };
     const size = Buffer.byteLength(input.data) + (input.event?.length ?? 0) + event.id.length;
-    this.#stored.push({ event, size });
+    const foreign = originId !== undefined;
+    this.#stored.push({ event, size, foreign });
+    if (foreign) this.#foreign.set(originId, seq);
+    this.#lastId = event.id;
     this.#bytes += size;
     // Evict the oldest, but always keep the newest event even when it alone is over the byte cap.
     while (this.size > 1 && (this.size > this.maxEvents || this.#bytes > this.maxBytes)) {
-      this.#bytes -= this.#stored[this.#head].size;
+      const oldest = this.#stored[this.#head];
+      this.#bytes -= oldest.size;
+      if (oldest.foreign) this.#foreign.delete(oldest.event.id);
       this.#head += 1;
     }
     if (this.#head > 1024 && this.#head * 2 > this.#stored.length) {
@@ -236,7 +264,7 @@ export class EventHub {
   /** The highest seq among closed channels no longer remembered: where a forgotten one restarts. */
   #forgottenFloor = 0;
   /** Where each event published here goes too: the other instances on the database. */
-  #relay: ((channelId: string, input: PublishInput) => void) | undefined;
+  #relay: ((channelId: string, event: HubEvent) => void) | undefined;
 
   constructor(options: EventHubOptions = {}) {
     this.epoch = options.epoch ?? defaultEpoch();
@@ -272,27 +300,32 @@ export class EventHub {
   /** Appends an event to a channel's buffer and wakes its subscribers (and relays it, see relayTo). */
   publish(channelId: string, input: PublishInput): HubEvent {
     const event = this.#append(this.#channel(channelId), input);
-    this.#relay?.(channelId, input);
+    this.#relay?.(channelId, event);
     return event;
   }
 
   /** From now on every event published here is handed to `sink` as well. */
-  relayTo(sink: (channelId: string, input: PublishInput) => void): void {
+  relayTo(sink: (channelId: string, event: HubEvent) => void): void {
     this.#relay = sink;
   }
 
   /**
-   * An event another instance published: buffered and delivered under this hub's own id, and
-   * only on a channel open here (someone watches it, or this instance ran it), so the sessions
-   * nobody here watches cost no memory.
+   * An event another instance published, under the id it has there (`originId`; this hub's own
+   * id when the sender gave none): buffered and delivered only on a channel open here (someone
+   * watches it, or this instance runs its session), so the sessions nobody here watches cost no
+   * memory. A client back from that instance with its `Last-Event-ID` goes on from here.
    */
-  publishRelayed(channelId: string, input: PublishInput): HubEvent | undefined {
+  publishRelayed(channelId: string, input: PublishInput, originId?: string): HubEvent | undefined {
     const channel = this.#channels.get(channelId);
-    return channel ? this.#append(channel, input) : undefined;
+    if (!channel) return undefined;
+    // An id that is malformed or already names a buffered event is replaced by one of this hub.
+    const usable =
+      originId !== undefined && EVENT_ID.test(originId) && channel.foreignSeq(originId) === undefined;
+    return this.#append(channel, input, usable ? originId : undefined);
   }
 
-  #append(channel: Channel, input: PublishInput): HubEvent {
-    const event = channel.append(this.epoch, input);
+  #append(channel: Channel, input: PublishInput, originId?: string): HubEvent {
+    const event = channel.append(this.epoch, input, originId);
     for (const subscriber of channel.subscribers) subscriber.notify();
     return event;
   }
@@ -307,22 +340,52 @@ export class EventHub {
     if (lastEventId === undefined || lastEventId === "") {
       return new Subscription(this.epoch, channel, channel.lastSeq, undefined);
     }
-    const match = EVENT_ID.exec(lastEventId);
-    if (!match) return new Subscription(this.epoch, channel, channel.lastSeq, "invalid_id");
-    if (match[1] !== this.epoch)
-      return new Subscription(this.epoch, channel, channel.lastSeq, "unknown_epoch");
-    const seq = Number(match[2]);
-    if (seq > channel.lastSeq) return new Subscription(this.epoch, channel, channel.lastSeq, "invalid_id");
-    if (channel.after(seq) === undefined) {
-      return new Subscription(this.epoch, channel, channel.lastSeq, "gap_too_old");
+    const position = this.#position(channel, lastEventId);
+    return "seq" in position
+      ? new Subscription(this.epoch, channel, position.seq, undefined)
+      : new Subscription(this.epoch, channel, channel.lastSeq, position.resync);
+  }
+
+  /**
+   * The buffered events after `lastEventId` (none when it is the newest), without subscribing,
+   * or why they cannot be given. A channel not open here has none to give.
+   */
+  replay(channelId: string, lastEventId: string): HubEvent[] | ResyncReason {
+    const channel = this.#channels.get(channelId);
+    if (!channel) {
+      const match = EVENT_ID.exec(lastEventId);
+      if (!match) return "invalid_id";
+      return match[1] === this.epoch ? "gap_too_old" : "unknown_epoch";
     }
-    return new Subscription(this.epoch, channel, seq, undefined);
+    const position = this.#position(channel, lastEventId);
+    if ("resync" in position) return position.resync;
+    return channel.after(position.seq) ?? "gap_too_old";
+  }
+
+  #position(channel: Channel, lastEventId: string): Position {
+    const relayed = channel.foreignSeq(lastEventId);
+    if (relayed !== undefined) return { seq: relayed };
+    const match = EVENT_ID.exec(lastEventId);
+    if (!match) return { resync: "invalid_id" };
+    // Another process's id that names no event buffered here: an earlier server's, or a relayed
+    // event that left the buffer (or was never relayed here).
+    if (match[1] !== this.epoch) return { resync: "unknown_epoch" };
+    const seq = Number(match[2]);
+    if (seq > channel.lastSeq) return { resync: "invalid_id" };
+    if (channel.after(seq) === undefined) return { resync: "gap_too_old" };
+    return { seq };
+  }
+
+  /** The id and seq of the newest event of a channel, if it has any. */
+  newest(channelId: string): { id: string; seq: number } | undefined {
+    const channel = this.#channels.get(channelId);
+    if (!channel || channel.lastSeq === 0) return undefined;
+    return { id: channel.lastId ?? `${this.epoch}-${channel.lastSeq}`, seq: channel.lastSeq };
   }
 
   /** The id of the newest event of a channel, if it has any. */
   lastEventId(channelId: string): string | undefined {
-    const channel = this.#channels.get(channelId);
-    return channel && channel.lastSeq > 0 ? `${this.epoch}-${channel.lastSeq}` : undefined;
+    return this.newest(channelId)?.id;
   }
 
   /** Buffered events and bytes of a channel (for tests and metrics). */

@@ -1,7 +1,13 @@
 import type { Context } from "hono";
 import { streamSSE } from "hono/streaming";
 import { SSE_HEARTBEAT_MS } from "../limits.js";
-import type { EventHub, HubEvent, PublishInput } from "./event-hub.js";
+import {
+  type EventHub,
+  type HubEvent,
+  type PublishInput,
+  RESYNC_REQUIRED,
+  SERVER_EVENT,
+} from "./event-hub.js";
 import type { StreamLease } from "./stream-registry.js";
 
 export interface StreamChannelOptions {
@@ -21,6 +27,18 @@ export interface StreamChannelOptions {
    * revoked, and delivers no event once it is no longer valid; it is released when the stream ends.
    */
   lease?: StreamLease;
+  /**
+   * The events after a `Last-Event-ID` this hub never had (another instance issued it), from the
+   * instance that has them (the session's owner); undefined when none does. Without it, or when
+   * it gives nothing, such a client gets `resync_required` as for any unknown id.
+   */
+  fetchGap?: (lastEventId: string) => Promise<readonly HubEvent[] | undefined>;
+}
+
+/** The replayed gap of a client that came back from another instance: fetched, then live. */
+interface RemoteGap {
+  lastEventId: string;
+  fetch: (lastEventId: string) => Promise<readonly HubEvent[] | undefined>;
 }
 
 /** The heartbeat: an SSE comment, which every client ignores. */
@@ -42,12 +60,14 @@ export function streamChannel(
   const heartbeatMs = options.heartbeatMs ?? SSE_HEARTBEAT_MS;
   // Subscribe now, before the response starts, so no event published meanwhile is missed; the
   // snapshot is taken in the same tick, so it describes the channel exactly at that position.
-  const newest = hub.lastEventId(channelId);
-  const subscription = hub.subscribe(channelId, lastEventId);
+  const newest = hub.newest(channelId);
+  const remote = remoteGap(hub, channelId, lastEventId, options.fetchGap);
+  // A gap fetched elsewhere is written before this hub's events, which start from now.
+  const subscription = hub.subscribe(channelId, remote ? undefined : lastEventId);
   let snapshot = options.snapshot?.();
   // The newest seq when subscribing: once an event at or past it is written, the gap is over.
-  const boundary = newest === undefined ? 0 : Number(newest.slice(newest.lastIndexOf("-") + 1));
-  const hasGap = lastEventId !== undefined && lastEventId !== "" && lastEventId !== newest;
+  const boundary = newest?.seq ?? 0;
+  const hasGap = lastEventId !== undefined && lastEventId !== "" && lastEventId !== newest?.id;
   const { lease } = options;
   const endOnRevoke = () => subscription.close();
   lease?.signal.addEventListener("abort", endOnRevoke, { once: true });
@@ -70,9 +90,30 @@ export function streamChannel(
     const write = (event: HubEvent) =>
       stream.writeSSE({ id: event.id, data: event.data, ...(event.event ? { event: event.event } : {}) });
     try {
-      if (!hasGap) await writeSnapshot();
+      // Ids of the fetched gap's events, which may come through this hub's relay as well.
+      let written = new Set<string>();
+      if (remote) {
+        const gap = await remote.fetch(remote.lastEventId);
+        if (gap) {
+          // The gap brings the client up to date; a snapshot from before it would set it back.
+          snapshot = undefined;
+          for (const event of gap) {
+            if (!mayDeliver()) return;
+            await write(event);
+          }
+          written = new Set(gap.map((event) => event.id));
+        } else {
+          await stream.writeSSE({
+            ...(newest ? { id: newest.id } : {}),
+            event: SERVER_EVENT,
+            data: JSON.stringify({ type: RESYNC_REQUIRED, reason: "unknown_epoch" }),
+          });
+          await writeSnapshot();
+        }
+      } else if (!hasGap) await writeSnapshot();
       for await (const event of subscription) {
         if (!mayDeliver()) break;
+        if (written.size > 0 && written.delete(event.id)) continue;
         await write(event);
         if (snapshot && event.seq >= boundary) await writeSnapshot();
         if (stream.aborted) break;
@@ -84,4 +125,15 @@ export function streamChannel(
       lease?.release();
     }
   });
+}
+
+/** The gap to fetch from another instance: an id this hub never issued nor was relayed. */
+function remoteGap(
+  hub: EventHub,
+  channelId: string,
+  lastEventId: string | undefined,
+  fetch: StreamChannelOptions["fetchGap"],
+): RemoteGap | undefined {
+  if (!fetch || lastEventId === undefined || lastEventId === "") return undefined;
+  return hub.replay(channelId, lastEventId) === "unknown_epoch" ? { lastEventId, fetch } : undefined;
 }

@@ -15,6 +15,9 @@ export function sessionHistoryRoutes(options: SessionRoutesOptions): AnyRouteSpe
       "History from the trace plus the running task's partial state, to seed a client before going live",
     tag: "sessions",
     params: IdParams,
+    // The live state (partial streams, waiting approvals and questions, the newest event id) is
+    // the owner's: asked on another instance, the call is routed there.
+    actsOnRuntime: manager,
     responses: { 200: { description: "History and live state", schema: MessagesResponseSchema } },
     handle(c, { session }) {
       // Read everything in one tick, so the records, the partial state and the event id agree.

@@ -11,6 +11,7 @@ import { sessionPlanRoutes } from "./plan.js";
 import { sessionProcessRoutes } from "./processes.js";
 import { sessionQuestionRoutes } from "./questions.js";
 import { sessionRecoveryRoutes } from "./recovery.js";
+import { sessionReplayRoutes } from "./replay.js";
 import type { SessionRoutesOptions } from "./session-route.js";
 import { sessionSetupChoiceRoutes } from "./setup-choices.js";
 import { sessionStreamRoutes } from "./streams.js";
@@ -19,7 +20,7 @@ import { sessionTransferRoutes } from "./transfer.js";
 
 export type { SessionRoutesOptions } from "./session-route.js";
 
-/** Sessions (export and import too), tasks, plan approval, notices, compaction, steering, abort, approvals, questions, history, trace, processes, agents, recovery, file changes and their revert, the live streams, and the create form's choices (workspace roots, folders, models, execution profiles). */
+/** Sessions (export and import too), tasks, plan approval, notices, compaction, steering, abort, approvals, questions, history, trace, processes, agents, recovery, file changes and their revert, the live streams and their replay, and the create form's choices (workspace roots, folders, models, execution profiles). */
 export function sessionRoutes(options: SessionRoutesOptions): AnyRouteSpec[] {
   return [
     // Before the lifecycle routes: `/api/sessions/import` is not a session id.
@@ -37,6 +38,7 @@ export function sessionRoutes(options: SessionRoutesOptions): AnyRouteSpec[] {
     ...sessionRecoveryRoutes(options),
     ...sessionChangesRoutes(options),
     ...sessionStreamRoutes(options),
+    ...sessionReplayRoutes(options),
     ...sessionSetupChoiceRoutes(options),
     ...executionProfileRoutes(options),
   ];

@@ -5,6 +5,7 @@ import { type AnyRouteSpec, defineRoute, errorResponse } from "../../http/route.
 import { sessionChannel, userChannel } from "../../runtime/channels.js";
 import { streamChannel } from "../../sse/stream-channel.js";
 import type { StreamLease } from "../../sse/stream-registry.js";
+import { fetchGapFromOwner } from "./replay.js";
 import { defineSessionRoute, IDLE, IdParams, type SessionRoutesOptions } from "./session-route.js";
 
 const TOO_MANY_STREAMS = errorResponse(
@@ -40,6 +41,8 @@ export function sessionStreamRoutes(options: SessionRoutesOptions): AnyRouteSpec
       if (lease instanceof Response) return lease;
       return streamChannel(c, hub, sessionChannel(session.id), {
         lease,
+        // A client back from another instance: the events it missed come from the session's owner.
+        fetchGap: (lastEventId) => fetchGapFromOwner(manager, session.id, auth, lastEventId, c.req.url),
         // Without a runtime here, the stored state tells whether another instance runs a task
         // (its events reach this stream through the relay).
         snapshot: () =>
