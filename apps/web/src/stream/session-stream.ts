@@ -2,7 +2,7 @@ import type { OmniMessage } from "@penguin/protocol";
 import { errorMessage } from "@penguin/protocol/stream";
 import { ApiError, api } from "../api/client.js";
 import type { ServerEvent } from "../api/types.js";
-import { isAtOrBefore } from "./event-id.js";
+import { afterSeed } from "./event-id.js";
 import { SessionTimeline, type TimelineState } from "./timeline.js";
 
 /** How long to wait before opening a stream again after the browser gave up on it. */
@@ -69,9 +69,8 @@ export function followSession(sessionId: string, handlers: SessionStreamHandlers
       const pending = buffer ?? [];
       buffer = undefined;
       let resync = false;
-      for (const item of pending) {
-        // Events without an id (the connect snapshot) and those the answer already includes.
-        if (item.id === "" || isAtOrBefore(item.id, response.last_event_id)) continue;
+      // Not the events without an id (the connect snapshot) nor those the answer already includes.
+      for (const item of afterSeed(pending, response.last_event_id)) {
         if (item.apply(timeline) === "resync") resync = true;
       }
       publish();
