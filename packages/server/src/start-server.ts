@@ -238,6 +238,11 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
             hub.publishRelayed(channel, { ...(event !== undefined ? { event } : {}), data }, id);
           }
         },
+        // Other instances' events of the outage never arrive: every client here refetches.
+        onReconnected: () => {
+          logger.info("the relay is connected again; live clients are told to resync");
+          hub.resyncAll("relay_interrupted");
+        },
       });
       relay = started;
       hub.relayTo((channel, { id, event, data }) =>

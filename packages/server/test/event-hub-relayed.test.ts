@@ -100,6 +100,28 @@ describe("relayed events in the hub", () => {
   });
 });
 
+describe("resyncAll", () => {
+  it("gives every subscriber a resync_required next, then the events after it", async () => {
+    const hub = new EventHub({ epoch: "bbbb" });
+    const url = await serveHub(hub);
+    const one = await connect(url, "s1");
+    const two = await connect(url, "s2");
+    await subscribed(hub, "s1");
+    await subscribed(hub, "s2");
+    hub.publish("s1", { data: data(1) });
+    await one.waitForEvents(1);
+    hub.resyncAll("relay_interrupted");
+    for (const client of [one, two]) {
+      await client.until((c) => c.events.some((event) => event.event === SERVER_EVENT));
+      const resync = client.events.find((event) => event.event === SERVER_EVENT);
+      expect(JSON.parse(resync?.data ?? "")).toEqual({ type: RESYNC_REQUIRED, reason: "relay_interrupted" });
+    }
+    hub.publish("s2", { data: data(2) });
+    await two.until(() => numbers(two).length === 1);
+    expect(numbers(two)).toEqual([2]);
+  });
+});
+
 describe("a stream whose Last-Event-ID another instance issued", () => {
   it("writes the gap fetched from that instance, then the live events, each once", async () => {
     const a = new EventHub({ epoch: "aaaa" });

@@ -1,5 +1,7 @@
 import { dirname } from "node:path";
+import pg from "pg";
 import { afterEach, describe, expect, it } from "vitest";
+import { RELAY_APPLICATION_NAME } from "../src/cluster/pg-relay.js";
 import type { RunningServer } from "../src/index.js";
 import { ADMIN_PASSWORD, login, readJson, request, startTestServer, testDatabaseFor } from "./helpers.js";
 import { TEST_DATABASE } from "./postgres/test-database.js";
@@ -315,6 +317,34 @@ describe.skipIf(TEST_DATABASE !== "postgres")(
     });
   },
 );
+
+describe.skipIf(TEST_DATABASE !== "postgres")("a relay connection that is cut (PostgreSQL)", () => {
+  it("tells B's clients to resync once B's relay is connected again, then carries A's events as before", async () => {
+    const s = await sessionServer([{ text: "After the cut." }]);
+    const b = await secondInstance(s);
+    const id = await s.createSession({ approval_mode: "allow-all" });
+    const onB = await SseClient.connect(`${b.server.url}/api/sessions/${id}/stream`, { cookie: b.cookie });
+    kills.push(async () => onB.close());
+    await waitForServerEvent(onB, "task_state");
+
+    // What an operator (or a failover) does to B's notification connection.
+    const admin = new pg.Client({ connectionString: await testDatabaseFor(s.dataRoot) });
+    await admin.connect();
+    kills.push(async () => admin.end());
+    const name = `${RELAY_APPLICATION_NAME} ${b.server.instance.id}`;
+    const cut = await admin.query(
+      "select pg_terminate_backend(pid) from pg_stat_activity where application_name = $1",
+      [name],
+    );
+    expect(cut.rowCount).toBe(1);
+    const [resync] = await waitForServerEvent(onB, "resync_required");
+    expect(resync).toMatchObject({ reason: "relay_interrupted" });
+
+    expect((await s.call(`/api/sessions/${id}/tasks`, { json: { input: "go on" } })).status).toBe(202);
+    const messages = await waitForEnvelope(onB, "task_end");
+    expect(JSON.stringify(messages)).toContain("After the cut.");
+  });
+});
 
 describe.skipIf(TEST_DATABASE !== "postgres")("a client that moves to another instance (PostgreSQL)", () => {
   it("gets from B, with its Last-Event-ID from A, the events it missed and the owner's live state", async () => {

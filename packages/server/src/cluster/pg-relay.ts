@@ -3,6 +3,8 @@ import { encodeRelay, RelayDecoder, type RelayedEvent } from "./relay-codec.js";
 
 /** The PostgreSQL notification channel the instances of one database share. */
 export const RELAY_CHANNEL = "penguin_relay";
+/** The relay connection's `application_name` (with the instance id after it) in pg_stat_activity. */
+export const RELAY_APPLICATION_NAME = "penguin relay";
 /** After the relay's connection is lost, the next attempt waits this long (then doubles, to a minute). */
 const RECONNECT_FIRST_MS = 500;
 const RECONNECT_MAX_MS = 60_000;
@@ -14,6 +16,8 @@ export interface PgRelayOptions {
   logger: Logger;
   /** The events other instances published, in the order each sent them. */
   onEvents(events: RelayedEvent[]): void;
+  /** After the connection was lost and opened again: events of that time are missed. */
+  onReconnected?(): void;
 }
 
 type PgClient = import("pg").Client;
@@ -22,9 +26,8 @@ type PgClient = import("pg").Client;
  * The live events of every instance reach every other one through PostgreSQL's LISTEN/NOTIFY, on
  * one connection of its own: what this instance publishes is queued and sent in order (batched
  * while a send is under way), and what others publish is handed to `onEvents`. A lost connection
- * is opened again with a growing pause; events sent meanwhile are lost to the other instances,
- * whose clients then see a gap only if they watch a session run elsewhere (they refetch on
- * reconnect as after any gap).
+ * is opened again with a growing pause; events sent meanwhile are lost, both ways, and
+ * `onReconnected` says so, so the clients of this instance are told to refetch.
  */
 export class PgRelay {
   #client: PgClient | undefined;
@@ -68,7 +71,11 @@ export class PgRelay {
 
   async #connect(): Promise<void> {
     const { default: pg } = await import("pg");
-    const client = new pg.Client({ connectionString: this.options.url });
+    // Named, so an operator can tell the relay's connection among the pool's.
+    const client = new pg.Client({
+      connectionString: this.options.url,
+      application_name: `${RELAY_APPLICATION_NAME} ${this.options.instanceId}`,
+    });
     client.on("notification", (message) => {
       if (message.channel !== RELAY_CHANNEL || message.payload === undefined) return;
       const events = this.#decoder.decode(message.payload);
@@ -98,10 +105,13 @@ export class PgRelay {
     this.#reconnectMs = Math.min(this.#reconnectMs * 2, RECONNECT_MAX_MS);
     this.#reconnectTimer = setTimeout(() => {
       this.#reconnectTimer = undefined;
-      this.#connect().catch((error: unknown) => {
-        this.options.logger.warn({ err: error }, "the relay could not reconnect to the database");
-        this.#scheduleReconnect();
-      });
+      this.#connect().then(
+        () => this.options.onReconnected?.(),
+        (error: unknown) => {
+          this.options.logger.warn({ err: error }, "the relay could not reconnect to the database");
+          this.#scheduleReconnect();
+        },
+      );
     }, wait);
     this.#reconnectTimer.unref();
   }

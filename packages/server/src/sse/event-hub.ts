@@ -8,10 +8,11 @@ export const RESYNC_REQUIRED = "resync_required";
 
 /**
  * Why a subscriber must resync: the events after its `Last-Event-ID` left the buffer
- * (`gap_too_old`), the id comes from another server process (`unknown_epoch`), or the id is not
- * one this hub could have issued (`invalid_id`).
+ * (`gap_too_old`), the id comes from another server process (`unknown_epoch`), the id is not
+ * one this hub could have issued (`invalid_id`), or events of other instances may have been
+ * missed while this one's relay connection was down (`relay_interrupted`).
  */
-export type ResyncReason = "gap_too_old" | "unknown_epoch" | "invalid_id";
+export type ResyncReason = "gap_too_old" | "unknown_epoch" | "invalid_id" | "relay_interrupted";
 
 export interface HubEvent {
   /**
@@ -186,6 +187,13 @@ export class Subscription implements AsyncIterable<HubEvent> {
     if (this.#closed) return;
     this.#closed = true;
     this.channel.subscribers.delete(this);
+    this.notify();
+  }
+
+  /** Its next event is a resync (then it goes on from the newest event). */
+  resync(reason: ResyncReason): void {
+    if (this.#closed) return;
+    this.#pendingResync = reason;
     this.notify();
   }
 
@@ -406,6 +414,13 @@ export class EventHub {
     for (const subscriber of [...channel.subscribers]) subscriber.close();
     this.#channels.delete(channelId);
     this.#remember(channelId, channel.lastSeq);
+  }
+
+  /** Tells every subscriber of every channel to resync (see ResyncReason). */
+  resyncAll(reason: ResyncReason): void {
+    for (const channel of this.#channels.values()) {
+      for (const subscriber of channel.subscribers) subscriber.resync(reason);
+    }
   }
 
   /** Ends every subscriber of every channel (the server is stopping). */
