@@ -374,6 +374,14 @@ describe.skipIf(TEST_DATABASE !== "postgres")("a client that moves to another in
     expect(seeded.task_state.state).toBe("running");
     expect(JSON.stringify(seeded.approvals)).toContain("call_move");
     expect(seeded.last_event_id).toBe(lastSeen);
+    // A new stream on B starts with the owner's live state: the task runs, the call waits.
+    const fresh = await SseClient.connect(`${b.server.url}/api/sessions/${id}/stream`, { cookie: b.cookie });
+    kills.push(async () => fresh.close());
+    const [startState] = await waitForServerEvent(fresh, "task_state");
+    expect(startState).toMatchObject({ state: "running" });
+    const [waiting] = await waitForServerEvent(fresh, "approval_request");
+    expect(JSON.stringify(waiting)).toContain("call_move");
+    await fresh.close();
 
     // Meanwhile the task goes on and ends on A.
     const decided = await s.call(`/api/sessions/${id}/approvals/call_move`, { json: { decision: "allow" } });

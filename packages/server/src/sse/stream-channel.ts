@@ -19,9 +19,12 @@ export interface StreamChannelOptions {
    * Events describing the channel's current state (a task state, pending approvals), taken at
    * the moment of subscribing and sent once the replayed gap (or resync event) has been written,
    * before any live event. They carry no `id:`, so the client's `Last-Event-ID` stays that of the
-   * last hub event and a reconnect loses nothing.
+   * last hub event and a reconnect loses nothing. One asked of another instance arrives later
+   * than the subscription starts: the events published meanwhile follow it, and as each carries
+   * a whole state (a task state, one approval's request or decision) the client ends where the
+   * channel is.
    */
-  snapshot?: () => PublishInput[];
+  snapshot?: () => PublishInput[] | Promise<PublishInput[]>;
   /**
    * The stream's hold on the credential that opened it: the stream ends as soon as the lease is
    * revoked, and delivers no event once it is no longer valid; it is released when the stream ends.
@@ -80,8 +83,9 @@ export function streamChannel(
       void stream.write(HEARTBEAT_COMMENT);
     }, heartbeatMs);
     const writeSnapshot = async () => {
-      const events = snapshot ?? [];
+      const taken = snapshot;
       snapshot = undefined;
+      const events = (await taken) ?? [];
       for (const event of events) {
         if (!mayDeliver()) return;
         await stream.writeSSE({ data: event.data, ...(event.event ? { event: event.event } : {}) });

@@ -1,6 +1,7 @@
 import type { AnyRouteSpec } from "../../http/route.js";
 import { sessionAgentRoutes } from "./agents.js";
 import { sessionApprovalRoutes } from "./approvals.js";
+import { sessionCatchUpRoutes } from "./catch-up.js";
 import { sessionChangesRoutes } from "./changes.js";
 import { sessionCompactionRoutes } from "./compaction.js";
 import { executionProfileRoutes } from "./execution-profiles.js";
@@ -11,7 +12,6 @@ import { sessionPlanRoutes } from "./plan.js";
 import { sessionProcessRoutes } from "./processes.js";
 import { sessionQuestionRoutes } from "./questions.js";
 import { sessionRecoveryRoutes } from "./recovery.js";
-import { sessionReplayRoutes } from "./replay.js";
 import type { SessionRoutesOptions } from "./session-route.js";
 import { sessionSetupChoiceRoutes } from "./setup-choices.js";
 import { sessionStreamRoutes } from "./streams.js";
@@ -38,7 +38,7 @@ export function sessionRoutes(options: SessionRoutesOptions): AnyRouteSpec[] {
     ...sessionRecoveryRoutes(options),
     ...sessionChangesRoutes(options),
     ...sessionStreamRoutes(options),
-    ...sessionReplayRoutes(options),
+    ...sessionCatchUpRoutes(options),
     ...sessionSetupChoiceRoutes(options),
     ...executionProfileRoutes(options),
   ];

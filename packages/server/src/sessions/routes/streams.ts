@@ -5,8 +5,8 @@ import { type AnyRouteSpec, defineRoute, errorResponse } from "../../http/route.
 import { sessionChannel, userChannel } from "../../runtime/channels.js";
 import { streamChannel } from "../../sse/stream-channel.js";
 import type { StreamLease } from "../../sse/stream-registry.js";
-import { fetchGapFromOwner } from "./replay.js";
-import { defineSessionRoute, IDLE, IdParams, type SessionRoutesOptions } from "./session-route.js";
+import { fetchGapFromOwner, liveStateFromOwner, liveStateHere } from "./catch-up.js";
+import { defineSessionRoute, IdParams, type SessionRoutesOptions } from "./session-route.js";
 
 const TOO_MANY_STREAMS = errorResponse(
   "too_many_streams: the user already has the most live streams allowed (maxStreamsPerUser) open",
@@ -43,18 +43,12 @@ export function sessionStreamRoutes(options: SessionRoutesOptions): AnyRouteSpec
         lease,
         // A client back from another instance: the events it missed come from the session's owner.
         fetchGap: (lastEventId) => fetchGapFromOwner(manager, session.id, auth, lastEventId, c.req.url),
-        // Without a runtime here, the stored state tells whether another instance runs a task
+        // Without a runtime here, the owner's live state, when another instance runs the session
         // (its events reach this stream through the relay).
         snapshot: () =>
-          manager.runtime(session.id)?.snapshotEvents() ?? [
-            {
-              event: "server_event",
-              data: JSON.stringify({
-                type: "task_state",
-                ...(session.state === "running" ? { ...IDLE, state: "running" } : IDLE),
-              }),
-            },
-          ],
+          manager.runtime(session.id)
+            ? liveStateHere(manager, session)
+            : liveStateFromOwner(manager, session, auth, c.req.url),
       });
     },
   });
