@@ -67,7 +67,9 @@ export function streamChannel(
   const remote = remoteGap(hub, channelId, lastEventId, options.fetchGap);
   // A gap fetched elsewhere is written before this hub's events, which start from now.
   const subscription = hub.subscribe(channelId, remote ? undefined : lastEventId);
-  let snapshot = options.snapshot?.();
+  // Not for a client whose gap is fetched elsewhere: the gap brings it up to date, and only when
+  // that fails is a snapshot taken (after the resync event, which makes the client refetch).
+  let snapshot = remote ? undefined : options.snapshot?.();
   // The newest seq when subscribing: once an event at or past it is written, the gap is over.
   const boundary = newest?.seq ?? 0;
   const hasGap = lastEventId !== undefined && lastEventId !== "" && lastEventId !== newest?.id;
@@ -99,8 +101,6 @@ export function streamChannel(
       if (remote) {
         const gap = await remote.fetch(remote.lastEventId);
         if (gap) {
-          // The gap brings the client up to date; a snapshot from before it would set it back.
-          snapshot = undefined;
           for (const event of gap) {
             if (!mayDeliver()) return;
             await write(event);
@@ -112,6 +112,7 @@ export function streamChannel(
             event: SERVER_EVENT,
             data: JSON.stringify({ type: RESYNC_REQUIRED, reason: "unknown_epoch" }),
           });
+          snapshot = options.snapshot?.();
           await writeSnapshot();
         }
       } else if (!hasGap) await writeSnapshot();

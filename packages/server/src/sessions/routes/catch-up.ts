@@ -125,19 +125,27 @@ export async function liveStateFromOwner(
   return parsed.success ? parsed.data.events : liveStateHere(manager, session);
 }
 
-/** The JSON answer of the owner instance to a GET, or undefined (no other owner, no answer, not 200). */
+/**
+ * The JSON answer of the owner instance to a GET, or undefined: no other instance owns the
+ * session, it did not answer 200 in time, or the database could not say who owns it (the stream
+ * then goes on with what this instance knows, never fails for it).
+ */
 async function callOwner(
   manager: SessionManager,
   sessionId: string,
   auth: AuthState,
   url: URL,
 ): Promise<unknown> {
-  const owner = await manager.ownerElsewhere(sessionId);
-  if (!owner || !manager.forwardCall) return undefined;
-  const request = new Request(url, { headers: { accept: "application/json" } });
-  const response = await manager.forwardCall(owner, request, relayedCallerOf(auth), undefined);
-  if (response?.status !== 200) return undefined;
-  return response.json().catch(() => undefined);
+  try {
+    const owner = await manager.ownerElsewhere(sessionId);
+    if (!owner || !manager.forwardCall) return undefined;
+    const request = new Request(url, { headers: { accept: "application/json" } });
+    const response = await manager.forwardCall(owner, request, relayedCallerOf(auth), undefined);
+    if (response?.status !== 200) return undefined;
+    return await response.json();
+  } catch {
+    return undefined;
+  }
 }
 
 /**
