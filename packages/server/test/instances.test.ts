@@ -318,6 +318,72 @@ describe.skipIf(TEST_DATABASE !== "postgres")(
   },
 );
 
+describe.skipIf(TEST_DATABASE !== "postgres")("two server processes on one PostgreSQL", () => {
+  it("runs a task on A, watched and approved on B; A is SIGKILLed mid-command and B takes the session over", async () => {
+    const s = await sessionServer([
+      execTurn("echo approved-on-b", "call_first"),
+      execTurn("sleep 30; echo never-$((1+1))", "call_killed"),
+    ]);
+    const owner = await spawnServerProcess<{ url: string; instance: string }>("instance-server.mjs", [
+      s.dataRoot,
+      dirname(s.workspace),
+      await testDatabaseFor(s.dataRoot),
+    ]);
+    kills.push(owner.kill);
+    const a = owner.info.url;
+    const cookie = await login(a, "admin", ADMIN_PASSWORD);
+    const created = await request(a, "/api/sessions", {
+      cookie,
+      json: { workspace: s.workspace, approval_mode: "always-ask" },
+    });
+    const id = (await readJson<{ session: { id: string } }>(created)).session.id;
+    const onB = await SseClient.connect(`${s.server.url}/api/sessions/${id}/stream`, { cookie });
+    kills.push(async () => onB.close());
+    await waitForServerEvent(onB, "task_state");
+    expect(
+      (await request(a, `/api/sessions/${id}/tasks`, { cookie, json: { input: "run both" } })).status,
+    ).toBe(202);
+
+    // Both calls are asked for on B's stream and allowed on B; they run on A.
+    for (const [count, callId] of [
+      [1, "call_first"],
+      [2, "call_killed"],
+    ] as const) {
+      const asked = await waitForServerEvent(onB, "approval_request", count);
+      expect(JSON.stringify(asked.at(-1))).toContain(callId);
+      const decided = await request(s.server.url, `/api/sessions/${id}/approvals/${callId}`, {
+        cookie,
+        json: { decision: "allow" },
+      });
+      expect(decided.status, await decided.clone().text()).toBe(200);
+    }
+    await onB.until((c) => JSON.stringify(c.events).includes("approved-on-b"));
+    expect(s.server.sessions.runtime(id)).toBeUndefined();
+    await onB.until((c) =>
+      c.events.some((e) => e.data.includes("tool_dispatched") && e.data.includes("call_killed")),
+    );
+
+    owner.child.kill("SIGKILL");
+    expect(await owner.exited).toBe("SIGKILL");
+    s.llm.setScript([{ text: "Taken over by B." }]);
+    const taken = await request(s.server.url, `/api/sessions/${id}/tasks`, {
+      cookie,
+      json: { input: "carry on" },
+    });
+    expect(taken.status, await taken.clone().text()).toBe(202);
+    await waitForEnvelope(onB, "task_end");
+    expect(s.server.sessions.runtime(id)).toBeDefined();
+    expect(JSON.stringify(onB.events)).toContain("Taken over by B.");
+    // The killed command is in the history B resumed from, never run again.
+    const history = JSON.stringify(
+      await readJson(await request(s.server.url, `/api/sessions/${id}/messages`, { cookie })),
+    );
+    expect(history).toContain("call_killed");
+    expect(history).not.toContain("never-2");
+    expect(await instanceIds(s.server)).toEqual([s.server.instance.id]);
+  });
+});
+
 describe.skipIf(TEST_DATABASE !== "postgres")("a relay connection that is cut (PostgreSQL)", () => {
   it("tells B's clients to resync once B's relay is connected again, then carries A's events as before", async () => {
     const s = await sessionServer([{ text: "After the cut." }]);
