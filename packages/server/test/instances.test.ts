@@ -324,10 +324,12 @@ describe.skipIf(TEST_DATABASE !== "postgres")("two server processes on one Postg
       execTurn("echo approved-on-b", "call_first"),
       execTurn("sleep 30; echo never-$((1+1))", "call_killed"),
     ]);
+    const database = await testDatabaseFor(s.dataRoot);
+    if (database === undefined) throw new Error("the postgres project gives each data root a database");
     const owner = await spawnServerProcess<{ url: string; instance: string }>("instance-server.mjs", [
       s.dataRoot,
       dirname(s.workspace),
-      await testDatabaseFor(s.dataRoot),
+      database,
     ]);
     kills.push(owner.kill);
     const a = owner.info.url;
