@@ -1,0 +1,31 @@
+// Child process: one server instance under test. Argument: JSON `{ dataRoot, workspaceRoot,
+// database?, maxStreamsPerUser }`. Prints `{ url, instance, password? }` as one line once it
+// listens (`password`: the initial admin password, from the instance that created the admin),
+// and runs until SIGTERM or until its parent goes (stdin closes), so a benchmark killed without
+// its cleanup leaves no server behind.
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const HERE = fileURLToPath(new URL(".", import.meta.url));
+const { dataRoot, workspaceRoot, database, maxStreamsPerUser } = JSON.parse(process.argv[2]);
+const { startServer } = await import(join(HERE, "..", "..", "dist", "index.js"));
+const { default: pino } = await import("pino");
+const server = await startServer({
+  dataRoot,
+  database,
+  port: 0,
+  workspaceRoots: [workspaceRoot],
+  maxStreamsPerUser,
+  webRoot: false,
+  logger: pino({ level: "silent" }),
+});
+const stop = async () => {
+  await server.close();
+  process.exit(0);
+};
+process.once("SIGTERM", stop);
+process.stdin.on("end", stop);
+process.stdin.resume();
+process.stdout.write(
+  `${JSON.stringify({ url: server.url, instance: server.instance.id, password: server.initialAdmin?.password })}\n`,
+);
