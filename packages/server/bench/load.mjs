@@ -8,7 +8,9 @@
 //      crosses the relay (LISTEN/NOTIFY) before it reaches a client.
 // Reports per configuration the events per second delivered to the clients, the delay from a
 // model chunk (the envelope timestamp the harness stamps when the chunk arrives from the model)
-// to the SSE client that parses it, and the events/s against (1) of the same round. Loopback
+// to the SSE client that parses it, and the events/s against (1) of the same round. `--control`
+// adds a fourth: two instances as in (3) but each client on the instance that runs its session,
+// which tells the relay hop apart from the cost of two processes on the same cores. Loopback
 // only; each server runs in a child process so the clients and the fake model do not share its
 // event loop. PostgreSQL: a private one started for the run (initdb into a temp folder, removed
 // at the end), or `--postgres-url` (a role allowed to create databases); without PostgreSQL
@@ -16,7 +18,7 @@
 // `pnpm turbo run build --filter=@penguin/server --filter=@penguin/fake-llm`:
 //
 //   node packages/server/bench/load.mjs [--sessions 50] [--chars 2000] [--chunk 16] [--delay-ms 5]
-//     [--rounds 1] [--postgres-url URL] [--json]
+//     [--rounds 1] [--control] [--postgres-url URL] [--json]
 import { loadavg } from "node:os";
 import { parseArgs } from "node:util";
 import { exitCleanlyOn, runCleanups } from "./load/cleanup.mjs";
@@ -37,6 +39,7 @@ const { values } = parseArgs({
     "delay-ms": { type: "string", default: "5" },
     rounds: { type: "string", default: "1" },
     "postgres-url": { type: "string" },
+    control: { type: "boolean", default: false },
     json: { type: "boolean", default: false },
   },
 });
@@ -67,7 +70,7 @@ if (externalPostgres !== undefined && !/^postgres(ql)?:\/\//.test(externalPostgr
 
 const postgresBin = externalPostgres === undefined ? findPostgresBinaries() : undefined;
 const withPostgres = externalPostgres !== undefined || postgresBin !== undefined;
-const perRound = withPostgres ? 3 : 1;
+const perRound = withPostgres ? (values.control ? 4 : 3) : 1;
 exitCleanlyOn({ limitMs: POSTGRES_START_LIMIT_MS + CONFIGURATION_LIMIT_MS * perRound * rounds });
 
 const loadAtStart = loadavg()[0];
@@ -87,8 +90,9 @@ try {
   if (adminUrl !== undefined) {
     configurations.push(
       { name: "postgres", instances: 1, postgres: adminUrl },
-      { name: "postgres-2-relayed", instances: 2, postgres: adminUrl },
+      { name: "postgres-2-relayed", instances: 2, crossed: true, postgres: adminUrl },
     );
+    if (values.control) configurations.push({ name: "postgres-2-local", instances: 2, postgres: adminUrl });
   }
 
   const measured = [];

@@ -13,7 +13,7 @@ import { createBenchDatabase, sessionOwners } from "./postgres.mjs";
 const STREAM_CAP_MARGIN = 8;
 
 /**
- * Runs `configuration` (`{ name, instances: 1 | 2, postgres?: admin URL }`) with `load`
+ * Runs `configuration` (`{ name, instances: 1 | 2, crossed?, postgres?: admin URL }`) with `load`
  * (`{ sessions, chars, chunkSize, chunkDelayMs }`) and returns its measurement.
  */
 export async function runConfiguration(configuration, load, round) {
@@ -81,6 +81,7 @@ export async function runConfiguration(configuration, load, round) {
     }
     const result = await measureLoad({
       instances,
+      crossed: configuration.crossed === true,
       token,
       workspace,
       sessions: load.sessions,

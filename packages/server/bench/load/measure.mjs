@@ -2,15 +2,16 @@
 import { apiClient, watch } from "./clients.mjs";
 
 /**
- * Session i is created and its task started through instance `i % k` (so it runs there) and
- * watched through instance `(i + 1) % k`: with two instances every client watches a session the
- * other instance runs, and every event it gets has crossed the relay.
+ * Session i is created and its task started through instance `i % k` (so it runs there) and,
+ * when `crossed`, watched through instance `(i + 1) % k`: with two instances every client then
+ * watches a session the other instance runs, and every event it gets has crossed the relay.
+ * Otherwise each client watches through the instance that runs its session.
  */
-export async function measureLoad({ instances, token, workspace, sessions, createParser }) {
+export async function measureLoad({ instances, crossed, token, workspace, sessions, createParser }) {
   const k = instances.length;
   const plan = Array.from({ length: sessions }, (_, i) => ({
     owner: instances[i % k],
-    watcher: instances[(i + 1) % k],
+    watcher: instances[(i + (crossed ? 1 : 0)) % k],
   }));
 
   for (const entry of plan) {

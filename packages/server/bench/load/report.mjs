@@ -43,17 +43,18 @@ const DESCRIPTIONS = {
   sqlite: "1 instance, SQLite",
   postgres: "1 instance, PostgreSQL",
   "postgres-2-relayed": "2 instances, one PostgreSQL, every event relayed",
+  "postgres-2-local": "2 instances, one PostgreSQL, clients on the owner",
 };
 
 export function markdownReport({ rows, summary, header }) {
   const lines = [...header, ""];
   lines.push(
-    "| configuration | round | sessions | SSE events | wall time | events/s | vs SQLite | chunk → SSE client p50 | p99 | max |",
-    "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
+    "| configuration | round | sessions | clients on another instance | SSE events | wall time | events/s | vs SQLite | chunk → SSE client p50 | p99 | max |",
+    "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
   );
   for (const row of rows) {
     lines.push(
-      `| ${DESCRIPTIONS[row.configuration]} | ${row.round} | ${row.sessions} | ${row.events} | ${row.seconds} s | ${row.events_per_second} | ${row.vs_sqlite ?? "–"} | ${row.delay_p50_ms} ms | ${row.delay_p99_ms} ms | ${row.delay_max_ms} ms |`,
+      `| ${DESCRIPTIONS[row.configuration]} | ${row.round} | ${row.sessions} | ${row.relayed_clients} | ${row.events} | ${row.seconds} s | ${row.events_per_second} | ${row.vs_sqlite ?? "–"} | ${row.delay_p50_ms} ms | ${row.delay_p99_ms} ms | ${row.delay_max_ms} ms |`,
     );
   }
   if (summary.some((entry) => entry.rounds > 1)) {
