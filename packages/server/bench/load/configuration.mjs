@@ -1,7 +1,7 @@
 // One configuration of the comparison, set up from nothing and torn down after its measurement:
 // a data root, a fake model, one or two server instances on one database.
 import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { onCleanup } from "./cleanup.mjs";
 import { bearerToken } from "./clients.mjs";
@@ -97,7 +97,7 @@ export async function runConfiguration(configuration, load, round) {
         );
       }
     }
-    return { configuration: configuration.name, round, ...result };
+    return { configuration: configuration.name, round, ...result, load_1m: Number(loadavg()[0].toFixed(2)) };
   } finally {
     for (const undo of teardown.toReversed()) await undo();
   }
