@@ -32,7 +32,7 @@ export function apiClient(url, token) {
 
 /**
  * One SSE client: `ready` once the stream answered 200, `done` when `onEvent` returns true
- * (task_end). A refused stream, or one that ends before that, rejects both: a client that saw
+ * (the task's end); events after that one are not handed on. A refused stream, or one that ends before that, rejects both: a client that saw
  * nothing must fail the run, not shrink its figures.
  */
 export function watch(url, token, createParser, onEvent) {
@@ -55,7 +55,7 @@ export function watch(url, token, createParser, onEvent) {
     let finished = false;
     const parser = createParser({
       onEvent: (event) => {
-        if (onEvent(event, event.data.length) === true) finished = true;
+        if (!finished && onEvent(event, event.data.length) === true) finished = true;
       },
     });
     const decoder = new TextDecoder();
@@ -63,7 +63,7 @@ export function watch(url, token, createParser, onEvent) {
       parser.feed(decoder.decode(chunk, { stream: true }));
       if (finished) return;
     }
-    throw new Error(`stream ${url} ended before task_end`);
+    throw new Error(`stream ${url} ended before its task did`);
   })();
   done.catch(refuse);
   return { ready, done, close: () => abort.abort() };

@@ -26,18 +26,32 @@ export async function measureLoad({ instances, crossed, token, workspace, sessio
   const delays = [];
   let events = 0;
   let bytes = 0;
-  const watchers = plan.map((entry) =>
-    watch(`${entry.watcher.url}/api/sessions/${entry.id}/stream`, token, createParser, (event, size) => {
-      events += 1;
-      bytes += size;
-      if (event.event !== undefined) return false;
-      const message = JSON.parse(event.data);
-      if (message.type === "model_msg" && message.payload.type === "partial_text") {
-        delays.push(Date.now() - Date.parse(message.timestamp));
-      }
-      return message.type === "event_msg" && message.payload.type === "task_end";
-    }),
-  );
+  // A client is done at the `task_state` idle that follows its task_end (the last event of a
+  // task), not at task_end itself: whether that one came in the same read as task_end would
+  // otherwise decide whether it is counted.
+  const perClient = plan.map(() => 0);
+  const watchers = plan.map((entry, index) => {
+    let taskEnded = false;
+    return watch(
+      `${entry.watcher.url}/api/sessions/${entry.id}/stream`,
+      token,
+      createParser,
+      (event, size) => {
+        events += 1;
+        perClient[index] += 1;
+        bytes += size;
+        const message = JSON.parse(event.data);
+        if (event.event !== undefined) {
+          return taskEnded && message.type === "task_state" && message.state === "idle";
+        }
+        if (message.type === "model_msg" && message.payload.type === "partial_text") {
+          delays.push(Date.now() - Date.parse(message.timestamp));
+        }
+        if (message.type === "event_msg" && message.payload.type === "task_end") taskEnded = true;
+        return false;
+      },
+    );
+  });
   try {
     await Promise.all(watchers.map((watcher) => watcher.ready));
 
@@ -65,6 +79,9 @@ export async function measureLoad({ instances, crossed, token, workspace, sessio
       delay_p50_ms: pick(0.5),
       delay_p99_ms: pick(0.99),
       delay_max_ms: delays.at(-1),
+      // Equal when every client got the whole task, whatever instance it watched through.
+      events_per_client_min: Math.min(...perClient),
+      events_per_client_max: Math.max(...perClient),
       relayed_clients: plan.filter((entry) => entry.owner !== entry.watcher).length,
     };
   } finally {

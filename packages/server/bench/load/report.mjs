@@ -49,12 +49,12 @@ const DESCRIPTIONS = {
 export function markdownReport({ rows, summary, header }) {
   const lines = [...header, ""];
   lines.push(
-    "| configuration | round | sessions | clients on another instance | SSE events | wall time | events/s | vs SQLite | chunk → SSE client p50 | p99 | max | load (1 min) |",
-    "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
+    "| configuration | round | sessions | clients on another instance | SSE events | per client | wall time | events/s | vs SQLite | chunk → SSE client p50 | p99 | max | load (1 min) |",
+    "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
   );
   for (const row of rows) {
     lines.push(
-      `| ${DESCRIPTIONS[row.configuration]} | ${row.round} | ${row.sessions} | ${row.relayed_clients} | ${row.events} | ${row.seconds} s | ${row.events_per_second} | ${row.vs_sqlite ?? "–"} | ${row.delay_p50_ms} ms | ${row.delay_p99_ms} ms | ${row.delay_max_ms} ms | ${row.load_1m} |`,
+      `| ${DESCRIPTIONS[row.configuration]} | ${row.round} | ${row.sessions} | ${row.relayed_clients} | ${row.events} | ${row.events_per_client_min === row.events_per_client_max ? row.events_per_client_min : `${row.events_per_client_min} – ${row.events_per_client_max}`} | ${row.seconds} s | ${row.events_per_second} | ${row.vs_sqlite ?? "–"} | ${row.delay_p50_ms} ms | ${row.delay_p99_ms} ms | ${row.delay_max_ms} ms | ${row.load_1m} |`,
     );
   }
   if (summary.some((entry) => entry.rounds > 1)) {
