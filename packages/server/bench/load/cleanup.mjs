@@ -19,11 +19,16 @@ export function onCleanup(undo) {
   };
 }
 
-/** Runs every registered step not run yet, newest first; a failing step does not stop the others. */
+/**
+ * Runs every registered step not run yet, newest first; a failing step does not stop the others.
+ * Steps registered meanwhile (the run goes on while it is being cleaned up, e.g. a server that
+ * was starting) are run too before it settles.
+ */
 export function runCleanups() {
   running ??= (async () => {
-    for (const step of steps.toReversed()) {
-      if (step.done) continue;
+    for (;;) {
+      const step = steps.findLast((candidate) => !candidate.done);
+      if (step === undefined) return;
       step.done = true;
       let timer;
       await Promise.race([

@@ -7,6 +7,8 @@ import { fileURLToPath } from "node:url";
 import { onCleanup } from "./cleanup.mjs";
 
 const SERVE_SCRIPT = fileURLToPath(new URL("./serve.mjs", import.meta.url));
+/** Where serve.mjs reads its options. */
+const SERVE_OPTIONS_VARIABLE = "PENGUIN_BENCH_SERVE_OPTIONS";
 /** A stopping server that has not exited by then is killed. */
 const STOP_GRACE_MS = 10_000;
 
@@ -19,14 +21,13 @@ export async function startInstance({ dataRoot, workspaceRoot, database, home, m
   mkdirSync(home, { recursive: true });
   const env = { ...process.env, HOME: home };
   delete env.PENGUIN_HOME;
-  const child = spawn(
-    process.execPath,
-    [SERVE_SCRIPT, JSON.stringify({ dataRoot, workspaceRoot, database, maxStreamsPerUser })],
-    {
-      stdio: ["pipe", "pipe", "inherit"],
-      env,
-    },
-  );
+  // In the environment, not the arguments: the database URL holds a password, and any user of
+  // the machine can list a process's arguments.
+  env[SERVE_OPTIONS_VARIABLE] = JSON.stringify({ dataRoot, workspaceRoot, database, maxStreamsPerUser });
+  const child = spawn(process.execPath, [SERVE_SCRIPT], {
+    stdio: ["pipe", "pipe", "inherit"],
+    env,
+  });
   const exited = new Promise((resolve) => child.once("exit", resolve));
   const stop = onCleanup(async () => {
     if (child.exitCode !== null || child.signalCode !== null) return;

@@ -1,13 +1,17 @@
-// Child process: one server instance under test. Argument: JSON `{ dataRoot, workspaceRoot,
-// database?, maxStreamsPerUser }`. Prints `{ url, instance, password? }` as one line once it
-// listens (`password`: the initial admin password, from the instance that created the admin),
-// and runs until SIGTERM or until its parent goes (stdin closes), so a benchmark killed without
+// Child process: one server instance under test. Options: JSON `{ dataRoot, workspaceRoot,
+// database?, maxStreamsPerUser }` in PENGUIN_BENCH_SERVE_OPTIONS (removed from the environment
+// before the server starts: its sessions' shells inherit it). Prints `{ url, instance,
+// password? }` as one line once it listens (`password`: the initial admin password, from the
+// instance that created the admin), and runs until SIGTERM or until its parent goes (stdin closes), so a benchmark killed without
 // its cleanup leaves no server behind.
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 
 const HERE = fileURLToPath(new URL(".", import.meta.url));
-const { dataRoot, workspaceRoot, database, maxStreamsPerUser } = JSON.parse(process.argv[2]);
+const { dataRoot, workspaceRoot, database, maxStreamsPerUser } = JSON.parse(
+  process.env.PENGUIN_BENCH_SERVE_OPTIONS ?? "{}",
+);
+delete process.env.PENGUIN_BENCH_SERVE_OPTIONS;
 const { startServer } = await import(join(HERE, "..", "..", "dist", "index.js"));
 const { default: pino } = await import("pino");
 const server = await startServer({
