@@ -14,7 +14,9 @@
 // only; each server runs in a child process so the clients and the fake model do not share its
 // event loop. PostgreSQL: a private one started for the run (initdb into a temp folder, removed
 // at the end), or `--postgres-url` (a role allowed to create databases); without PostgreSQL
-// binaries the PostgreSQL rows are skipped. Run after
+// binaries the PostgreSQL rows are skipped. Servers, databases and temp folders are removed
+// however the run ends (error, SIGINT, SIGTERM, the hard limit); only a SIGKILL of the bench
+// leaves its private PostgreSQL running (the servers follow their parent). Run after
 // `pnpm turbo run build --filter=@penguin/server --filter=@penguin/fake-llm`:
 //
 //   node packages/server/bench/load.mjs [--sessions 50] [--chars 2000] [--chunk 16] [--delay-ms 5]
