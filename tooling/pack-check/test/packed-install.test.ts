@@ -115,8 +115,12 @@ describe("packed tarballs installed side by side", () => {
 
     const workspace = mkdtempSync(join(tmpdir(), "penguin-pack-ws-"));
     const cassette = join(repo, "examples/quickstart.cassette.yaml");
+    // The session gets an empty HOME of its own: only npm needs the real one. Its commands run
+    // `bash -l`, and a machine's login profile (one that runs `pyenv rehash` waits up to a minute
+    // on a lock a killed shell left behind) must not decide whether this test passes.
+    const home = mkdtempSync(join(tmpdir(), "penguin-pack-home-"));
     const r = await execa(bin, ["run", "--model", `replay:${cassette}`, "-w", workspace, "-m", "fibonacci"], {
-      env: { PENGUIN_HOME: join(work, "data"), NO_COLOR: "1" },
+      env: { HOME: home, PENGUIN_HOME: join(work, "data"), NO_COLOR: "1" },
       reject: false,
     });
     expect(r.stderr).not.toMatch(/internal error/);
