@@ -382,6 +382,11 @@ describe.skipIf(TEST_DATABASE !== "postgres")("two server processes on one Postg
     );
     expect(history).toContain("call_killed");
     expect(history).not.toContain("never-2");
+    // B shows the command A was running when it died as a step whose outcome is unknown.
+    const recovery = await readJson<{ uncertain: { tool_call_id: string }[] }>(
+      await request(s.server.url, `/api/sessions/${id}/recovery`, { cookie }),
+    );
+    expect(recovery.uncertain.map((step) => step.tool_call_id)).toContain("call_killed");
     expect(await instanceIds(s.server)).toEqual([s.server.instance.id]);
   });
 });

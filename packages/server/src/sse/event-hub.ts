@@ -360,14 +360,25 @@ export class EventHub {
    */
   replay(channelId: string, lastEventId: string): HubEvent[] | ResyncReason {
     const channel = this.#channels.get(channelId);
-    if (!channel) {
-      const match = EVENT_ID.exec(lastEventId);
-      if (!match) return "invalid_id";
-      return match[1] === this.epoch ? "gap_too_old" : "unknown_epoch";
-    }
+    if (!channel) return this.#unbufferedReason(lastEventId);
     const position = this.#position(channel, lastEventId);
     if ("resync" in position) return position.resync;
     return channel.after(position.seq) ?? "gap_too_old";
+  }
+
+  /** Why a subscription from `lastEventId` would resync, or undefined when it would replay (no copy made). */
+  resyncReason(channelId: string, lastEventId: string): ResyncReason | undefined {
+    const channel = this.#channels.get(channelId);
+    if (!channel) return this.#unbufferedReason(lastEventId);
+    const position = this.#position(channel, lastEventId);
+    return "resync" in position ? position.resync : undefined;
+  }
+
+  /** Why an id cannot be replayed on a channel not open here. */
+  #unbufferedReason(lastEventId: string): ResyncReason {
+    const match = EVENT_ID.exec(lastEventId);
+    if (!match) return "invalid_id";
+    return match[1] === this.epoch ? "gap_too_old" : "unknown_epoch";
   }
 
   #position(channel: Channel, lastEventId: string): Position {

@@ -1,13 +1,7 @@
 import type { Context } from "hono";
 import { streamSSE } from "hono/streaming";
 import { SSE_HEARTBEAT_MS } from "../limits.js";
-import {
-  type EventHub,
-  type HubEvent,
-  type PublishInput,
-  RESYNC_REQUIRED,
-  SERVER_EVENT,
-} from "./event-hub.js";
+import type { EventHub, HubEvent, PublishInput } from "./event-hub.js";
 import type { StreamLease } from "./stream-registry.js";
 
 export interface StreamChannelOptions {
@@ -35,13 +29,16 @@ export interface StreamChannelOptions {
    * instance that has them (the session's owner); undefined when none does. Without it, or when
    * it gives nothing, such a client gets `resync_required` as for any unknown id.
    */
-  fetchGap?: (lastEventId: string) => Promise<readonly HubEvent[] | undefined>;
+  fetchGap?: (lastEventId: string) => Promise<readonly ReplayedEvent[] | undefined>;
 }
+
+/** An event of another instance's buffer: its id there, name and data (its seq is that buffer's). */
+export type ReplayedEvent = Omit<HubEvent, "seq">;
 
 /** The replayed gap of a client that came back from another instance: fetched, then live. */
 interface RemoteGap {
   lastEventId: string;
-  fetch: (lastEventId: string) => Promise<readonly HubEvent[] | undefined>;
+  fetch: (lastEventId: string) => Promise<readonly ReplayedEvent[] | undefined>;
 }
 
 /** The heartbeat: an SSE comment, which every client ignores. */
@@ -93,7 +90,7 @@ export function streamChannel(
         await stream.writeSSE({ data: event.data, ...(event.event ? { event: event.event } : {}) });
       }
     };
-    const write = (event: HubEvent) =>
+    const write = (event: ReplayedEvent) =>
       stream.writeSSE({ id: event.id, data: event.data, ...(event.event ? { event: event.event } : {}) });
     try {
       // Ids of the fetched gap's events, which may come through this hub's relay as well.
@@ -107,13 +104,9 @@ export function streamChannel(
           }
           written = new Set(gap.map((event) => event.id));
         } else {
-          await stream.writeSSE({
-            ...(newest ? { id: newest.id } : {}),
-            event: SERVER_EVENT,
-            data: JSON.stringify({ type: RESYNC_REQUIRED, reason: "unknown_epoch" }),
-          });
+          // As for any id nobody can replay: the resync first, then the snapshot after it.
+          subscription.resync("unknown_epoch");
           snapshot = options.snapshot?.();
-          await writeSnapshot();
         }
       } else if (!hasGap) await writeSnapshot();
       for await (const event of subscription) {
@@ -140,5 +133,5 @@ function remoteGap(
   fetch: StreamChannelOptions["fetchGap"],
 ): RemoteGap | undefined {
   if (!fetch || lastEventId === undefined || lastEventId === "") return undefined;
-  return hub.replay(channelId, lastEventId) === "unknown_epoch" ? { lastEventId, fetch } : undefined;
+  return hub.resyncReason(channelId, lastEventId) === "unknown_epoch" ? { lastEventId, fetch } : undefined;
 }

@@ -6,7 +6,8 @@ import { jsonError } from "../../http/errors.js";
 import { type AnyRouteSpec, errorResponse } from "../../http/route.js";
 import { sessionChannel } from "../../runtime/channels.js";
 import type { SessionManager } from "../../runtime/session-manager.js";
-import type { HubEvent, PublishInput } from "../../sse/event-hub.js";
+import type { PublishInput } from "../../sse/event-hub.js";
+import type { ReplayedEvent } from "../../sse/stream-channel.js";
 import { defineSessionRoute, IDLE, IdParams, type SessionRoutesOptions } from "./session-route.js";
 
 /** Longest `after` taken: an event id is `<epoch>-<seq>`, a few dozen characters at most. */
@@ -21,8 +22,7 @@ const EventsQuerySchema = z.object({
 });
 
 const BufferedEventSchema = z.object({
-  id: z.string(),
-  seq: z.number().int().nonnegative(),
+  id: z.string().describe("The event's id: what a client sends back as Last-Event-ID"),
   event: z.string().optional(),
   data: z.string(),
 });
@@ -71,7 +71,7 @@ export function sessionCatchUpRoutes(options: SessionRoutesOptions): AnyRouteSpe
           `the events after ${query.after} cannot be replayed (${replayed})`,
         );
       }
-      return c.json({ events: replayed.map(({ id, seq, event, data }) => ({ id, seq, event, data })) }, 200);
+      return c.json({ events: replayed.map(({ id, event, data }) => ({ id, event, data })) }, 200);
     },
   });
 
@@ -136,6 +136,8 @@ async function callOwner(
   auth: AuthState,
   url: URL,
 ): Promise<unknown> {
+  // Without a relay (SQLite) no call can be passed on: not even the owner is looked up.
+  if (!manager.forwardCall) return undefined;
   try {
     const owner = await manager.ownerElsewhere(sessionId);
     if (!owner || !manager.forwardCall) return undefined;
@@ -158,7 +160,7 @@ export async function fetchGapFromOwner(
   auth: AuthState,
   lastEventId: string,
   base: string,
-): Promise<HubEvent[] | undefined> {
+): Promise<ReplayedEvent[] | undefined> {
   const url = new URL(`/api/sessions/${sessionId}/events`, base);
   url.searchParams.set("after", lastEventId);
   const parsed = EventsResponseSchema.safeParse(await callOwner(manager, sessionId, auth, url));
