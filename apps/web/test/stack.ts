@@ -177,10 +177,30 @@ export async function createSessionInPage(
   await page.getByLabel("Workspace folder").fill(stack.workspace);
   await page.getByLabel("Title").fill(options.title);
   await page.getByLabel("Approval mode").selectOption(options.mode);
+  const created = page
+    .waitForResponse((r) => r.request().method() === "POST" && new URL(r.url()).pathname === "/api/sessions", {
+      timeout: 90_000,
+    })
+    .then(
+      (response) => `POST /api/sessions answered ${response.status()}`,
+      (error: unknown) => `POST /api/sessions: ${error instanceof Error ? error.message : String(error)}`,
+    );
+  const clickedAt = Date.now();
   await page.getByRole("button", { name: "Create session" }).click();
   // A session's creation waits for its agent, trace and holder: on a loaded CI machine that has
   // taken longer than Playwright's 30 s default once; the test's own timeout is 120 s.
-  await page.getByRole("heading", { name: options.title }).waitFor({ timeout: 90_000 });
+  try {
+    await page.getByRole("heading", { name: options.title }).waitFor({ timeout: 90_000 });
+  } catch (error) {
+    // What the page did instead, so a failure on CI says where it stopped.
+    const alerts = await page.getByRole("alert").allTextContents();
+    const answer = await Promise.race([created, "no answer to POST /api/sessions"]);
+    throw new Error(
+      `no chat page titled "${options.title}" ${Date.now() - clickedAt} ms after Create session: ${answer}; ` +
+        `page at ${page.url()}; alerts: ${JSON.stringify(alerts)}`,
+      { cause: error },
+    );
+  }
   const match = /#\/sessions\/([^/]+)$/.exec(page.url());
   if (!match) throw new Error(`not on a chat page: ${page.url()}`);
   return decodeURIComponent(match[1]);
