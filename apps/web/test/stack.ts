@@ -178,9 +178,12 @@ export async function createSessionInPage(
   await page.getByLabel("Title").fill(options.title);
   await page.getByLabel("Approval mode").selectOption(options.mode);
   const created = page
-    .waitForResponse((r) => r.request().method() === "POST" && new URL(r.url()).pathname === "/api/sessions", {
-      timeout: 90_000,
-    })
+    .waitForResponse(
+      (r) => r.request().method() === "POST" && new URL(r.url()).pathname === "/api/sessions",
+      {
+        timeout: 90_000,
+      },
+    )
     .then(
       (response) => `POST /api/sessions answered ${response.status()}`,
       (error: unknown) => `POST /api/sessions: ${error instanceof Error ? error.message : String(error)}`,
