@@ -11,6 +11,7 @@ export {
   ROOT_AGENT_RUN_ID,
 } from "./agent-tree.js";
 export { type AuditEntry, approvalAudit } from "./audit.js";
+export { type LocalTraceStream, localTraceStreams, writeTraceCopy } from "./copy.js";
 export { TraceError, type TraceErrorCode } from "./errors.js";
 export {
   EXECUTION_PARTS,
@@ -47,6 +48,7 @@ export {
   sessionMetrics,
   summarizeObservations,
 } from "./metrics.js";
+export { mirrorTraces, type TraceMirror, type TraceStreamRef } from "./mirror.js";
 export {
   OBSERVATION_KINDS,
   type Observation,

@@ -1,8 +1,9 @@
 import { closeSync, fdatasyncSync, fstatSync, openSync, readSync, writeSync } from "node:fs";
-import { dirname, join } from "node:path";
+import { basename, dirname, join } from "node:path";
 import { isPartialMessage, type OmniMessage, parseEnvelope } from "@penguin/protocol";
 import { TraceError } from "./errors.js";
 import { dayFolderName, findSessionFileRefs, type TraceLocation, traceFileName } from "./location.js";
+import { type TraceMirror, traceMirrorOf } from "./mirror.js";
 import { ensurePrivateDir, fsyncDir, PRIVATE_FILE_MODE } from "./private-fs.js";
 import { assertSessionId } from "./session-id.js";
 
@@ -43,6 +44,9 @@ const NEWLINE = 0x0a;
  *   record silently: "nothing is lost" is the promise, and a late write is a caller bug.
  * - I/O errors (disk full, permissions) are thrown as the `fs` error.
  *
+ * - When the traces' folder has a mirror (mirror.ts), each record written goes to it as well, and
+ *   `stored()` says when the mirror holds the records so far.
+ *
  * One writer per session at a time (the engine runs one task per session); two processes
  * appending to the same session are not coordinated.
  */
@@ -51,6 +55,7 @@ export class TraceWriter {
   readonly #dayDir: string;
   readonly #fsync: boolean;
   readonly #onClose: (() => void) | undefined;
+  readonly #mirror: TraceMirror | undefined;
   #index: number;
   #path: string;
   #fd: number | undefined;
@@ -65,6 +70,7 @@ export class TraceWriter {
     index: number,
     fd: number,
     opts: TraceWriterOptions,
+    mirror: TraceMirror | undefined,
   ) {
     this.sessionId = sessionId;
     this.#dayDir = dayDir;
@@ -73,6 +79,7 @@ export class TraceWriter {
     this.#fd = fd;
     this.#fsync = opts.fsync === true;
     this.#onClose = opts.onClose;
+    this.#mirror = mirror;
     const size = fstatSync(fd).size;
     this.#fileHasRecords = size > 0;
     this.#checkTail = size > 0;
@@ -99,7 +106,7 @@ export class TraceWriter {
       fsyncDir(dayDir);
       fsyncDir(loc.tracesDir);
     }
-    return new TraceWriter(sessionId, dayDir, 1, fd, opts);
+    return new TraceWriter(sessionId, dayDir, 1, fd, opts, traceMirrorOf(loc.tracesDir));
   }
 
   /**
@@ -113,7 +120,7 @@ export class TraceWriter {
     if (!last)
       throw new TraceError("session_not_found", `session ${sessionId} has no trace under ${loc.tracesDir}`);
     const fd = openSync(last.path, "a+", PRIVATE_FILE_MODE);
-    return new TraceWriter(sessionId, dirname(last.path), last.index, fd, opts);
+    return new TraceWriter(sessionId, dirname(last.path), last.index, fd, opts, traceMirrorOf(loc.tracesDir));
   }
 
   /** The file records go to now (changes on `rotate`). */
@@ -136,7 +143,8 @@ export class TraceWriter {
     if (isPartialMessage(message)) return false;
     if (message.origin !== undefined && message.origin.length > 0) return false;
     this.#validate(message);
-    let line = `${JSON.stringify(message)}\n`;
+    const json = JSON.stringify(message);
+    let line = `${json}\n`;
     if (this.#checkTail) {
       if (!this.#endsWithNewline(fd)) line = `\n${line}`;
       this.#checkTail = false;
@@ -152,7 +160,19 @@ export class TraceWriter {
     }
     if (this.#fsync) fdatasyncSync(fd);
     this.#fileHasRecords = true;
+    this.#mirror?.appended(
+      { sessionId: this.sessionId, fileIndex: this.#index, day: basename(this.#dayDir) },
+      json,
+    );
     return true;
+  }
+
+  /**
+   * Resolves once the records appended so far are stored wherever the trace is mirrored (at once
+   * without a mirror: the file write is done when `append` returns); rejects when they cannot be.
+   */
+  stored(): Promise<void> {
+    return this.#mirror ? this.#mirror.stored(this.sessionId) : Promise.resolve();
   }
 
   /**

@@ -73,6 +73,8 @@ export interface AgentLoopOptions {
   /** Absent: the context is never compacted (a full window ends the task with `limit_reached`). */
   compaction?: CompactionHooks;
   record(message: OmniMessage): void;
+  /** See TurnOptions.stored: awaited before each tool starts. */
+  stored?: () => Promise<void>;
   /** Awaited just before `task_end` is recorded (the end of the task's commands is compared there). */
   beforeTaskEnd?: () => Promise<void>;
   now?: () => number;
@@ -245,6 +247,7 @@ async function* runTaskUntil(
         planRetry: (outcome) => (signal.aborted ? undefined : retryDelay(outcome, attempt, policy)),
         usageEvent: (outcome) => usageEvent(state, outcome, options.prices),
         record: options.record,
+        ...(options.stored ? { stored: options.stored } : {}),
       });
       if (turn.outcome.status === "completed") break;
 

@@ -35,6 +35,11 @@ export interface TurnOptions {
   usageEvent(outcome: ModelOutcome): OmniMessage;
   /** Writes a complete message or event to the trace; called as it arrives (before it is yielded). */
   record(message: OmniMessage): void;
+  /**
+   * Resolves once the records so far are stored wherever the trace is kept besides its file (a
+   * database that another instance resumes from); a tool starts only after it has.
+   */
+  stored?: () => Promise<void>;
 }
 
 export interface TurnResult {
@@ -154,7 +159,10 @@ export async function* runTurn(options: TurnOptions): AsyncGenerator<OmniMessage
           signal,
           approve: options.approve,
           round,
-          journal: (message) => queue.push(message),
+          journal: (message) => {
+            queue.push(message);
+            return options.stored?.();
+          },
         })) {
           framed.push(message);
         }

@@ -21,8 +21,12 @@ export interface ToolHost {
       signal?: AbortSignal;
       approve?: Approver;
       round?: () => Promise<readonly RoundCall[]>;
-      /** Records a journal event (`tool_dispatched`, `tool_effect`) durably before the tool goes on. */
-      journal?: (message: OmniMessage) => void;
+      /**
+       * Records a journal event (`tool_dispatched`, `tool_effect`) durably before the tool goes on;
+       * what it returns for `tool_dispatched` is awaited before the tool starts (a failure there
+       * ends the call as failed, the tool not run).
+       */
+      journal?: (message: OmniMessage) => void | Promise<void>;
     },
   ): AsyncGenerator<OmniMessage, unknown, undefined>;
   deniedOutput(call: ToolCallMessage, reason?: "user" | "policy"): ToolOutputMessage;

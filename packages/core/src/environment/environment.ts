@@ -347,10 +347,14 @@ export class Environment {
         const journal = opts.journal;
         if (journal) {
           // The journal's "dispatched" step: in the trace before the tool can act.
-          journal(
+          await journal(
             toolDispatched({ tool_call_id: id, name: tool.name, read_only: definition.permission === "r" }),
           );
-          ctx.recordEffect = (effect) => journal(toolEffect({ tool_call_id: id, ...effect }));
+          // An effect is recorded as the tool goes; a copy that fails to store it shows at the next
+          // call's dispatch, which waits for it.
+          ctx.recordEffect = (effect) => {
+            void Promise.resolve(journal(toolEffect({ tool_call_id: id, ...effect }))).catch(() => undefined);
+          };
         }
         const book = this.options.checkpoints;
         if (book) {

@@ -452,6 +452,7 @@ export class Session {
             goalRun?.observe(message);
             planWatch.observe(message);
           },
+          stored: () => parts.trace.stored(),
         },
         messages,
       );
