@@ -100,6 +100,7 @@ export {
   serverLogFile,
   startServer,
 } from "./start-server.js";
+export { TRACE_STORAGES, type TraceStorage } from "./traces/database-traces.js";
 export { SERVER_VERSION } from "./version.js";
 // The web app.
 export { packagedWebRoot, serveWeb } from "./web/serve-web.js";

@@ -1,7 +1,7 @@
 import { type AddressInfo, isIP } from "node:net";
 import { join } from "node:path";
 import { type ServerType, serve } from "@hono/node-server";
-import { createLogger, logsDir, resolveDataRoot } from "@penguin/state";
+import { createLogger, logsDir, resolveDataRoot, scratchpadRoot, tracesDir } from "@penguin/state";
 import type { Hono } from "hono";
 import type { Kysely } from "kysely";
 import type { Logger } from "pino";
@@ -35,6 +35,7 @@ import { SessionStore } from "./sessions/store.js";
 import { confineWorkspaceRoots, defaultWorkspaceRoots } from "./sessions/workspace.js";
 import { EventHub } from "./sse/event-hub.js";
 import { StreamRegistry } from "./sse/stream-registry.js";
+import { DatabaseTraces, type TraceStorage } from "./traces/database-traces.js";
 import { usageRoutes } from "./usage/routes.js";
 import { packagedWebRoot } from "./web/serve-web.js";
 
@@ -74,6 +75,12 @@ export interface StartServerOptions
    * DatabaseOpenError (one line, password redacted).
    */
   database?: DatabaseTarget | string;
+  /**
+   * Where the traces are kept: `files` (default) in the data root, which instances on several
+   * machines must share (a shared volume); `database` in the PostgreSQL database as well, so each
+   * instance may have a data root of its own (`penguin serve --traces database`).
+   */
+  traces?: TraceStorage;
   /**
    * Where logs go; default a JSON-lines file `<data root>/logs/server.log` (0600) that scrubs the
    * project's key values, credential-looking environment values and the agents' MCP env and
@@ -199,7 +206,11 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
   let lease: InstanceLease | undefined;
   let relay: PgRelay | undefined;
   let calls: InstanceCalls | undefined;
+  let databaseTraces: DatabaseTraces | undefined;
   try {
+    if (options.traces === "database" && target.kind !== "postgres") {
+      throw new Error("traces in the database need a PostgreSQL database (--database postgres://…)");
+    }
     const applied = await migrateToLatest(db);
     if (applied.length > 0) logger.info({ migrations: applied }, "database migrated");
     const initialAdmin = await ensureBootstrapAdmin(db);
@@ -249,6 +260,12 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
         started.send({ channel, id, ...(event !== undefined ? { event } : {}), data }),
       );
     }
+    if (options.traces === "database") {
+      databaseTraces = new DatabaseTraces(db, logger, {
+        tracesDir: tracesDir(dataRoot),
+        scratchpadRoot: scratchpadRoot(dataRoot),
+      });
+    }
     sessions = new SessionManager({
       hub,
       store,
@@ -257,6 +274,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
       idleReleaseMs: options.idleReleaseMs ?? DEFAULT_IDLE_RELEASE_MS,
       metrics,
       lease: instance,
+      ...(databaseTraces ? { traces: databaseTraces } : {}),
     });
     const routes = [
       ...sessionRoutes({
@@ -319,6 +337,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     const running = server;
     const manager = sessions;
     const instanceCalls = calls;
+    const traceCopies = databaseTraces;
     let closing: Promise<void> | undefined;
     return {
       url,
@@ -337,6 +356,8 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
       close() {
         closing ??= (async () => {
           await manager.close();
+          // The last records of the runtimes just closed, before the sessions are let go.
+          await traceCopies?.close();
           // Its sessions are free for the other instances at once, not when the lease lapses.
           await instance.stop();
           instanceCalls?.close();
@@ -360,6 +381,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     await lease?.stop().catch(() => undefined);
     await relay?.close();
     await metricsListener?.close();
+    await databaseTraces?.close();
     await db.destroy();
     throw error;
   }

@@ -12,7 +12,15 @@ import { describe, expect, it } from "vitest";
 import { MIGRATIONS, migrateToLatest, openDatabase, serverDatabaseFile } from "../src/index.js";
 import { tempDataRoot, testDatabaseFor } from "./helpers.js";
 
-const TABLES = ["api_tokens", "auth_sessions", "server_instances", "sessions", "usage_records", "users"];
+const TABLES = [
+  "api_tokens",
+  "auth_sessions",
+  "server_instances",
+  "sessions",
+  "trace_records",
+  "usage_records",
+  "users",
+];
 
 /** A new SQLite file in a fresh data root, for the tests of the file itself. */
 async function freshDatabase() {

@@ -85,6 +85,7 @@ describe("migration 0003_plan_mode_sessions", () => {
       "0003_plan_mode_sessions",
       "0004_execution_profiles",
       "0005_instance_leases",
+      "0006_trace_records",
     ]);
 
     const sessions = await db.selectFrom("sessions").selectAll().orderBy("id").execute();

@@ -12,10 +12,10 @@ import { writeAllSync, writePrivateFileAtomically } from "./write-all.js";
 
 /** One trace file of a session as this machine has it: its complete records, counted. */
 export interface LocalTraceStream extends TraceStreamRef {
-  /** Complete record lines (a torn last line, or a fragment a repair left behind, is not one). */
+  /** Its complete record lines (a torn last line, or a fragment a repair left behind, is not one). */
+  lines: string[];
+  /** How many: `lines.length`. */
   records: number;
-  /** The text of the last complete record, to tell a file that is a prefix of the copy. */
-  lastRecord: string | undefined;
 }
 
 /**
@@ -37,8 +37,8 @@ export function localTraceStreams(loc: TraceLocation, sessionId: string): LocalT
       sessionId,
       fileIndex: ref.index,
       day: ref.day,
+      lines: whole,
       records: whole.length,
-      lastRecord: whole.at(-1),
     };
   });
 }

@@ -104,7 +104,7 @@ describe("a trace copied back into files", () => {
     appendFileSync(first.path, '{"type":"model');
     const [stream] = localTraceStreams(loc, "s3");
     expect(stream).toMatchObject({ sessionId: "s3", fileIndex: 1, day: "2026-12-02", records: 2 });
-    expect(JSON.parse(stream?.lastRecord ?? "")).toMatchObject({
+    expect(JSON.parse(stream?.lines.at(-1) ?? "")).toMatchObject({
       payload: { role: "user", text: "after the tear" },
     });
   });

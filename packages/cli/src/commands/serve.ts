@@ -28,6 +28,8 @@ export interface ServeOptions {
   metricsPort?: string;
   /** `--database <url-or-file>`: PostgreSQL URL or SQLite file; default `PENGUIN_DATABASE_URL`, else the data root's file. */
   database?: string;
+  /** `--traces <files|database>`: where the traces are kept (default files). */
+  traces?: string;
   /** `--advertise-url <url>`: where other instances send a session's calls (default the listening URL). */
   advertiseUrl?: string;
 }
@@ -92,6 +94,12 @@ export function serverOptionsOf(opts: ServeOptions): StartServerOptions {
   if (opts.allowedOrigin?.length) options.allowedOrigins = opts.allowedOrigin.map((o) => checkedOrigin(o));
   if (opts.advertiseUrl !== undefined)
     options.advertiseUrl = checkedOrigin(opts.advertiseUrl, "--advertise-url");
+  if (opts.traces !== undefined) {
+    if (opts.traces !== "files" && opts.traces !== "database") {
+      throw new UsageError(`--traces takes files or database, not "${opts.traces}"`);
+    }
+    options.traces = opts.traces;
+  }
   if (opts.trustedProxy?.length) options.trustedProxies = opts.trustedProxy.map(checkedProxy);
   if (opts.allowedHost?.length) options.allowedHosts = opts.allowedHost.map(checkedHostName);
   if (opts.maxStreamsPerUser !== undefined) {

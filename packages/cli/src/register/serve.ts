@@ -17,6 +17,10 @@ export function registerServeCommand(program: Command, setExitCode: SetExitCode)
       "a postgres://user:password@host:5432/db URL, or a SQLite file (default $PENGUIN_DATABASE_URL, else <data dir>/server/penguin.db)",
     )
     .option(
+      "--traces <where>",
+      "files: traces in the data dir only (instances on several machines share it on a volume); database: in the PostgreSQL database as well, so each instance may have its own data dir",
+    )
+    .option(
       "--advertise-url <url>",
       "with several instances on one database: the URL others are told to send this instance's sessions' calls to, e.g. http://10.0.0.5:7364 (default: the URL it listens on)",
     )

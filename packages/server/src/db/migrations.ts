@@ -134,6 +134,24 @@ const instanceLeases: Migration = {
   },
 };
 
+/**
+ * Traces in the database, for instances that share no data root: a record per row, in the order
+ * of its file (see TraceRecordsTable). Unused while traces are files.
+ */
+const traceRecords: Migration = {
+  async up(db: Kysely<unknown>) {
+    await db.schema
+      .createTable("trace_records")
+      .addColumn("session_id", "text", (col) => col.notNull())
+      .addColumn("file_index", "integer", (col) => col.notNull())
+      .addColumn("day", "text", (col) => col.notNull())
+      .addColumn("position", "integer", (col) => col.notNull())
+      .addColumn("record", "text", (col) => col.notNull())
+      .addPrimaryKeyConstraint("trace_records_pk", ["session_id", "file_index", "position"])
+      .execute();
+  },
+};
+
 /** The migrations the server knows, oldest first. */
 export const MIGRATIONS: Readonly<Record<string, Migration>> = Object.freeze({
   "0001_initial_schema": initialSchema,
@@ -141,6 +159,7 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = Object.freeze({
   "0003_plan_mode_sessions": planModeSessions,
   "0004_execution_profiles": executionProfiles,
   "0005_instance_leases": instanceLeases,
+  "0006_trace_records": traceRecords,
 });
 
 export function createMigrator(db: Kysely<ServerDatabase>): Migrator {

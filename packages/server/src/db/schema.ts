@@ -16,6 +16,7 @@ export interface ServerDatabase {
   sessions: SessionsTable;
   usage_records: UsageRecordsTable;
   server_instances: ServerInstancesTable;
+  trace_records: TraceRecordsTable;
 }
 
 export const USER_ROLES = ["admin", "member"] as const;
@@ -100,6 +101,20 @@ export interface ServerInstancesTable {
   started_at: string;
   /** Renewed while the instance runs; once past, its sessions are free to take. */
   lease_expires_at: string;
+}
+
+/**
+ * The traces kept in the database (`penguin serve --traces database`): one row per record of a
+ * trace file, the file named by its session, index and day folder, the record by its 1-based
+ * position in that file. The files in each instance's data root are copies of these rows.
+ */
+export interface TraceRecordsTable {
+  session_id: string;
+  file_index: number;
+  day: string;
+  position: number;
+  /** The record's JSON line, as the file holds it (without the newline). */
+  record: string;
 }
 
 /** Token usage of one model request, as reported by the `token_usage` event. */

@@ -30,6 +30,7 @@ import { openChanges, revertRecords } from "../sessions/changes.js";
 import type { SessionStore } from "../sessions/store.js";
 import { titleFromMessage } from "../sessions/title.js";
 import type { EventHub } from "../sse/event-hub.js";
+import type { DatabaseTraces } from "../traces/database-traces.js";
 import { publishServerEvent, sessionChannel, userChannel } from "./channels.js";
 import type { InstanceAddress, InstanceLease } from "./instance-lease.js";
 import { SessionRuntime, type StartOutcome, type StartRefusal, type TaskOptions } from "./session-runtime.js";
@@ -44,6 +45,11 @@ export interface SessionManagerOptions {
   metrics?: ServerMetrics;
   /** This instance's claims on sessions: a runtime opens only on a session claimed for it. */
   lease: InstanceLease;
+  /**
+   * Traces kept in the database (instances that share no data root): this instance's files of a
+   * session are brought up to date from it before the session is read or taken over here.
+   */
+  traces?: DatabaseTraces;
 }
 
 export interface CreateSessionInput {
@@ -129,6 +135,20 @@ export class SessionManager {
   async ownerElsewhere(sessionId: string): Promise<InstanceAddress | undefined> {
     if (this.#runtimes.has(sessionId)) return undefined;
     return this.options.lease.ownerElsewhere(sessionId);
+  }
+
+  /**
+   * Makes this instance's files of the session's trace current before they are read: with traces
+   * in the database and the session run elsewhere (or nowhere), they are brought up to its rows.
+   */
+  async traceCurrent(sessionId: string): Promise<void> {
+    if (this.options.traces && !this.#runtimes.has(sessionId))
+      await this.options.traces.restoreTree(sessionId);
+  }
+
+  /** Stores an imported session's trace where traces are kept besides the files (a no-op without). */
+  async traceImported(sessionId: string): Promise<void> {
+    await this.options.traces?.upload([sessionId]);
   }
 
   /**
@@ -263,8 +283,10 @@ export class SessionManager {
       const claim = await this.#serialLease(() => this.options.lease.claim(row.id));
       if (!claim.ok) throw new SessionOwnedElsewhereError(claim.ownerAddress);
       this.#offlineReverts.add(row.id);
-      const changes = openChanges(this.options.dataRoot, row.id);
+      let changes: ReturnType<typeof openChanges> | undefined;
       try {
+        await this.options.traces?.restoreTree(row.id);
+        changes = openChanges(this.options.dataRoot, row.id);
         outcome = await changes?.revert(changeSet, options);
       } finally {
         changes?.close();
@@ -301,11 +323,15 @@ export class SessionManager {
       // Held (atomically) while it is taken apart, so no other instance opens it meanwhile.
       const claim = await this.#serialLease(() => this.options.lease.claim(row.id));
       if (!claim.ok) throw new SessionOwnedElsewhereError(claim.ownerAddress);
+      // Its subagents are known from its trace.
+      await this.options.traces?.restoreTree(row.id);
     }
     const runtime = this.#runtimes.get(row.id);
     this.#runtimes.delete(row.id);
     await runtime?.dispose();
-    for (const id of this.#treeIds(row.id)) deleteSession(this.#location, id);
+    const ids = this.#treeIds(row.id);
+    for (const id of ids) deleteSession(this.#location, id);
+    await this.options.traces?.remove(ids);
     await this.options.store.delete(row.id);
     this.options.hub.closeChannel(sessionChannel(row.id));
     publishServerEvent(this.options.hub, userChannel(row.user_id), "session_deleted", { session_id: row.id });
@@ -332,6 +358,10 @@ export class SessionManager {
     const opened = this.#runtimes.get(row.id);
     if (opened) return opened;
     if (this.#closed) throw new Error("the server is stopping");
+    // Taken over from another instance (or never run here): its files as the database has them.
+    await this.options.traces?.restoreTree(row.id);
+    const restored = this.#runtimes.get(row.id);
+    if (restored) return restored;
     const runtime = this.#newRuntime(row);
     this.#runtimes.set(row.id, runtime);
     return runtime;

@@ -5,9 +5,9 @@ import { defineSessionRoute, IdParams, type SessionRoutesOptions } from "./sessi
 
 /** A session's tree of agents: its own agent and the children it launched, to any depth. */
 export function sessionAgentRoutes(options: SessionRoutesOptions): AnyRouteSpec[] {
-  const { manager, store } = options;
+  const { manager } = options;
 
-  const agents = defineSessionRoute(store, {
+  const agents = defineSessionRoute(options, {
     method: "get",
     path: "/api/sessions/:id/agents",
     actsOnRuntime: manager,

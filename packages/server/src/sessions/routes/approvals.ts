@@ -15,9 +15,9 @@ import { defineSessionRoute, IdParams, type SessionRoutesOptions } from "./sessi
 
 /** The calls waiting for a human, the decision on one of them, and the audit of every decision. */
 export function sessionApprovalRoutes(options: SessionRoutesOptions): AnyRouteSpec[] {
-  const { manager, store } = options;
+  const { manager } = options;
 
-  const approvals = defineSessionRoute(store, {
+  const approvals = defineSessionRoute(options, {
     method: "get",
     path: "/api/sessions/:id/approvals",
     actsOnRuntime: manager,
@@ -29,7 +29,7 @@ export function sessionApprovalRoutes(options: SessionRoutesOptions): AnyRouteSp
       c.json({ approvals: manager.runtime(session.id)?.approvals.list() ?? [] }, 200),
   });
 
-  const audit = defineSessionRoute(store, {
+  const audit = defineSessionRoute(options, {
     method: "get",
     path: "/api/sessions/:id/approvals/audit",
     summary: "Every approval decision of the session, with its call and outcome",
@@ -40,7 +40,7 @@ export function sessionApprovalRoutes(options: SessionRoutesOptions): AnyRouteSp
       c.json({ audit: approvalAudit(traceRecords(manager.location, session.id)) }, 200),
   });
 
-  const decide = defineSessionRoute(store, {
+  const decide = defineSessionRoute(options, {
     method: "post",
     path: "/api/sessions/:id/approvals/:toolCallId",
     actsOnRuntime: manager,

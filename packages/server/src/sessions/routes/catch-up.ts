@@ -44,9 +44,9 @@ const LiveResponseSchema = z.object({
  * questions).
  */
 export function sessionCatchUpRoutes(options: SessionRoutesOptions): AnyRouteSpec[] {
-  const { manager, store, hub } = options;
+  const { manager, hub } = options;
 
-  const events = defineSessionRoute(store, {
+  const events = defineSessionRoute(options, {
     method: "get",
     path: "/api/sessions/:id/events",
     summary:
@@ -75,7 +75,7 @@ export function sessionCatchUpRoutes(options: SessionRoutesOptions): AnyRouteSpe
     },
   });
 
-  const live = defineSessionRoute(store, {
+  const live = defineSessionRoute(options, {
     method: "get",
     path: "/api/sessions/:id/live",
     summary:

@@ -21,9 +21,9 @@ import {
  * client names a change set only; every path comes from the session's trace.
  */
 export function sessionChangesRoutes(options: SessionRoutesOptions): AnyRouteSpec[] {
-  const { manager, store } = options;
+  const { manager } = options;
 
-  const changes = defineSessionRoute(store, {
+  const changes = defineSessionRoute(options, {
     method: "get",
     path: "/api/sessions/:id/changes",
     summary:
@@ -46,7 +46,7 @@ export function sessionChangesRoutes(options: SessionRoutesOptions): AnyRouteSpe
     },
   });
 
-  const revert = defineSessionRoute(store, {
+  const revert = defineSessionRoute(options, {
     method: "post",
     path: "/api/sessions/:id/revert",
     actsOnRuntime: manager,

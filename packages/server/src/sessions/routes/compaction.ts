@@ -10,9 +10,9 @@ import {
 
 /** Compacting a session's context on demand (the `manual` trigger). */
 export function sessionCompactionRoutes(options: SessionRoutesOptions): AnyRouteSpec[] {
-  const { manager, store } = options;
+  const { manager } = options;
 
-  const compact = defineSessionRoute(store, {
+  const compact = defineSessionRoute(options, {
     method: "post",
     path: "/api/sessions/:id/compact",
     actsOnRuntime: manager,

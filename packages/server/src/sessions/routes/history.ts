@@ -6,9 +6,9 @@ import { defineSessionRoute, IDLE, IdParams, type SessionRoutesOptions } from ".
 
 /** A session's history: the messages that seed a client, and the raw trace. */
 export function sessionHistoryRoutes(options: SessionRoutesOptions): AnyRouteSpec[] {
-  const { manager, store, hub } = options;
+  const { manager, hub } = options;
 
-  const messages = defineSessionRoute(store, {
+  const messages = defineSessionRoute(options, {
     method: "get",
     path: "/api/sessions/:id/messages",
     summary:
@@ -47,7 +47,7 @@ export function sessionHistoryRoutes(options: SessionRoutesOptions): AnyRouteSpe
     },
   });
 
-  const trace = defineSessionRoute(store, {
+  const trace = defineSessionRoute(options, {
     method: "get",
     path: "/api/sessions/:id/trace",
     summary: "The session's trace: every record as written, and lines that could not be read",

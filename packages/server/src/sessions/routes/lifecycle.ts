@@ -87,7 +87,7 @@ export function sessionLifecycleRoutes(options: SessionRoutesOptions): AnyRouteS
     },
   });
 
-  const get = defineSessionRoute(store, {
+  const get = defineSessionRoute(options, {
     method: "get",
     path: "/api/sessions/:id",
     summary: "One session",
@@ -97,7 +97,7 @@ export function sessionLifecycleRoutes(options: SessionRoutesOptions): AnyRouteS
     handle: (c, { session }) => c.json({ session: withLiveState(manager, session) }, 200),
   });
 
-  const patch = defineSessionRoute(store, {
+  const patch = defineSessionRoute(options, {
     method: "patch",
     path: "/api/sessions/:id",
     summary: "Change the approval mode (it applies from the next decision, mid-task too) or the title",
@@ -119,7 +119,7 @@ export function sessionLifecycleRoutes(options: SessionRoutesOptions): AnyRouteS
     },
   });
 
-  const remove = defineSessionRoute(store, {
+  const remove = defineSessionRoute(options, {
     method: "delete",
     path: "/api/sessions/:id",
     actsOnRuntime: manager,

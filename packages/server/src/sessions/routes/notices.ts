@@ -14,8 +14,8 @@ import {
 // CLI)"): the session's event handlers take them, and the model reads them as quoted data.
 
 export function sessionNoticeRoutes(options: SessionRoutesOptions): AnyRouteSpec[] {
-  const { manager, store } = options;
-  const notify = defineSessionRoute(store, {
+  const { manager } = options;
+  const notify = defineSessionRoute(options, {
     method: "post",
     path: "/api/sessions/:id/notices",
     actsOnRuntime: manager,

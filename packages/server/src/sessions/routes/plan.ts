@@ -17,7 +17,7 @@ import {
 export function sessionPlanRoutes(options: SessionRoutesOptions): AnyRouteSpec[] {
   const { manager, store, hub } = options;
 
-  const approve = defineSessionRoute(store, {
+  const approve = defineSessionRoute(options, {
     method: "post",
     path: "/api/sessions/:id/plan/approve",
     actsOnRuntime: manager,

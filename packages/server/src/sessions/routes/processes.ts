@@ -7,9 +7,9 @@ import { defineSessionRoute, IdParams, type SessionRoutesOptions } from "./sessi
 
 /** A session's command sessions: listing them and ending one. */
 export function sessionProcessRoutes(options: SessionRoutesOptions): AnyRouteSpec[] {
-  const { manager, store } = options;
+  const { manager } = options;
 
-  const processes = defineSessionRoute(store, {
+  const processes = defineSessionRoute(options, {
     method: "get",
     path: "/api/sessions/:id/processes",
     actsOnRuntime: manager,
@@ -37,7 +37,7 @@ export function sessionProcessRoutes(options: SessionRoutesOptions): AnyRouteSpe
     },
   });
 
-  const killProcess = defineSessionRoute(store, {
+  const killProcess = defineSessionRoute(options, {
     method: "delete",
     path: "/api/sessions/:id/processes/:processId",
     actsOnRuntime: manager,

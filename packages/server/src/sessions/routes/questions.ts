@@ -13,9 +13,9 @@ import { defineSessionRoute, IdParams, type SessionRoutesOptions } from "./sessi
 
 /** The agent's questions to the user (`ask`) that wait, and the answer to one of them. */
 export function sessionQuestionRoutes(options: SessionRoutesOptions): AnyRouteSpec[] {
-  const { manager, store } = options;
+  const { manager } = options;
 
-  const questions = defineSessionRoute(store, {
+  const questions = defineSessionRoute(options, {
     method: "get",
     path: "/api/sessions/:id/questions",
     actsOnRuntime: manager,
@@ -27,7 +27,7 @@ export function sessionQuestionRoutes(options: SessionRoutesOptions): AnyRouteSp
       c.json({ questions: manager.runtime(session.id)?.questions.list() ?? [] }, 200),
   });
 
-  const answer = defineSessionRoute(store, {
+  const answer = defineSessionRoute(options, {
     method: "post",
     path: "/api/sessions/:id/questions/:questionId/answer",
     actsOnRuntime: manager,

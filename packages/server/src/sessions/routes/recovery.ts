@@ -25,9 +25,9 @@ const MAX_RESOLVE_BODY_BYTES = 6 * 4096 + 4096;
 
 /** What a crash may have left half done in a session: its uncertain steps and the decisions taken. */
 export function sessionRecoveryRoutes(options: SessionRoutesOptions): AnyRouteSpec[] {
-  const { manager, store } = options;
+  const { manager } = options;
 
-  const recovery = defineSessionRoute(store, {
+  const recovery = defineSessionRoute(options, {
     method: "get",
     path: "/api/sessions/:id/recovery",
     actsOnRuntime: manager,
@@ -49,7 +49,7 @@ export function sessionRecoveryRoutes(options: SessionRoutesOptions): AnyRouteSp
     },
   });
 
-  const resolve = defineSessionRoute(store, {
+  const resolve = defineSessionRoute(options, {
     method: "post",
     path: "/api/sessions/:id/recovery/:toolCallId/resolve",
     actsOnRuntime: manager,

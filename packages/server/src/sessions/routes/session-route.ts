@@ -143,7 +143,7 @@ export function defineSessionRoute<
   P extends z.ZodType<{ id: string }>,
   B extends z.ZodType | undefined = undefined,
   Q extends z.ZodType | undefined = undefined,
->(store: SessionStore, spec: SessionRouteSpec<P, B, Q>): AnyRouteSpec {
+>(routes: Pick<SessionRoutesOptions, "store" | "manager">, spec: SessionRouteSpec<P, B, Q>): AnyRouteSpec {
   const { handle, actsOnRuntime: manager, ...route } = spec;
   const responses: Record<number, RouteResponse> = { 404: SESSION_NOT_FOUND, ...spec.responses };
   if (manager) {
@@ -157,7 +157,7 @@ export function defineSessionRoute<
     access: "user",
     responses,
     async handle(c, input) {
-      const session = await visibleSession(store, input.auth, input.params.id);
+      const session = await visibleSession(routes.store, input.auth, input.params.id);
       if (!session) return sessionNotFound(c);
       const owner = manager ? await manager.ownerElsewhere(session.id) : undefined;
       if (owner !== undefined) {
@@ -169,6 +169,8 @@ export function defineSessionRoute<
             : undefined;
         return forwarded ?? ownedElsewhere(c, owner.address);
       }
+      // Answered here: with traces in the database, from this instance's files brought up to date.
+      await routes.manager.traceCurrent(session.id);
       return handle(c, { ...input, session });
     },
   });

@@ -14,7 +14,7 @@ const TOO_MANY_STREAMS = errorResponse(
 
 /** The live streams (SSE): one session's, and the caller's own events. */
 export function sessionStreamRoutes(options: SessionRoutesOptions): AnyRouteSpec[] {
-  const { manager, store, hub, streams } = options;
+  const { manager, hub, streams } = options;
 
   /** A lease for one more stream of the caller, or the 429 that refuses it. */
   function openLease(c: AppContext, auth: AuthState): StreamLease | Response {
@@ -28,7 +28,7 @@ export function sessionStreamRoutes(options: SessionRoutesOptions): AnyRouteSpec
     );
   }
 
-  const stream = defineSessionRoute(store, {
+  const stream = defineSessionRoute(options, {
     method: "get",
     path: "/api/sessions/:id/stream",
     summary:

@@ -20,9 +20,9 @@ import {
 
 /** Starting a task, steering it while it runs, and aborting it. */
 export function sessionTaskRoutes(options: SessionRoutesOptions): AnyRouteSpec[] {
-  const { manager, store } = options;
+  const { manager } = options;
 
-  const startTask = defineSessionRoute(store, {
+  const startTask = defineSessionRoute(options, {
     method: "post",
     path: "/api/sessions/:id/tasks",
     actsOnRuntime: manager,
@@ -48,7 +48,7 @@ export function sessionTaskRoutes(options: SessionRoutesOptions): AnyRouteSpec[]
     },
   });
 
-  const steer = defineSessionRoute(store, {
+  const steer = defineSessionRoute(options, {
     method: "post",
     path: "/api/sessions/:id/steer",
     actsOnRuntime: manager,
@@ -68,7 +68,7 @@ export function sessionTaskRoutes(options: SessionRoutesOptions): AnyRouteSpec[]
     },
   });
 
-  const abort = defineSessionRoute(store, {
+  const abort = defineSessionRoute(options, {
     method: "post",
     path: "/api/sessions/:id/abort",
     actsOnRuntime: manager,

@@ -46,7 +46,7 @@ const ImportResponseSchema = z.object({
 export function sessionTransferRoutes(options: SessionRoutesOptions): AnyRouteSpec[] {
   const { manager, store, hub } = options;
 
-  const exportTrace = defineSessionRoute(store, {
+  const exportTrace = defineSessionRoute(options, {
     method: "get",
     path: "/api/sessions/:id/export",
     summary:
@@ -138,6 +138,7 @@ export function sessionTransferRoutes(options: SessionRoutesOptions): AnyRouteSp
         // owner picks a mode.
         approval_mode: "always-ask",
       });
+      await manager.traceImported(id);
       publishServerEvent(hub, userChannel(row.user_id), "session_created", { session: row });
       return c.json({ session: row, original_id: exportedId(body.trace) ?? id }, 201);
     },
