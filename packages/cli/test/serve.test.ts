@@ -266,6 +266,8 @@ describe("penguin serve security options", () => {
       [["--allowed-host", "https://penguin.example.com"], /--allowed-host takes a host name/],
       [["--max-streams-per-user", "0"], /--max-streams-per-user takes a whole number/],
       [["--idle-release", "soon"], /--idle-release takes a number of minutes/],
+      [["--traces", "s3"], /--traces takes files or database, not "s3"/],
+      [["--traces", "database"], /--traces database keeps the traces in a PostgreSQL database/],
     ] as const) {
       const r = await execa(process.execPath, [CLI_BIN, "serve", "--port", "0", ...args], { reject: false });
       expect(r.exitCode, args.join(" ")).toBe(2);

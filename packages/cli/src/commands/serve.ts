@@ -200,6 +200,11 @@ export async function serveCommand(
   const options = serverOptionsOf(opts);
   const server = await loadServer();
   const database = databaseOf(server, opts, options.dataRoot ?? dataRootOf(opts), env);
+  if (options.traces === "database" && database.kind !== "postgres") {
+    throw new UsageError(
+      `--traces database keeps the traces in a PostgreSQL database shared by the instances: give one with --database postgres://… or ${DATABASE_URL_ENV}`,
+    );
+  }
   note(`database: ${server.describeDatabaseTarget(database)}`);
   const running = await server.startServer({ ...options, database }).catch((error: unknown) => {
     if (error instanceof server.DatabaseOpenError) throw new UsageError(error.message, EXIT_TASK_FAILED);
