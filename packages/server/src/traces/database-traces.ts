@@ -1,4 +1,6 @@
+import { statSync } from "node:fs";
 import {
+  findSessionFiles,
   localTraceStreams,
   mirrorTraces,
   type SubagentNode,
@@ -32,6 +34,12 @@ export class DatabaseTraces {
   readonly #stopMirror: () => void;
   /** One restore of a session at a time: two at once would append the same records twice. */
   readonly #restoring = new Map<string, Promise<void>>();
+  /**
+   * What the last restore left in each session's files (records and size per file index): while
+   * a file keeps that size and the table has no more rows, it is not read again. Reads of a
+   * session another instance runs come often (every call, every stream), its files are long.
+   */
+  readonly #known = new Map<string, Map<number, { records: number; size: number }>>();
 
   constructor(
     private readonly db: Kysely<ServerDatabase>,
@@ -104,6 +112,7 @@ export class DatabaseTraces {
       .where("session_id", "in", [...sessionIds])
       .execute();
     this.#queue.forget(sessionIds);
+    for (const id of sessionIds) this.#known.delete(id);
   }
 
   /** Stops mirroring, after the queued records are stored (or CLOSE_DRAIN_MS has passed). */
@@ -124,18 +133,65 @@ export class DatabaseTraces {
       .groupBy(["file_index", "day"])
       .execute();
     if (streams.length === 0) return;
+    if (this.#upToDate(sessionId, streams)) return;
     const local = localTraceStreams(this.location, sessionId);
+    const records = new Map(local.map((file) => [file.fileIndex, file.records]));
     for (const stream of streams) {
       const ref: TraceStreamRef = { sessionId, fileIndex: stream.file_index, day: stream.day };
       const have = local.find((file) => file.fileIndex === ref.fileIndex && file.day === ref.day);
       const count = Number(stream.records);
       if (have && have.records >= count) continue;
       if (have && have.records > 0 && (await this.#recordAt(ref, have.records)) === have.lines.at(-1)) {
-        writeTraceCopy(this.location, ref, await this.#recordsAfter(ref, have.records), "append");
+        const missing = await this.#recordsAfter(ref, have.records);
+        writeTraceCopy(this.location, ref, missing, "append");
+        records.set(ref.fileIndex, have.records + missing.length);
       } else {
-        writeTraceCopy(this.location, ref, await this.#recordsAfter(ref, 0), "replace");
+        const all = await this.#recordsAfter(ref, 0);
+        writeTraceCopy(this.location, ref, all, "replace");
+        records.set(ref.fileIndex, all.length);
       }
     }
+    this.#remember(sessionId, records);
+  }
+
+  /** Whether every file holds, unchanged since the last restore, at least the table's rows. */
+  #upToDate(sessionId: string, streams: readonly { file_index: number; records: unknown }[]): boolean {
+    const known = this.#known.get(sessionId);
+    if (!known) return false;
+    const sizes = this.#fileSizes(sessionId);
+    return streams.every((stream) => {
+      const file = known.get(stream.file_index);
+      return (
+        file !== undefined &&
+        file.records >= Number(stream.records) &&
+        sizes.get(stream.file_index) === file.size
+      );
+    });
+  }
+
+  /** Notes each file's record count (as the restore left it) with its size now. */
+  #remember(sessionId: string, records: ReadonlyMap<number, number>): void {
+    const sizes = this.#fileSizes(sessionId);
+    const known = new Map<number, { records: number; size: number }>();
+    for (const [fileIndex, count] of records) {
+      const size = sizes.get(fileIndex);
+      if (size !== undefined) known.set(fileIndex, { records: count, size });
+    }
+    this.#known.set(sessionId, known);
+  }
+
+  /** The size of each of the session's files, by file index. */
+  #fileSizes(sessionId: string): Map<number, number> {
+    const sizes = new Map<number, number>();
+    for (const path of findSessionFiles(this.location, sessionId)) {
+      const index = Number(/_(\d+)\.jsonl$/.exec(path)?.[1]);
+      try {
+        sizes.set(index, statSync(path).size);
+      } catch {
+        // Removed meanwhile: not known, so read again next time.
+      }
+    }
+    return sizes;
   }
 
   async #recordAt(ref: TraceStreamRef, position: number): Promise<string | undefined> {
