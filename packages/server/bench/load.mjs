@@ -1,11 +1,13 @@
 #!/usr/bin/env node
 // Server load benchmark: N sessions stream a task at once from fake-llm, each watched by one SSE
-// client, in three configurations compared in one run:
+// client, in four configurations compared in one run:
 //   1. one instance on SQLite;
 //   2. one instance on PostgreSQL;
 //   3. two instances on one PostgreSQL, sessions created and tasks started half through each, and
 //      every SSE client connected to the instance that does NOT run its session, so every event
-//      crosses the relay (LISTEN/NOTIFY) before it reaches a client.
+//      crosses the relay (LISTEN/NOTIFY) before it reaches a client;
+//   4. as (3), with the traces in the database (`--traces database`) and a data root per instance:
+//      every trace record also goes to PostgreSQL, and a tool waits for its dispatch to be stored.
 // Reports per configuration the events per second delivered to the clients, the delay from a
 // model chunk (the envelope timestamp the harness stamps when the chunk arrives from the model)
 // to the SSE client that parses it, and the events/s against (1) of the same round. `--control`
@@ -72,7 +74,7 @@ if (externalPostgres !== undefined && !/^postgres(ql)?:\/\//.test(externalPostgr
 
 const postgresBin = externalPostgres === undefined ? findPostgresBinaries() : undefined;
 const withPostgres = externalPostgres !== undefined || postgresBin !== undefined;
-const perRound = withPostgres ? (values.control ? 4 : 3) : 1;
+const perRound = withPostgres ? (values.control ? 5 : 4) : 1;
 exitCleanlyOn({ limitMs: POSTGRES_START_LIMIT_MS + CONFIGURATION_LIMIT_MS * perRound * rounds });
 
 const loadAtStart = loadavg()[0];
@@ -93,6 +95,13 @@ try {
     configurations.push(
       { name: "postgres", instances: 1, postgres: adminUrl },
       { name: "postgres-2-relayed", instances: 2, crossed: true, postgres: adminUrl },
+      {
+        name: "postgres-2-db-traces",
+        instances: 2,
+        crossed: true,
+        postgres: adminUrl,
+        traces: "database",
+      },
     );
     if (values.control) configurations.push({ name: "postgres-2-local", instances: 2, postgres: adminUrl });
   }

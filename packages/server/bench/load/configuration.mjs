@@ -13,7 +13,8 @@ import { createBenchDatabase, sessionOwners } from "./postgres.mjs";
 const STREAM_CAP_MARGIN = 8;
 
 /**
- * Runs `configuration` (`{ name, instances: 1 | 2, crossed?, postgres?: admin URL }`) with `load`
+ * Runs `configuration` (`{ name, instances: 1 | 2, crossed?, postgres?: admin URL, traces? }`;
+ * with `traces: "database"` each instance has a data root of its own) with `load`
  * (`{ sessions, chars, chunkSize, chunkDelayMs }`) and returns its measurement.
  */
 export async function runConfiguration(configuration, load, round) {
@@ -40,21 +41,22 @@ export async function runConfiguration(configuration, load, round) {
       })),
     });
     teardown.push(onCleanup(() => llm.close()));
-    await saveProjectConfig(
-      dataRoot,
-      ProjectConfigSchema.parse({
-        default_model: "fake/fake-model",
-        models: [
-          {
-            provider: "fake",
-            api: "openai",
-            model_id: "fake-model",
-            base_url: `${llm.url}/v1`,
-            api_key: "sk-bench",
-          },
-        ],
-      }),
-    );
+    const projectConfig = ProjectConfigSchema.parse({
+      default_model: "fake/fake-model",
+      models: [
+        {
+          provider: "fake",
+          api: "openai",
+          model_id: "fake-model",
+          base_url: `${llm.url}/v1`,
+          api_key: "sk-bench",
+        },
+      ],
+    });
+    // With traces in the database the instances share no data root: each has its own.
+    const dataRootOf = (i) =>
+      configuration.traces === "database" && i > 0 ? join(root, `data-${i}`) : dataRoot;
+    for (let i = 0; i < configuration.instances; i++) await saveProjectConfig(dataRootOf(i), projectConfig);
 
     let database;
     if (configuration.postgres !== undefined) {
@@ -69,9 +71,10 @@ export async function runConfiguration(configuration, load, round) {
     // and tells its password, and a later one would renew a password still unchanged.
     for (let i = 0; i < configuration.instances; i++) {
       const instance = await startInstance({
-        dataRoot,
+        dataRoot: dataRootOf(i),
         workspaceRoot,
         database,
+        traces: configuration.traces,
         home: join(root, `home-${i}`),
         maxStreamsPerUser: load.sessions + STREAM_CAP_MARGIN,
       });

@@ -17,13 +17,19 @@ const STOP_GRACE_MS = 10_000;
  * resolves once it listens: `{ url, instance, password, stop }`. Its stop is registered for
  * cleanup too.
  */
-export async function startInstance({ dataRoot, workspaceRoot, database, home, maxStreamsPerUser }) {
+export async function startInstance({ dataRoot, workspaceRoot, database, traces, home, maxStreamsPerUser }) {
   mkdirSync(home, { recursive: true });
   const env = { ...process.env, HOME: home };
   delete env.PENGUIN_HOME;
   // In the environment, not the arguments: the database URL holds a password, and any user of
   // the machine can list a process's arguments.
-  env[SERVE_OPTIONS_VARIABLE] = JSON.stringify({ dataRoot, workspaceRoot, database, maxStreamsPerUser });
+  env[SERVE_OPTIONS_VARIABLE] = JSON.stringify({
+    dataRoot,
+    workspaceRoot,
+    database,
+    traces,
+    maxStreamsPerUser,
+  });
   const child = spawn(process.execPath, [SERVE_SCRIPT], {
     stdio: ["pipe", "pipe", "inherit"],
     env,

@@ -43,6 +43,7 @@ const DESCRIPTIONS = {
   sqlite: "1 instance, SQLite",
   postgres: "1 instance, PostgreSQL",
   "postgres-2-relayed": "2 instances, one PostgreSQL, every event relayed",
+  "postgres-2-db-traces": "as above, traces in PostgreSQL, a data root per instance",
   "postgres-2-local": "2 instances, one PostgreSQL, clients on the owner",
 };
 

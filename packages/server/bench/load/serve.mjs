@@ -1,5 +1,5 @@
 // Child process: one server instance under test. Options: JSON `{ dataRoot, workspaceRoot,
-// database?, maxStreamsPerUser }` in PENGUIN_BENCH_SERVE_OPTIONS (removed from the environment
+// database?, traces?, maxStreamsPerUser }` in PENGUIN_BENCH_SERVE_OPTIONS (removed from the environment
 // before the server starts: its sessions' shells inherit it). Prints `{ url, instance,
 // password? }` as one line once it listens (`password`: the initial admin password, from the
 // instance that created the admin), and runs until SIGTERM or until its parent goes (stdin closes), so a benchmark killed without
@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 
 const HERE = fileURLToPath(new URL(".", import.meta.url));
-const { dataRoot, workspaceRoot, database, maxStreamsPerUser } = JSON.parse(
+const { dataRoot, workspaceRoot, database, traces, maxStreamsPerUser } = JSON.parse(
   process.env.PENGUIN_BENCH_SERVE_OPTIONS ?? "{}",
 );
 delete process.env.PENGUIN_BENCH_SERVE_OPTIONS;
@@ -17,6 +17,7 @@ const { default: pino } = await import("pino");
 const server = await startServer({
   dataRoot,
   database,
+  ...(traces ? { traces } : {}),
   port: 0,
   workspaceRoots: [workspaceRoot],
   maxStreamsPerUser,
