@@ -121,6 +121,12 @@ export async function listAgents(root: string): Promise<string[]> {
 
 /** Loads the "default" agent, creating it first when it does not exist yet. */
 export async function ensureDefaultAgent(root: string): Promise<AgentLoadResult> {
+  // Every run after the first finds it: load it without building the file a creation would write.
+  const exists = await access(systemConfigFile(root, DEFAULT_AGENT_ID)).then(
+    () => true,
+    () => false,
+  );
+  if (exists) return loadAgent(root, DEFAULT_AGENT_ID);
   const created = await createAgent(root, DEFAULT_AGENT_ID);
   if (created.ok) return created;
   // Already there (or created concurrently): load it, reporting an invalid file as such.
