@@ -124,9 +124,14 @@ export class PgRelay {
       // Without a connection the other instances miss these: nothing can hold them for later.
       if (!client) continue;
       try {
-        for (const payload of encodeRelay(this.options.instanceId, events)) {
-          await client.query("select pg_notify($1, $2)", [RELAY_CHANNEL, payload]);
-        }
+        // One round trip for the whole batch: under load the queue holds many notifications, and
+        // one query each kept every event waiting for those before it. A transaction's
+        // notifications arrive in the order it sent them.
+        const payloads = encodeRelay(this.options.instanceId, events);
+        await client.query(
+          "select pg_notify($1, payload) from unnest($2::text[]) with ordinality as p(payload, n) order by n",
+          [RELAY_CHANNEL, payloads],
+        );
       } catch (error) {
         this.options.logger.warn({ err: error }, "could not relay events to the other instances");
       }
