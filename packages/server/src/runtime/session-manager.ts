@@ -403,11 +403,16 @@ export class SessionManager {
           // that comes back with an old Last-Event-ID gets resync_required and refetches.
           const channel = sessionChannel(row.id);
           if (this.options.hub.stats(channel).subscribers === 0) this.options.hub.closeChannel(channel);
-          void runtime.dispose();
-          // Free for any instance again, unless this one opened it anew meanwhile.
-          void this.#serialLease(async () => {
-            if (!this.#runtimes.has(row.id)) await this.options.lease.release(row.id);
-          }).catch((error: unknown) =>
+          const disposed = runtime.dispose().catch(() => undefined);
+          // Free for any instance again, unless this one opened it anew meanwhile; with traces in
+          // the database, once its last records are stored there (the next owner resumes from them).
+          void (async () => {
+            await disposed;
+            await this.options.traces?.settled();
+            await this.#serialLease(async () => {
+              if (!this.#runtimes.has(row.id)) await this.options.lease.release(row.id);
+            });
+          })().catch((error: unknown) =>
             this.options.logger.error({ err: error, session_id: row.id }, "could not release the session"),
           );
         },

@@ -103,6 +103,11 @@ export class DatabaseTraces {
     this.#queue.forget(sessionIds);
   }
 
+  /** Resolves once every record written so far is in the table (rejects past the store timeout). */
+  settled(): Promise<void> {
+    return this.#queue.storedAll();
+  }
+
   /** Deletes the rows of these sessions (the session was deleted). */
   async remove(sessionIds: readonly string[]): Promise<void> {
     if (sessionIds.length === 0) return;

@@ -64,7 +64,19 @@ export class TraceRecordQueue implements TraceMirror {
   }
 
   stored(sessionId: string): Promise<void> {
-    const seq = this.#lastSeqOf.get(sessionId) ?? 0;
+    return this.#storedUpTo(
+      this.#lastSeqOf.get(sessionId) ?? 0,
+      `the trace of session ${sessionId}`,
+      "the call was not run",
+    );
+  }
+
+  /** Resolves once every record appended so far, of any session, is stored (see `stored`). */
+  storedAll(): Promise<void> {
+    return this.#storedUpTo(this.#seq, "the traces", "the session stays with this instance");
+  }
+
+  #storedUpTo(seq: number, what: string, consequence: string): Promise<void> {
     if (seq <= this.#storedSeq) return Promise.resolve();
     return new Promise((resolve, reject) => {
       const waiter: Waiter = {
@@ -76,7 +88,7 @@ export class TraceRecordQueue implements TraceMirror {
           const reason = this.#lastError === undefined ? "no answer" : errorMessage(this.#lastError);
           reject(
             new Error(
-              `the trace of session ${sessionId} could not be stored in the database within ${this.timeoutMs / 1000} s (${reason}); the call was not run`,
+              `${what} could not be stored in the database within ${this.timeoutMs / 1000} s (${reason}); ${consequence}`,
             ),
           );
         }, this.timeoutMs),
