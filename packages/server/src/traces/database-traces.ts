@@ -199,26 +199,21 @@ export class DatabaseTraces {
     return sizes;
   }
 
-  async #recordAt(ref: TraceStreamRef, position: number): Promise<string | undefined> {
-    const row = await this.db
+  /** The records of one file in the table, as a query to narrow down. */
+  #fileRecords(ref: TraceStreamRef) {
+    return this.db
       .selectFrom("trace_records")
       .select("record")
       .where("session_id", "=", ref.sessionId)
-      .where("file_index", "=", ref.fileIndex)
-      .where("position", "=", position)
-      .executeTakeFirst();
-    return row?.record;
+      .where("file_index", "=", ref.fileIndex);
+  }
+
+  async #recordAt(ref: TraceStreamRef, position: number): Promise<string | undefined> {
+    return (await this.#fileRecords(ref).where("position", "=", position).executeTakeFirst())?.record;
   }
 
   async #recordsAfter(ref: TraceStreamRef, position: number): Promise<string[]> {
-    const rows = await this.db
-      .selectFrom("trace_records")
-      .select("record")
-      .where("session_id", "=", ref.sessionId)
-      .where("file_index", "=", ref.fileIndex)
-      .where("position", ">", position)
-      .orderBy("position")
-      .execute();
+    const rows = await this.#fileRecords(ref).where("position", ">", position).orderBy("position").execute();
     return rows.map((row) => row.record);
   }
 
