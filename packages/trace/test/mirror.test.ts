@@ -37,7 +37,7 @@ describe("a mirrored trace", () => {
       writer.append(meta("s1"));
       writer.append(userText("hello"));
       // Partials are not trace records: the mirror never sees them either.
-      expect(writer.append(partialText("h", "delta"))).toBe(false);
+      expect(writer.append(partialText("delta", "h"))).toBe(false);
       writer.rotate();
       writer.append(meta("s1"));
       writer.close();
