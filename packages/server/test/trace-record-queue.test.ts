@@ -73,4 +73,15 @@ describe("TraceRecordQueue", () => {
     await queue.drain();
     expect((await rowsOf(db, "s3")).map((row) => row.record)).toEqual(['{"n":1}', '{"n":2}']);
   });
+
+  it("at a stop, a database that fails ends the retries: the waiters are told, the queue is given up", async () => {
+    const db = await database();
+    await sql`drop table trace_records`.execute(db);
+    const queue = new TraceRecordQueue(db, silent, 60_000);
+    queue.appended(ref("s4"), '{"n":1}');
+    const waiting = queue.stored("s4");
+    queue.abandon();
+    await expect(waiting).rejects.toThrow(/the server stopped before the trace records were stored/);
+    await queue.drain();
+  });
 });

@@ -13,7 +13,7 @@ import {
 import type { Kysely } from "kysely";
 import type { Logger } from "pino";
 import type { ServerDatabase } from "../db/schema.js";
-import { TraceRecordQueue } from "./trace-record-queue.js";
+import { BATCH_ROWS, TraceRecordQueue } from "./trace-record-queue.js";
 
 /** Where a server keeps its traces: files in the data root only, or the database as well. */
 export const TRACE_STORAGES = ["files", "database"] as const;
@@ -79,7 +79,7 @@ export class DatabaseTraces {
    * rows become exactly the files' records.
    */
   async upload(sessionIds: readonly string[]): Promise<void> {
-    await this.#queue.drain();
+    await this.#queue.storedAll("the import was not stored");
     await this.db.transaction().execute(async (tx) => {
       for (const sessionId of sessionIds) {
         await tx.deleteFrom("trace_records").where("session_id", "=", sessionId).execute();
@@ -91,10 +91,10 @@ export class DatabaseTraces {
             position: i + 1,
             record,
           }));
-          for (let start = 0; start < rows.length; start += 500) {
+          for (let start = 0; start < rows.length; start += BATCH_ROWS) {
             await tx
               .insertInto("trace_records")
-              .values(rows.slice(start, start + 500))
+              .values(rows.slice(start, start + BATCH_ROWS))
               .execute();
           }
         }
@@ -105,13 +105,14 @@ export class DatabaseTraces {
 
   /** Resolves once every record written so far is in the table (rejects past the store timeout). */
   settled(): Promise<void> {
-    return this.#queue.storedAll();
+    return this.#queue.storedAll("the session stays with this instance");
   }
 
   /** Deletes the rows of these sessions (the session was deleted). */
   async remove(sessionIds: readonly string[]): Promise<void> {
     if (sessionIds.length === 0) return;
-    await this.#queue.drain();
+    // Nothing of theirs may still be on its way in after the delete.
+    await this.#queue.storedAll("the session's records stay in the table");
     await this.db
       .deleteFrom("trace_records")
       .where("session_id", "in", [...sessionIds])
@@ -128,6 +129,7 @@ export class DatabaseTraces {
       new Promise<false>((resolve) => setTimeout(() => resolve(false), CLOSE_DRAIN_MS).unref()),
     ]);
     if (!drained) this.logger.error("trace records were still unstored when the server stopped");
+    this.#queue.abandon();
   }
 
   async #restore(sessionId: string): Promise<void> {

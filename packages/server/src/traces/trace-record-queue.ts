@@ -5,7 +5,7 @@ import type { Logger } from "pino";
 import type { ServerDatabase } from "../db/schema.js";
 
 /** Rows per INSERT: well under PostgreSQL's 65,535 bind parameters (5 per row). */
-const BATCH_ROWS = 500;
+export const BATCH_ROWS = 500;
 /** The wait before a failed INSERT is tried again, doubled up to the maximum. */
 const RETRY_FIRST_MS = 200;
 const RETRY_MAX_MS = 5_000;
@@ -49,6 +49,8 @@ export class TraceRecordQueue implements TraceMirror {
   #storedSeq = 0;
   #flushing: Promise<void> | undefined;
   #lastError: unknown;
+  /** Set when the server stops: a failing insert is not tried again (the database is closing). */
+  #abandoned = false;
 
   constructor(
     private readonly db: Kysely<ServerDatabase>,
@@ -71,9 +73,12 @@ export class TraceRecordQueue implements TraceMirror {
     );
   }
 
-  /** Resolves once every record appended so far, of any session, is stored (see `stored`). */
-  storedAll(): Promise<void> {
-    return this.#storedUpTo(this.#seq, "the traces", "the session stays with this instance");
+  /**
+   * Resolves once every record appended so far, of any session, is stored (see `stored`);
+   * `consequence` ends the message of a timeout (what did not happen for want of them).
+   */
+  storedAll(consequence: string): Promise<void> {
+    return this.#storedUpTo(this.#seq, "the traces", consequence);
   }
 
   #storedUpTo(seq: number, what: string, consequence: string): Promise<void> {
@@ -91,7 +96,7 @@ export class TraceRecordQueue implements TraceMirror {
               `${what} could not be stored in the database within ${this.timeoutMs / 1000} s (${reason}); ${consequence}`,
             ),
           );
-        }, this.timeoutMs),
+        }, this.timeoutMs).unref(),
       };
       this.#waiters.push(waiter);
     });
@@ -100,6 +105,11 @@ export class TraceRecordQueue implements TraceMirror {
   /** Resolves once everything queued so far is stored (or given up on at close). */
   async drain(): Promise<void> {
     while (this.#flushing) await this.#flushing;
+  }
+
+  /** From now on a failed insert ends the flushing: what is still queued is given up. */
+  abandon(): void {
+    this.#abandoned = true;
   }
 
   /** Forgets where the files of these sessions end (their rows were deleted). */
@@ -119,11 +129,20 @@ export class TraceRecordQueue implements TraceMirror {
           await this.#insert(batch);
         } catch (error) {
           this.#lastError = error;
+          if (this.#abandoned) {
+            this.logger.error({ err: error, records: this.#queue.length }, "trace records given up at stop");
+            this.#queue.length = 0;
+            for (const waiter of this.#waiters.splice(0)) {
+              clearTimeout(waiter.timer);
+              waiter.reject(new Error("the server stopped before the trace records were stored"));
+            }
+            break;
+          }
           this.logger.error(
             { err: error, records: this.#queue.length },
             "could not store trace records; retrying",
           );
-          await new Promise((resolve) => setTimeout(resolve, delay));
+          await new Promise((resolve) => setTimeout(resolve, delay).unref());
           delay = Math.min(delay * 2, RETRY_MAX_MS);
           continue;
         }
