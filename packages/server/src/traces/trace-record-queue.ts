@@ -115,6 +115,7 @@ export class TraceRecordQueue implements TraceMirror {
   /** Forgets where the files of these sessions end (their rows were deleted). */
   forget(sessionIds: readonly string[]): void {
     const gone = new Set(sessionIds);
+    for (const id of gone) this.#lastSeqOf.delete(id);
     for (const key of this.#nextPosition.keys()) {
       if (gone.has(key.slice(0, key.indexOf("\u0000")))) this.#nextPosition.delete(key);
     }
