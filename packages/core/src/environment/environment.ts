@@ -346,10 +346,16 @@ export class Environment {
         };
         const journal = opts.journal;
         if (journal) {
-          // The journal's "dispatched" step: in the trace before the tool can act.
-          await journal(
-            toolDispatched({ tool_call_id: id, name: tool.name, read_only: definition.permission === "r" }),
+          // The journal's "dispatched" step: in the trace before the tool can act. Where the trace
+          // is also kept elsewhere, the tool waits until it is stored there too; an interrupt or
+          // the call's timeout ends that wait, and the tool then does not start.
+          const dispatched = Promise.resolve(
+            journal(
+              toolDispatched({ tool_call_id: id, name: tool.name, read_only: definition.permission === "r" }),
+            ),
           );
+          dispatched.catch(() => undefined);
+          await Promise.race([dispatched, aborted]);
           // An effect is recorded as the tool goes; a copy that fails to store it shows at the next
           // call's dispatch, which waits for it.
           ctx.recordEffect = (effect) => {
@@ -362,27 +368,29 @@ export class Environment {
           ctx.checkpoint = (paths, options) => book.before(paths, call, options);
           ctx.beforeCommand = () => book.beforeCommand(this.options.workspaceDir);
         }
-        iterator = tool.execute(args, ctx);
-        for (;;) {
-          const step = await nextStep(iterator);
-          wakeWaiter = undefined;
-          if (step === "grace") break;
-          if (!step.ok) {
-            outcome.threw = { error: step.error };
-            finished = true;
-            break;
-          }
-          if (step.result.done) {
-            outcome.result = step.result.value ?? undefined;
-            finished = true;
-            break;
-          }
-          const message = step.result.value;
-          const text = this.absorb(message, images);
-          if (text === undefined) {
-            yield message;
-          } else {
-            yield* this.deltas(id, out.push(text));
+        if (!controller.signal.aborted) {
+          iterator = tool.execute(args, ctx);
+          for (;;) {
+            const step = await nextStep(iterator);
+            wakeWaiter = undefined;
+            if (step === "grace") break;
+            if (!step.ok) {
+              outcome.threw = { error: step.error };
+              finished = true;
+              break;
+            }
+            if (step.result.done) {
+              outcome.result = step.result.value ?? undefined;
+              finished = true;
+              break;
+            }
+            const message = step.result.value;
+            const text = this.absorb(message, images);
+            if (text === undefined) {
+              yield message;
+            } else {
+              yield* this.deltas(id, out.push(text));
+            }
           }
         }
       }

@@ -19,21 +19,27 @@ afterEach(async () => {
 class SlowMirror implements TraceMirror {
   readonly lines: string[] = [];
   readonly storedWhen: string[][] = [];
+  /** Called with each line as it arrives. */
+  onLine: (line: string) => void = () => {};
   constructor(
     private readonly delayMs: number,
     private readonly failure?: string,
   ) {}
   appended(_ref: TraceStreamRef, line: string): void {
     this.lines.push(line);
+    this.onLine(line);
   }
   async stored(): Promise<void> {
-    await new Promise((resolve) => setTimeout(resolve, this.delayMs));
+    // Infinity: a copy that never answers.
+    await new Promise((resolve) => {
+      if (Number.isFinite(this.delayMs)) setTimeout(resolve, this.delayMs);
+    });
     if (this.failure) throw new Error(this.failure);
     this.storedWhen.push([...this.lines]);
   }
 }
 
-async function runCommand(mirror: SlowMirror) {
+async function runCommand(mirror: SlowMirror, signal?: AbortSignal) {
   const marker = "ran.txt";
   const env = await setup([
     {
@@ -50,7 +56,7 @@ async function runCommand(mirror: SlowMirror) {
   cleanups.push(() => env.cleanup());
   cleanups.push(mirrorTraces(tracesDir(env.dataRoot), mirror));
   const session = await env.agent.createSession({ workspaceDir: env.workspaceDir, model: MODEL });
-  await collect(session.run("Run it.", { approve: allowAll }));
+  await collect(session.run("Run it.", { approve: allowAll, ...(signal ? { signal } : {}) }));
   await session.dispose();
   return { ran: existsSync(join(env.workspaceDir, marker)), records: traceRecords(session.tracePath) };
 }
@@ -77,5 +83,17 @@ describe("a trace mirrored elsewhere", () => {
     const output = records.find((r) => r.payload.type === "tool_call_output");
     expect(JSON.stringify(output?.payload)).toContain("the database is unreachable");
     expect(output?.payload).toMatchObject({ tool_call_id: "c1", stop_reason: "failed" });
+  });
+
+  it("an interrupt while the dispatch is being stored: the wait ends and the command never starts", async () => {
+    const mirror = new SlowMirror(Number.POSITIVE_INFINITY);
+    const interrupt = new AbortController();
+    mirror.onLine = (line) => {
+      if (line.includes('"tool_dispatched"')) setImmediate(() => interrupt.abort());
+    };
+    const { ran, records } = await runCommand(mirror, interrupt.signal);
+    expect(ran).toBe(false);
+    const output = records.find((r) => r.payload.type === "tool_call_output");
+    expect(output?.payload).toMatchObject({ tool_call_id: "c1", stop_reason: "aborted" });
   });
 });
