@@ -1,7 +1,7 @@
 import { type AddressInfo, isIP } from "node:net";
 import { join } from "node:path";
 import { type ServerType, serve } from "@hono/node-server";
-import { createLogger, logsDir, resolveDataRoot, scratchpadRoot, tracesDir } from "@penguin/state";
+import { createLogger, logsDir, resolveDataRoot } from "@penguin/state";
 import type { Hono } from "hono";
 import type { Kysely } from "kysely";
 import type { Logger } from "pino";
@@ -29,7 +29,7 @@ import { type MetricsListener, startMetricsListener } from "./metrics/listener.j
 import { ServerMetrics } from "./metrics/prometheus.js";
 import { InstanceLease } from "./runtime/instance-lease.js";
 import { InstanceStore } from "./runtime/instance-store.js";
-import { SessionManager } from "./runtime/session-manager.js";
+import { SessionManager, serverTraceLocation } from "./runtime/session-manager.js";
 import { sessionRoutes } from "./sessions/routes/index.js";
 import { SessionStore } from "./sessions/store.js";
 import { confineWorkspaceRoots, defaultWorkspaceRoots } from "./sessions/workspace.js";
@@ -261,10 +261,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
       );
     }
     if (options.traces === "database") {
-      databaseTraces = new DatabaseTraces(db, logger, {
-        tracesDir: tracesDir(dataRoot),
-        scratchpadRoot: scratchpadRoot(dataRoot),
-      });
+      databaseTraces = new DatabaseTraces(db, logger, serverTraceLocation(dataRoot));
     }
     sessions = new SessionManager({
       hub,

@@ -42,7 +42,7 @@ export {
   toolJournal,
   uncertainCalls,
 } from "./journal.js";
-export { findSessionFiles, type TraceLocation } from "./location.js";
+export { findSessionFileRefs, findSessionFiles, type TraceFileRef, type TraceLocation } from "./location.js";
 export {
   MAX_SUMMARIZED_SESSIONS,
   sessionMetrics,

@@ -76,6 +76,11 @@ export class SessionOwnedElsewhereError extends Error {
   }
 }
 
+/** Where the traces and scratchpads of the server's sessions are: under its data root. */
+export function serverTraceLocation(dataRoot: string): TraceLocation {
+  return { tracesDir: tracesDir(dataRoot), scratchpadRoot: scratchpadRoot(dataRoot) };
+}
+
 /**
  * The session runtime manager: one runtime per session with a live SDK session, at most one task
  * each, released after `idleReleaseMs` without a task or a running command and resumed from the
@@ -108,10 +113,7 @@ export class SessionManager {
     | undefined;
 
   constructor(private readonly options: SessionManagerOptions) {
-    this.#location = {
-      tracesDir: tracesDir(options.dataRoot),
-      scratchpadRoot: scratchpadRoot(options.dataRoot),
-    };
+    this.#location = serverTraceLocation(options.dataRoot);
   }
 
   get location(): TraceLocation {

@@ -1,6 +1,6 @@
 import { statSync } from "node:fs";
 import {
-  findSessionFiles,
+  findSessionFileRefs,
   localTraceStreams,
   mirrorTraces,
   type SubagentNode,
@@ -190,10 +190,9 @@ export class DatabaseTraces {
   /** The size of each of the session's files, by file index. */
   #fileSizes(sessionId: string): Map<number, number> {
     const sizes = new Map<number, number>();
-    for (const path of findSessionFiles(this.location, sessionId)) {
-      const index = Number(/_(\d+)\.jsonl$/.exec(path)?.[1]);
+    for (const ref of findSessionFileRefs(this.location, sessionId)) {
       try {
-        sizes.set(index, statSync(path).size);
+        sizes.set(ref.index, statSync(ref.path).size);
       } catch {
         // Removed meanwhile: not known, so read again next time.
       }
