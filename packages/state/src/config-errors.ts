@@ -2,6 +2,7 @@ import { readFile } from "node:fs/promises";
 import { errorMessage } from "@penguin/protocol";
 import { type Document, isMap, isNode, isPair, isScalar, LineCounter, parseDocument } from "yaml";
 import type { z } from "zod";
+import { readYamlMemo, writeYamlMemo } from "./yaml-memo.js";
 
 /**
  * One problem with a config file, precise enough to fix without guessing: where it is (1-based
@@ -62,6 +63,19 @@ export function parseYamlConfig<S extends z.ZodType>(
   file: string,
   schema: S,
 ): ConfigResult<z.output<S>> {
+  const converted = convertYaml(text, file);
+  return converted.ok ? checkConverted(converted, file, schema) : converted;
+}
+
+/** A YAML text converted to a value, with what maps a schema issue back to its line. */
+interface ConvertedYaml {
+  ok: true;
+  data: unknown;
+  document: Document;
+  lineCounter: LineCounter;
+}
+
+function convertYaml(text: string, file: string): ConvertedYaml | { ok: false; errors: ConfigError[] } {
   const lineCounter = new LineCounter();
   const document = parseDocument(text, { lineCounter, prettyErrors: true, uniqueKeys: true });
   if (document.errors.length > 0) {
@@ -77,9 +91,9 @@ export function parseYamlConfig<S extends z.ZodType>(
       })),
     };
   }
-  let data: unknown;
   try {
-    data = document.contents === null ? {} : document.toJS({ maxAliasCount: MAX_ALIAS_COUNT });
+    const data = document.contents === null ? {} : document.toJS({ maxAliasCount: MAX_ALIAS_COUNT });
+    return { ok: true, data, document, lineCounter };
   } catch (error) {
     // Raised for alias expansion beyond MAX_ALIAS_COUNT (a "billion laughs" document).
     const message = errorMessage(error);
@@ -88,6 +102,14 @@ export function parseYamlConfig<S extends z.ZodType>(
       errors: [{ file, line: 1, column: 1, path: "", message: `invalid YAML: ${message}`, kind: "yaml" }],
     };
   }
+}
+
+function checkConverted<S extends z.ZodType>(
+  converted: ConvertedYaml,
+  file: string,
+  schema: S,
+): ConfigResult<z.output<S>> {
+  const { data, document, lineCounter } = converted;
   const parsed = schema.safeParse(data, PARSED_ONCE);
   if (parsed.success) return { ok: true, config: parsed.data };
   const errors = parsed.error.issues.flatMap((issue) =>
@@ -97,7 +119,11 @@ export function parseYamlConfig<S extends z.ZodType>(
   return { ok: false, errors };
 }
 
-/** Reads and parses a config file; an unreadable file is one `io` error. */
+/**
+ * Reads and parses a config file; an unreadable file is one `io` error. The value its text converts
+ * to is remembered beside it (yaml-memo.ts), so the next load of the same text skips the YAML parse;
+ * the schema checks the value every time, and an invalid config is reported from the YAML itself.
+ */
 export async function loadYamlConfig<S extends z.ZodType>(
   file: string,
   schema: S,
@@ -108,7 +134,17 @@ export async function loadYamlConfig<S extends z.ZodType>(
   } catch (error) {
     return { ok: false, errors: [ioError(file, error)] };
   }
-  return parseYamlConfig(text, file, schema);
+  const memo = await readYamlMemo(file, text);
+  if (memo !== undefined) {
+    const parsed = schema.safeParse(memo.value, PARSED_ONCE);
+    if (parsed.success) return { ok: true, config: parsed.data };
+  }
+  const converted = convertYaml(text, file);
+  if (!converted.ok) return converted;
+  // Remembered before the schema sees the value, and whether or not it passes: the memo is the
+  // YAML's value, not the config's.
+  if (memo === undefined) await writeYamlMemo(file, text, converted.data);
+  return checkConverted(converted, file, schema);
 }
 
 export function ioError(file: string, error: unknown): ConfigError {

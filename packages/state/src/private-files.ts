@@ -43,6 +43,12 @@ export function ensurePrivateDirSync(dir: string): void {
 export interface WritePrivateFileOptions {
   /** When false, fail with an `EEXIST` error instead of replacing an existing file. Default true. */
   overwrite?: boolean;
+  /**
+   * When false, the bytes are not flushed to disk before the rename: for a file that is only a
+   * shortcut (a power cut may leave it empty or missing, never half of an old and a new one as
+   * seen by a reader). Default true.
+   */
+  durable?: boolean;
 }
 
 /**
@@ -64,7 +70,7 @@ export async function writePrivateFile(
   try {
     handle = await open(temp, "wx", PRIVATE_FILE_MODE);
     await handle.writeFile(data);
-    await handle.sync();
+    if (options.durable !== false) await handle.sync();
     await handle.close();
     handle = undefined;
     if (process.platform !== "win32") await chmod(temp, PRIVATE_FILE_MODE);
