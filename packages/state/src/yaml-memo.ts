@@ -47,7 +47,8 @@ export async function readYamlMemo(file: string, text: string): Promise<{ value:
     return undefined;
   }
   if (memo === null || typeof memo !== "object") return undefined;
-  if (memo.format !== YAML_MEMO_FORMAT || memo.sha256 !== textHash(text) || !("value" in memo)) return undefined;
+  if (memo.format !== YAML_MEMO_FORMAT || memo.sha256 !== textHash(text) || !("value" in memo))
+    return undefined;
   return { value: memo.value };
 }
 

@@ -106,7 +106,9 @@ describe("the parsed value of a config file, remembered beside it", () => {
     const second = await loadSystemConfig(file);
     expect(first.ok).toBe(false);
     expect(second).toEqual(first);
-    expect(first.ok ? "" : formatConfigErrors(first.errors)).toContain(`${file}:2:1: max_turn: unknown field`);
+    expect(first.ok ? "" : formatConfigErrors(first.errors)).toContain(
+      `${file}:2:1: max_turn: unknown field`,
+    );
     // The memo is the YAML's value, kept whether or not the schema accepts it.
     expect((await readMemo(file)).value).toEqual({ max_turns: 7, max_turn: 3 });
   });
@@ -129,7 +131,10 @@ describe("the parsed value of a config file, remembered beside it", () => {
     expect(first.ok && first.config.models[0]?.api_key).toBe("sk-secret-1");
     const file = projectConfigFile(root);
     expect((await stat(yamlMemoFile(file))).mode & 0o777).toBe(0o600);
-    await saveProjectConfig(root, { ...(await loadDefault(root)), models: [{ ...model, api_key: "sk-secret-2" }] });
+    await saveProjectConfig(root, {
+      ...(await loadDefault(root)),
+      models: [{ ...model, api_key: "sk-secret-2" }],
+    });
     const second = await loadProjectConfig(root);
     expect(second.ok && second.config.models[0]?.api_key).toBe("sk-secret-2");
     expect(JSON.stringify(await readMemo(file))).not.toContain("sk-secret-1");
