@@ -16,7 +16,7 @@ console.error(`workspace: ${workspace}`);
 const result = spawnSync(
   process.execPath,
   [
-    join(repo, "packages/cli/dist/bin.js"),
+    join(repo, "packages/cli/dist/bin.cjs"),
     "run",
     "--model",
     `replay:${join(repo, "examples/quickstart.cassette.yaml")}`,

@@ -46,7 +46,9 @@ export const INLINED = [
 ];
 
 export default defineConfig({
-  entry: ["src/index.ts", "src/bin.ts"],
+  // The `penguin` binary is `dist/bin.cjs` (tsup.start-up.config.ts); `--version` and `--help` import
+  // `run-cli.js` from it.
+  entry: ["src/index.ts", "src/run-cli.ts"],
   format: ["esm"],
   target: "node20",
   platform: "node",

@@ -3,7 +3,7 @@ import { BUNDLE_WRAPPER_HEAD, BUNDLE_WRAPPER_TAIL } from "./src/launch/bundle-wr
 import { englishOnlyZodLocales, INLINED } from "./tsup.config.js";
 
 /**
- * `dist/cli.cjs`: the whole CLI in one CommonJS file, for `bin.js` to compile with V8's code cache
+ * `dist/cli.cjs`: the whole CLI in one CommonJS file, for `bin.cjs` to compile with V8's code cache
  * (src/launch/start-up-bundle.ts). Node 20 caches no compiled code for ES modules, and a CommonJS
  * script compiled through `node:vm` can be given a cache. Built after the ES module build (whose
  * `clean` would remove it), with the same libraries inlined and the same kept outside.
@@ -13,32 +13,52 @@ import { englishOnlyZodLocales, INLINED } from "./tsup.config.js";
  * a command loads lazily are inlined too; V8 compiles a function only when it first runs, and the
  * cache holds what the start ran.
  */
-export default defineConfig({
-  entry: { cli: "src/start-up-bundle-entry.ts" },
-  format: ["cjs"],
-  outExtension: () => ({ js: ".cjs" }),
-  target: "node20",
-  platform: "node",
-  clean: false,
-  // Not shipped: 7 MB a user's Node never reads (it maps stack traces only with --enable-source-maps).
-  sourcemap: false,
-  splitting: false,
-  shims: true,
-  // Whitespace and syntax only, names kept (stack traces still name every function): a third less
-  // to read at each start (2.5 → 1.7 MB), some 4 % of the CPU to the first request (measured).
-  minifyWhitespace: true,
-  minifySyntax: true,
-  noExternal: INLINED,
-  external: ["@penguin/server"],
-  esbuildPlugins: [englishOnlyZodLocales],
-  // The CommonJS module wrapper is in the file itself, so the launcher compiles the file's text as
-  // read: adding it at run time would copy the 2.5 MB source once more at every start.
-  banner: { js: BUNDLE_WRAPPER_HEAD },
-  footer: { js: BUNDLE_WRAPPER_TAIL },
-  esbuildOptions(options) {
-    options.supported = { ...options.supported, "dynamic-import": false };
-    // Every character past ASCII written as an escape: the launcher then reads the file as
-    // Latin-1, a copy, where decoding 1.7 MB of UTF-8 took 10 – 30 ms of every start.
-    options.charset = "ascii";
+export default defineConfig([
+  {
+    entry: { cli: "src/start-up-bundle-entry.ts" },
+    format: ["cjs"],
+    outExtension: () => ({ js: ".cjs" }),
+    target: "node20",
+    platform: "node",
+    clean: false,
+    // Not shipped: 7 MB a user's Node never reads (it maps stack traces only with --enable-source-maps).
+    sourcemap: false,
+    splitting: false,
+    shims: true,
+    // Whitespace and syntax only, names kept (stack traces still name every function): a third less
+    // to read at each start (2.5 → 1.7 MB), some 4 % of the CPU to the first request (measured).
+    minifyWhitespace: true,
+    minifySyntax: true,
+    noExternal: INLINED,
+    external: ["@penguin/server"],
+    esbuildPlugins: [englishOnlyZodLocales],
+    // The CommonJS module wrapper is in the file itself, so the launcher compiles the file's text as
+    // read: adding it at run time would copy the 2.5 MB source once more at every start.
+    banner: { js: BUNDLE_WRAPPER_HEAD },
+    footer: { js: BUNDLE_WRAPPER_TAIL },
+    esbuildOptions(options) {
+      options.supported = { ...options.supported, "dynamic-import": false };
+      // Every character past ASCII written as an escape: the launcher then reads the file as
+      // Latin-1, a copy, where decoding 1.7 MB of UTF-8 took 10 – 30 ms of every start.
+      options.charset = "ascii";
+    },
   },
-});
+  {
+    /**
+     * `dist/bin.cjs`, the `penguin` binary: CommonJS, because Node starts an ES module entry through
+     * its ES module loader, some 7 ms of every start before a line of Penguin runs. It holds only
+     * the launcher (launch/), and imports the ES module build's `run-cli.js` for `--version` and
+     * `--help`.
+     */
+    entry: { bin: "src/bin.ts" },
+    format: ["cjs"],
+    outExtension: () => ({ js: ".cjs" }),
+    target: "node20",
+    platform: "node",
+    clean: false,
+    sourcemap: false,
+    splitting: false,
+    shims: true,
+    external: [/run-cli\.js$/],
+  },
+]);

@@ -63,7 +63,7 @@ try {
     OPENAI_API_KEY: "sk-build-warm-up",
     OPENAI_BASE_URL: `http://127.0.0.1:${port}/v1`,
   };
-  const args = [join(dist, "bin.js"), "run", "--model", "openai/warm-up", "-w", home, "-m", "warm up"];
+  const args = [join(dist, "bin.cjs"), "run", "--model", "openai/warm-up", "-w", home, "-m", "warm up"];
   const stderr = await new Promise((resolve, reject) => {
     const child = spawn(process.execPath, args, { env, cwd: home, stdio: ["ignore", "ignore", "pipe"] });
     let text = "";

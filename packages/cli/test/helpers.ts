@@ -7,7 +7,7 @@ import { afterEach } from "vitest";
 import { bundleModulesRun } from "./bundle-coverage.js";
 import { BUNDLE_MODULE_PREFIX } from "./loaded-packages.js";
 
-export const CLI_BIN = resolve(import.meta.dirname, "../dist/bin.js");
+export const CLI_BIN = resolve(import.meta.dirname, "../dist/bin.cjs");
 export const REPO_ROOT = resolve(import.meta.dirname, "../../..");
 const LOAD_RECORDER = resolve(import.meta.dirname, "fixtures/record-loads.mjs");
 

@@ -90,7 +90,7 @@ describe("penguin run loads only the SDKs its session uses", () => {
     const r = await run.child;
     expect(r.exitCode).toBe(0);
     expect(r.stdout).toContain("fib");
-    expect(run.loads()).toContain("dist/bin.js");
+    expect(run.loads()).toContain("dist/bin.cjs");
     const loads = loadedPackages(run.loads());
     expect(loads).toContain("@penguin/core");
     expect(loads).not.toContain(OPENAI_SDK);

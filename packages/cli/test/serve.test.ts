@@ -13,7 +13,7 @@ describe("the server is loaded by penguin serve only", () => {
   test("--version and a replay run never load @penguin/server", async () => {
     const version = withLoadLog(["--version"]);
     expect((await version.child).exitCode).toBe(0);
-    expect(version.loads()).toContain("dist/bin.js");
+    expect(version.loads()).toContain("dist/bin.cjs");
     expect(version.loads()).not.toMatch(SERVER);
 
     const cassette = join(REPO_ROOT, "examples/quickstart.cassette.yaml");

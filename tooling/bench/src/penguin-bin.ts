@@ -1,7 +1,7 @@
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 
-/** The built `penguin` binary (`bin.js` beside the package's `dist/index.js`). */
+/** The built `penguin` binary (`bin.cjs` beside the package's `dist/index.js`). */
 export function penguinBin(): string {
-  return join(dirname(fileURLToPath(import.meta.resolve("@penguin/cli"))), "bin.js");
+  return join(dirname(fileURLToPath(import.meta.resolve("@penguin/cli"))), "bin.cjs");
 }
