@@ -1,6 +1,16 @@
 import { createHash } from "node:crypto";
-import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { join, resolve } from "node:path";
+import { execa } from "execa";
 import { describe, expect, test } from "vitest";
 import {
   type BundleManifest,
@@ -152,5 +162,25 @@ describe("the launcher's parts", () => {
     cache.save?.(Buffer.from("data"));
     expect(statSync(folder).mode & 0o777).toBe(0o700);
     expect(statSync(userCacheFile(folder, manifest())).mode & 0o777).toBe(0o600);
+  });
+});
+
+describe("the built CLI installed under any folder name", () => {
+  test("a folder named with # and % runs a session from the one-file build and its cache", async () => {
+    // The package as npm lays it out: dist/ and package.json, its libraries in node_modules.
+    const root = join(tempDir("install"), "tools #1 100% penguin");
+    mkdirSync(root);
+    cpSync(DIST, join(root, "dist"), { recursive: true });
+    cpSync(resolve(DIST, "../package.json"), join(root, "package.json"));
+    symlinkSync(resolve(DIST, "../node_modules"), join(root, "node_modules"));
+    const { env } = await startFake([{ text: "Installed anywhere." }]);
+    const r = await execa(
+      process.execPath,
+      [join(root, "dist", "bin.cjs"), "run", "--model", "openai/fake-model", "-w", tempDir("ws"), "-m", "hi"],
+      { env: { ...env, NO_COLOR: "1", [CODE_CACHE_DEBUG_ENV]: "1" }, reject: false, timeout: 60_000 },
+    );
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(r.stdout).toContain("Installed anywhere.");
+    expect(r.stderr).toContain("code cache: shipped accepted");
   });
 });

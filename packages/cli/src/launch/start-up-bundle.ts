@@ -50,7 +50,9 @@ function saveAtFirstRequest(script: Script, save: CodeCache["save"], env: NodeJS
  * file (the caller runs the ES module build instead).
  */
 export function startUpBundle(env: NodeJS.ProcessEnv = process.env): StartUpBundle | undefined {
-  const distDir = dirname(fileURLToPath(import.meta.url));
+  // `dist/bin.cjs` is CommonJS and knows its folder as a path; a URL made from it would misread a
+  // folder named with `#` or `%`. Under an ES module loader (tests run the source) it has a URL.
+  const distDir = typeof __dirname === "string" ? __dirname : dirname(fileURLToPath(import.meta.url));
   const file = join(distDir, BUNDLE_FILE);
   const manifest = readManifest(join(distDir, MANIFEST_FILE));
   let source: string;
