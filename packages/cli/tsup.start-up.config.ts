@@ -1,4 +1,4 @@
-import { defineConfig } from "tsup";
+import { defineConfig, type Options } from "tsup";
 import {
   BUNDLE_IMPORT_META_URL,
   BUNDLE_IMPORT_META_URL_LINE,
@@ -18,17 +18,24 @@ import { englishOnlyZodLocales, INLINED } from "./tsup.config.js";
  * a command loads lazily are inlined too; V8 compiles a function only when it first runs, and the
  * cache holds what the start ran.
  */
+/**
+ * One `.cjs` file per entry, added to the ES module build's `dist` (its `clean` ran before). No
+ * source maps: 7 MB a user's Node never reads (it maps stack traces only with --enable-source-maps).
+ */
+const COMMONJS_FILE: Options = {
+  format: ["cjs"],
+  outExtension: () => ({ js: ".cjs" }),
+  target: "node20",
+  platform: "node",
+  clean: false,
+  sourcemap: false,
+  splitting: false,
+};
+
 export default defineConfig([
   {
+    ...COMMONJS_FILE,
     entry: { cli: "src/start-up-bundle-entry.ts" },
-    format: ["cjs"],
-    outExtension: () => ({ js: ".cjs" }),
-    target: "node20",
-    platform: "node",
-    clean: false,
-    // Not shipped: 7 MB a user's Node never reads (it maps stack traces only with --enable-source-maps).
-    sourcemap: false,
-    splitting: false,
     // `import.meta.url` from the file's own path (bundle-wrapper.ts), not tsup's shim.
     define: { "import.meta.url": BUNDLE_IMPORT_META_URL },
     // Whitespace and syntax only, names kept (stack traces still name every function): a third less
@@ -56,14 +63,8 @@ export default defineConfig([
      * the launcher (launch/), and imports the ES module build's `run-cli.js` for `--version` and
      * `--help`.
      */
+    ...COMMONJS_FILE,
     entry: { bin: "src/bin.ts" },
-    format: ["cjs"],
-    outExtension: () => ({ js: ".cjs" }),
-    target: "node20",
-    platform: "node",
-    clean: false,
-    sourcemap: false,
-    splitting: false,
     shims: true,
     external: [/run-cli\.js$/],
   },
