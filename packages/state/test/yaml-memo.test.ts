@@ -125,7 +125,13 @@ describe("the parsed value of a config file, remembered beside it", () => {
 
   it("keeps a project config's keys in a private file beside it, and follows its edits", async () => {
     const root = join(dir, "data");
-    const model = { provider: "p", api: "openai" as const, model_id: "m", api_key: "sk-secret-1" };
+    const model = {
+      provider: "p",
+      api: "openai" as const,
+      model_id: "m",
+      api_key: "sk-secret-1",
+      vision: false,
+    };
     await saveProjectConfig(root, { ...(await loadDefault(root)), models: [model] });
     const first = await loadProjectConfig(root);
     expect(first.ok && first.config.models[0]?.api_key).toBe("sk-secret-1");
