@@ -1,6 +1,7 @@
 import type { Dirent } from "node:fs";
 import { access, readdir, readFile } from "node:fs/promises";
-import { Document, isSeq, parseDocument } from "yaml";
+import { isSeq, parseDocument } from "yaml";
+import { agentFileText, withPresetTools } from "./agent-file-text.js";
 import {
   type ConfigError,
   formatConfigErrors,
@@ -9,6 +10,7 @@ import {
   PARSED_ONCE,
   parseYamlConfig,
 } from "./config-errors.js";
+import { DEFAULT_AGENT_FILE_TEXT } from "./default-agent-file.generated.js";
 import { agentsDir, DEFAULT_AGENT_ID, isValidAgentId, systemConfigFile } from "./paths.js";
 import { writePrivateFile } from "./private-files.js";
 import {
@@ -18,7 +20,8 @@ import {
   SystemConfigSchema,
 } from "./system-config.js";
 import type { ToolDefinitionConfig } from "./tool-definitions.js";
-import { missingDefaultTools, presetToolDefinitions } from "./tool-registry.js";
+import { missingDefaultTools } from "./tool-registry.js";
+import { writeYamlMemo } from "./yaml-memo.js";
 
 /** A loaded agent: its id, the file it came from, and its parsed configuration. */
 export interface Agent {
@@ -30,13 +33,6 @@ export interface Agent {
 export type AgentResult = { ok: true; agent: Agent } | { ok: false; message: string };
 /** A loaded agent, or every problem with its file (see `formatConfigErrors`). */
 export type AgentLoadResult = { ok: true; agent: Agent } | { ok: false; errors: ConfigError[] };
-
-const FILE_HEADER = [
-  " Penguin agent configuration (see docs/configuration.md).",
-  " tools.builtin is written out in full and is frozen: tools that Penguin adds later are not",
-  " picked up automatically. `penguin config tools sync` adds the missing default entries.",
-  " Omit system_prompt to follow the built-in prompt.",
-].join("\n");
 
 /**
  * Creates `agents/<agentId>/system_config.yaml`. The full tool list of its preset is written into
@@ -51,10 +47,7 @@ export async function createAgent(
 ): Promise<AgentResult> {
   if (!isValidAgentId(agentId)) return { ok: false, message: `invalid agent id ${JSON.stringify(agentId)}` };
   const file = systemConfigFile(root, agentId);
-  const withTools: SystemConfigInput = {
-    ...config,
-    tools: { ...config.tools, builtin: config.tools?.builtin ?? presetToolDefinitions(config.tools?.preset) },
-  };
+  const withTools = withPresetTools(config);
   const parsed = SystemConfigSchema.safeParse(withTools, PARSED_ONCE);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
@@ -63,10 +56,12 @@ export async function createAgent(
       message: `invalid agent config at ${formatFieldPath(issue.path) || "(root)"}: ${issue.message}`,
     };
   }
-  const document = new Document(withTools, { aliasDuplicateObjects: false });
-  document.commentBefore = FILE_HEADER;
+  // Without a config of its own, the file is the build's text (default-agent-file.generated.js): a
+  // user's first run writes it without stringifying YAML.
+  const byDefault = Object.keys(config).length === 0;
+  const text = byDefault ? DEFAULT_AGENT_FILE_TEXT : agentFileText(withTools);
   try {
-    await writePrivateFile(file, document.toString({ lineWidth: 0 }), { overwrite: false });
+    await writePrivateFile(file, text, { overwrite: false });
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     return {
@@ -74,6 +69,9 @@ export async function createAgent(
       message: code === "EEXIST" ? `agent "${agentId}" already exists (${file})` : String(error),
     };
   }
+  // The file's value is known, so the next load need not parse the YAML either (yaml-memo.ts).
+  // test/default-agent-file.test.ts checks that the default text reads back as exactly that value.
+  if (byDefault) await writeYamlMemo(file, text, withTools);
   return { ok: true, agent: { id: agentId, file, config: parsed.data } };
 }
 

@@ -50,6 +50,8 @@ describe("the parsed value of a config file, remembered beside it", () => {
     const root = join(dir, "data");
     const created = await ensureDefaultAgent(root);
     if (!created.ok) throw new Error(formatConfigErrors(created.errors));
+    // The creation remembered the file's value: without that memo, the first load parses the YAML.
+    await rm(yamlMemoFile(systemConfigFile(root, "default")));
     const fromYaml = await loadSystemConfig(systemConfigFile(root, "default"));
     const fromMemo = await loadSystemConfig(systemConfigFile(root, "default"));
     expect(fromYaml).toEqual({ ok: true, config: created.agent.config });
