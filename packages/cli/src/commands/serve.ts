@@ -210,10 +210,9 @@ export async function serveCommand(
     if (error instanceof server.DatabaseOpenError) throw new UsageError(error.message, EXIT_TASK_FAILED);
     throw listenError(error, options) ?? error;
   });
-  note(`penguin server listening on ${running.url}`);
-  if (running.metricsUrl) note(`penguin metrics (Prometheus) on ${running.metricsUrl}`);
-  if (running.initialAdmin) note(server.formatInitialAdminNotice(running.initialAdmin));
-  await new Promise<void>((resolve) => {
+  // Listened for before the server says it is listening: a supervisor that stops it as soon as it
+  // reads that line gets a clean stop, not Node's default death by signal.
+  const stopped = new Promise<void>((resolve) => {
     const stop = () => {
       process.off("SIGINT", stop);
       process.off("SIGTERM", stop);
@@ -222,6 +221,10 @@ export async function serveCommand(
     process.on("SIGINT", stop);
     process.on("SIGTERM", stop);
   });
+  note(`penguin server listening on ${running.url}`);
+  if (running.metricsUrl) note(`penguin metrics (Prometheus) on ${running.metricsUrl}`);
+  if (running.initialAdmin) note(server.formatInitialAdminNotice(running.initialAdmin));
+  await stopped;
   note("stopping…");
   await running.close();
   return EXIT_COMPLETED;
