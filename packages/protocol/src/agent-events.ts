@@ -1,5 +1,12 @@
 import { z } from "zod";
 import { StopReasonSchema } from "./common.js";
+import {
+  anyString,
+  nonEmptyString,
+  nonNegativeInt,
+  optionalNonNegativeInt,
+  optionalString,
+} from "./fields.js";
 
 // The events of agents that work together (launch_agent, stop_agent, ask, notices). Each is
 // recorded in the trace of the agent that did or received the thing, with the ids that connect
@@ -12,30 +19,30 @@ import { StopReasonSchema } from "./common.js";
  */
 export const AgentLaunchedPayloadSchema = z.looseObject({
   type: z.literal("agent_launched"),
-  agent_run_id: z.string().min(1),
+  agent_run_id: nonEmptyString,
   /** The agent run id of the launcher (`root` or `sub_N`). */
-  parent: z.string().min(1),
+  parent: nonEmptyString,
   /** The child's own session (its trace). */
-  session_id: z.string().min(1),
+  session_id: nonEmptyString,
   /** Levels below the root: a child of the root is 1. */
   depth: z.number().int().positive(),
-  agent: z.string().optional(),
+  agent: optionalString,
   /** The task it was given. */
-  task: z.string(),
-  tool_call_id: z.string().optional(),
+  task: anyString,
+  tool_call_id: optionalString,
 });
 export type AgentLaunchedPayload = z.infer<typeof AgentLaunchedPayloadSchema>;
 
 /** stop_agent stopped a child and its descendants (in the caller's trace). */
 export const AgentStoppedPayloadSchema = z.looseObject({
   type: z.literal("agent_stopped"),
-  agent_run_id: z.string().min(1),
+  agent_run_id: nonEmptyString,
   /** Every agent that was stopped, the named one first, then its descendants. */
-  stopped: z.array(z.string()),
+  stopped: z.array(anyString),
   /** Commands and jobs (process groups) that were ended. */
-  processes_ended: z.number().int().nonnegative(),
-  reason: z.string().optional(),
-  tool_call_id: z.string().optional(),
+  processes_ended: nonNegativeInt,
+  reason: optionalString,
+  tool_call_id: optionalString,
 });
 export type AgentStoppedPayload = z.infer<typeof AgentStoppedPayloadSchema>;
 
@@ -45,13 +52,13 @@ export type AgentStoppedPayload = z.infer<typeof AgentStoppedPayloadSchema>;
  */
 export const AgentFinishedPayloadSchema = z.looseObject({
   type: z.literal("agent_finished"),
-  agent_run_id: z.string().min(1),
+  agent_run_id: nonEmptyString,
   status: z.union([StopReasonSchema, z.literal("interrupted")]),
-  message: z.string().optional(),
+  message: optionalString,
   /** The message that told the launcher (its `message_delivered` has the same id). */
-  message_id: z.string().optional(),
+  message_id: optionalString,
   /** The launcher's wait_messages call that received it. */
-  tool_call_id: z.string().optional(),
+  tool_call_id: optionalString,
 });
 export type AgentFinishedPayload = z.infer<typeof AgentFinishedPayloadSchema>;
 
@@ -61,11 +68,11 @@ export type AgentFinishedPayload = z.infer<typeof AgentFinishedPayloadSchema>;
  */
 export const QuestionAskedPayloadSchema = z.looseObject({
   type: z.literal("question_asked"),
-  question_id: z.string().min(1),
-  from: z.string().min(1),
-  to: z.string().min(1),
-  text: z.string(),
-  tool_call_id: z.string().optional(),
+  question_id: nonEmptyString,
+  from: nonEmptyString,
+  to: nonEmptyString,
+  text: anyString,
+  tool_call_id: optionalString,
 });
 export type QuestionAskedPayload = z.infer<typeof QuestionAskedPayloadSchema>;
 
@@ -75,10 +82,10 @@ export type QuestionAskedPayload = z.infer<typeof QuestionAskedPayloadSchema>;
  */
 export const QuestionAnsweredPayloadSchema = z.looseObject({
   type: z.literal("question_answered"),
-  question_id: z.string().min(1),
-  from: z.string().min(1),
-  text: z.string(),
-  tool_call_id: z.string().optional(),
+  question_id: nonEmptyString,
+  from: nonEmptyString,
+  text: anyString,
+  tool_call_id: optionalString,
 });
 export type QuestionAnsweredPayload = z.infer<typeof QuestionAnsweredPayloadSchema>;
 
@@ -88,15 +95,15 @@ export type QuestionAnsweredPayload = z.infer<typeof QuestionAnsweredPayloadSche
  */
 export const NoticeDeliveredPayloadSchema = z.looseObject({
   type: z.literal("notice_delivered"),
-  notice_id: z.string().min(1),
+  notice_id: nonEmptyString,
   /** The notice's type, e.g. `deploy.done`; `job.` and `agent.` are Penguin's own. */
-  notice_type: z.string().min(1),
+  notice_type: nonEmptyString,
   /** The handler (`.agents/events/<name>.md`) that took it. */
-  handler: z.string().min(1),
+  handler: nonEmptyString,
   delivery: z.enum(["queue", "wake"]),
-  summary: z.string(),
+  summary: anyString,
   data: z.unknown().optional(),
   /** Older pending notices dropped before this one (the queue is bounded). */
-  dropped_before: z.number().int().nonnegative().optional(),
+  dropped_before: optionalNonNegativeInt,
 });
 export type NoticeDeliveredPayload = z.infer<typeof NoticeDeliveredPayloadSchema>;

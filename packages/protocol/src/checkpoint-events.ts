@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { anyBoolean, anyString, nonEmptyString, nonNegativeInt, optionalNonEmptyString } from "./fields.js";
 
 // Checkpoints of the files a task changes, so that the task can be reverted. Every record names
 // its change set: a task of the top-level session (`"3"`, the task's number in that session's
@@ -16,18 +17,18 @@ export const PathStateSchema = z.discriminatedUnion("kind", [
     kind: z.literal("file"),
     sha256,
     /** Permission bits (e.g. 0o644 as 420). */
-    mode: z.number().int().nonnegative(),
-    size: z.number().int().nonnegative(),
+    mode: nonNegativeInt,
+    size: nonNegativeInt,
     /** Whether the content is in the store; `false`: over the size limit, the file cannot be restored. */
-    stored: z.boolean(),
+    stored: anyBoolean,
   }),
   z.looseObject({
     kind: z.literal("directory"),
-    mode: z.number().int().nonnegative(),
+    mode: nonNegativeInt,
     /** Hash of the listing of everything below it (paths, kinds, modes, hashes): after-states only. */
     tree_sha256: sha256.optional(),
   }),
-  z.looseObject({ kind: z.literal("symlink"), target: z.string() }),
+  z.looseObject({ kind: z.literal("symlink"), target: anyString }),
 ]);
 export type PathState = z.infer<typeof PathStateSchema>;
 
@@ -38,35 +39,35 @@ export type PathState = z.infer<typeof PathStateSchema>;
  */
 export const FileCheckpointPayloadSchema = z.looseObject({
   type: z.literal("file_checkpoint"),
-  change_set: z.string().min(1),
+  change_set: nonEmptyString,
   /** Absolute path. */
-  path: z.string().min(1),
+  path: nonEmptyString,
   before: PathStateSchema.optional(),
   after: PathStateSchema.optional(),
   /** The session whose tool made the change (a subagent's), when not this one. */
-  session_id: z.string().min(1).optional(),
-  tool_call_id: z.string().min(1).optional(),
+  session_id: optionalNonEmptyString,
+  tool_call_id: optionalNonEmptyString,
 });
 export type FileCheckpointPayload = z.infer<typeof FileCheckpointPayloadSchema>;
 
 /** One path of a change summary. */
 export const FileChangeSchema = z.looseObject({
-  path: z.string().min(1),
+  path: nonEmptyString,
   status: z.enum(["added", "changed", "moved", "removed"]),
   /** For `moved`: where it was before. */
-  from: z.string().min(1).optional(),
+  from: optionalNonEmptyString,
   kind: z.enum(["file", "directory", "symlink"]),
-  lines_added: z.number().int().nonnegative(),
-  lines_removed: z.number().int().nonnegative(),
+  lines_added: nonNegativeInt,
+  lines_removed: nonNegativeInt,
   /** Whether its prior state can be restored (false: a file over the checkpoint size limit). */
-  restorable: z.boolean(),
+  restorable: anyBoolean,
 });
 export type FileChange = z.infer<typeof FileChangeSchema>;
 
 /** A path a command (not a file tool) changed: seen in git's view of the workspace, never undone. */
 export const CommandFileChangeSchema = z.looseObject({
   /** Absolute path. */
-  path: z.string().min(1),
+  path: nonEmptyString,
   status: z.enum(["added", "changed", "removed"]),
 });
 export type CommandFileChange = z.infer<typeof CommandFileChangeSchema>;
@@ -78,14 +79,14 @@ export type CommandFileChange = z.infer<typeof CommandFileChangeSchema>;
  */
 export const CommandChangesSchema = z.discriminatedUnion("tracked", [
   z.looseObject({ tracked: z.literal("git"), files: z.array(CommandFileChangeSchema) }),
-  z.looseObject({ tracked: z.literal("none"), reason: z.string().min(1) }),
+  z.looseObject({ tracked: z.literal("none"), reason: nonEmptyString }),
 ]);
 export type CommandChanges = z.infer<typeof CommandChangesSchema>;
 
 /** The files a change set added, changed, moved and removed: recorded when a task ends. */
 export const TaskChangesPayloadSchema = z.looseObject({
   type: z.literal("task_changes"),
-  change_set: z.string().min(1),
+  change_set: nonEmptyString,
   files: z.array(FileChangeSchema),
   /** Present when the task ran a command: what commands changed (not undoable), or that it is not tracked. */
   commands: CommandChangesSchema.optional(),
@@ -94,7 +95,7 @@ export type TaskChangesPayload = z.infer<typeof TaskChangesPayloadSchema>;
 
 /** A path a revert left alone: changed since the change set (or not restorable). */
 export const RevertConflictSchema = z.looseObject({
-  path: z.string().min(1),
+  path: nonEmptyString,
   reason: z.enum(["changed_since", "not_restorable"]),
   /** The hash the change set left (null: nothing there), and the hash there now. */
   expected_sha256: z.string().nullable().optional(),
@@ -105,10 +106,10 @@ export type RevertConflict = z.infer<typeof RevertConflictSchema>;
 /** A revert of change set `reverted`, itself change set `change_set` (so it can be reverted). */
 export const ChangesRevertedPayloadSchema = z.looseObject({
   type: z.literal("changes_reverted"),
-  change_set: z.string().min(1),
-  reverted: z.string().min(1),
-  restored: z.array(z.string()),
+  change_set: nonEmptyString,
+  reverted: nonEmptyString,
+  restored: z.array(anyString),
   conflicts: z.array(RevertConflictSchema),
-  forced: z.boolean(),
+  forced: anyBoolean,
 });
 export type ChangesRevertedPayload = z.infer<typeof ChangesRevertedPayloadSchema>;

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { anyString, anyValue, nonNegativeInt } from "./fields.js";
 
 /** Why a model request, a tool call or a task ended. */
 export const StopReasonSchema = z.enum(["completed", "failed", "aborted", "timeout", "malformed", "auth"]);
@@ -11,10 +12,10 @@ export const STOP_REASONS = StopReasonSchema.options;
  * served from or written to the provider's prompt cache.
  */
 export const TokenCountsSchema = z.looseObject({
-  cache_read: z.number().int().nonnegative(),
-  cache_write: z.number().int().nonnegative(),
-  output: z.number().int().nonnegative(),
-  total: z.number().int().nonnegative(),
+  cache_read: nonNegativeInt,
+  cache_write: nonNegativeInt,
+  output: nonNegativeInt,
+  total: nonNegativeInt,
 });
 export type TokenCounts = z.infer<typeof TokenCountsSchema>;
 
@@ -22,7 +23,7 @@ export type TokenCounts = z.infer<typeof TokenCountsSchema>;
  * Provider replay data (a thinking signature, an encrypted reasoning item, a provider-specific
  * field name...). Carried opaquely through stream, trace and resume, and never rewritten.
  */
-export const FidelitySchema = z.record(z.string(), z.unknown());
+export const FidelitySchema = z.record(anyString, anyValue);
 export type Fidelity = z.infer<typeof FidelitySchema>;
 
 /** Who wrote a text message: a human, the parent agent of a subagent, the harness or a server. */

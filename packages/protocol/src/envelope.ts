@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { EventPayloadSchema } from "./events.js";
+import { nonEmptyString } from "./fields.js";
 import { type ModelPayload, ModelPayloadSchema } from "./model-messages.js";
 import { type SessionMetaPayload, SessionMetaPayloadSchema } from "./session-meta.js";
 
@@ -7,9 +8,9 @@ import { type SessionMetaPayload, SessionMetaPayloadSchema } from "./session-met
  * Child session ids, outer to inner, for messages a subagent produced; absent for the main
  * session's own messages.
  */
-const origin = z.array(z.string().min(1)).optional();
+const origin = z.array(nonEmptyString).optional();
 /** ISO 8601 UTC. */
-const timestamp = z.string().min(1);
+const timestamp = nonEmptyString;
 
 // Envelopes, like payloads, keep fields they do not know: a reader of an older version passes a
 // newer writer's additions through instead of dropping them.

@@ -14,6 +14,16 @@ import {
 } from "./checkpoint-events.js";
 import { PermissionSchema, StopReasonSchema, TokenCountsSchema } from "./common.js";
 import {
+  anyString,
+  anyValue,
+  nonEmptyString,
+  nonNegativeInt,
+  optionalNonNegativeInt,
+  optionalNonNegativeNumber,
+  optionalPositiveInt,
+  optionalString,
+} from "./fields.js";
+import {
   ActivityResolvedPayloadSchema,
   ToolDispatchedPayloadSchema,
   ToolEffectPayloadSchema,
@@ -24,10 +34,10 @@ import { PlanProposedPayloadSchema, PlanUpdatedPayloadSchema } from "./plan-even
 
 /** A tool as the model is offered it; front ends pick a call's display form from `parameters`. */
 export const ToolSpecSchema = z.looseObject({
-  name: z.string(),
-  description: z.string(),
+  name: anyString,
+  description: anyString,
   /** JSON Schema of the arguments, as sent to the model. */
-  parameters: z.record(z.string(), z.unknown()),
+  parameters: z.record(anyString, anyValue),
   permission: PermissionSchema,
 });
 export type ToolSpec = z.infer<typeof ToolSpecSchema>;
@@ -39,16 +49,16 @@ export const ToolListReadyPayloadSchema = z.looseObject({
 
 /** Detail of a failed or retried request. */
 const retryDetail = {
-  error_message: z.string().optional(),
+  error_message: optionalString,
   /** 1-based attempt number. */
-  attempt: z.number().int().positive().optional(),
+  attempt: optionalPositiveInt,
   /** Wait before the next attempt, when one follows. */
-  retry_in_ms: z.number().int().nonnegative().optional(),
+  retry_in_ms: optionalNonNegativeInt,
 };
 
 export const RequestBeginPayloadSchema = z.looseObject({
   type: z.literal("request_begin"),
-  attempt: z.number().int().positive().optional(),
+  attempt: optionalPositiveInt,
 });
 
 export const RequestEndPayloadSchema = z.looseObject({
@@ -64,17 +74,17 @@ export const RequestEndPayloadSchema = z.looseObject({
 export const DecisionSourceSchema = z.looseObject({
   kind: z.enum(["mode", "session_rule", "guardrail", "hook", "callback", "human", "no_terminal", "default"]),
   /** The mode, rule or hook name. */
-  name: z.string().optional(),
+  name: optionalString,
 });
 export type DecisionSource = z.infer<typeof DecisionSourceSchema>;
 
 export const ApprovalDecisionPayloadSchema = z.looseObject({
   type: z.literal("approval_decision"),
   decision: z.enum(["allow", "deny", "forbidden"]),
-  tool_call_id: z.string().min(1),
+  tool_call_id: nonEmptyString,
   source: DecisionSourceSchema.optional(),
   /** Why, in words a human or the model can act on. */
-  reason: z.string().optional(),
+  reason: optionalString,
 });
 export type ApprovalDecisionPayload = z.infer<typeof ApprovalDecisionPayloadSchema>;
 
@@ -83,8 +93,8 @@ export const TokenUsagePayloadSchema = z.looseObject({
   request: TokenCountsSchema,
   session: TokenCountsSchema,
   /** Cost in US dollars where the model's prices are known. */
-  request_cost_usd: z.number().nonnegative().optional(),
-  session_cost_usd: z.number().nonnegative().optional(),
+  request_cost_usd: optionalNonNegativeNumber,
+  session_cost_usd: optionalNonNegativeNumber,
 });
 export type TokenUsagePayload = z.infer<typeof TokenUsagePayloadSchema>;
 
@@ -107,15 +117,15 @@ export const CompactionEndPayloadSchema = z.looseObject({
 
 export const AbortPayloadSchema = z.looseObject({
   type: z.literal("abort"),
-  reason: z.string().optional(),
+  reason: optionalString,
 });
 
 /** Pointer from a parent's trace to a child session's trace. */
 export const SubagentPayloadSchema = z.looseObject({
   type: z.literal("subagent"),
-  session_id: z.string().min(1),
-  subagent_id: z.string().optional(),
-  tool_call_id: z.string().optional(),
+  session_id: nonEmptyString,
+  subagent_id: optionalString,
+  tool_call_id: optionalString,
 });
 
 /**
@@ -125,23 +135,23 @@ export const SubagentPayloadSchema = z.looseObject({
  * which is how the two traces connect.
  */
 const agentMessageFields = {
-  message_id: z.string().min(1),
-  from: z.string().min(1),
-  to: z.string().min(1),
+  message_id: nonEmptyString,
+  from: nonEmptyString,
+  to: nonEmptyString,
   /** When the sender sent it (ISO 8601). */
-  sent_at: z.string(),
+  sent_at: anyString,
   /** Set when the message is a question `ask` put (`q_N`); it is answered with `reply_to`. */
-  question_id: z.string().optional(),
+  question_id: optionalString,
   /** Set when the message answers that question (`q_N`) of its recipient, instead of waiting in its inbox. */
-  reply_to: z.string().optional(),
+  reply_to: optionalString,
 };
 
 /** The caller's send_message put a message into the recipient's inbox. */
 export const MessageSentPayloadSchema = z.looseObject({
   type: z.literal("message_sent"),
   ...agentMessageFields,
-  text: z.string(),
-  tool_call_id: z.string().optional(),
+  text: anyString,
+  tool_call_id: optionalString,
 });
 export type MessageSentPayload = z.infer<typeof MessageSentPayloadSchema>;
 
@@ -149,8 +159,8 @@ export type MessageSentPayload = z.infer<typeof MessageSentPayloadSchema>;
 export const MessageDeliveredPayloadSchema = z.looseObject({
   type: z.literal("message_delivered"),
   ...agentMessageFields,
-  text: z.string(),
-  tool_call_id: z.string().optional(),
+  text: anyString,
+  tool_call_id: optionalString,
 });
 export type MessageDeliveredPayload = z.infer<typeof MessageDeliveredPayloadSchema>;
 
@@ -161,7 +171,7 @@ export const LimitReachedPayloadSchema = z.looseObject({
   /** The configured limit and the amount used, in the limit's unit. */
   max: z.number(),
   used: z.number(),
-  message: z.string(),
+  message: anyString,
 });
 export type LimitReachedPayload = z.infer<typeof LimitReachedPayloadSchema>;
 
@@ -169,7 +179,7 @@ export type LimitReachedPayload = z.infer<typeof LimitReachedPayloadSchema>;
 export const TaskEndPayloadSchema = z.looseObject({
   type: z.literal("task_end"),
   status: StopReasonSchema,
-  message: z.string().optional(),
+  message: optionalString,
 });
 
 /** How an MCP server is reached (`tools.mcpServers[].config.transport`). */
@@ -178,22 +188,22 @@ export const McpTransportSchema = z.enum(["stdio", "http", "sse"]);
 /** A session's MCP servers start connecting (before its first model request); names in config order. */
 export const McpConnectBeginPayloadSchema = z.looseObject({
   type: z.literal("mcp_connect_begin"),
-  servers: z.array(z.string()),
+  servers: z.array(anyString),
 });
 
 /** How connecting one MCP server ended. */
 export const McpServerConnectResultSchema = z.looseObject({
-  server: z.string(),
+  server: anyString,
   transport: McpTransportSchema,
   /** completed: connected and its tools listed; timeout: past its connectTimeoutMs; aborted: the task was interrupted. */
   status: z.enum(["completed", "failed", "timeout", "aborted"]),
-  duration_ms: z.number().int().nonnegative(),
+  duration_ms: nonNegativeInt,
   /** The names the model is offered for the server's tools (when it connected). */
-  tools: z.array(z.string()).optional(),
+  tools: z.array(anyString).optional(),
   /** Why it did not connect, in one line. */
-  error: z.string().optional(),
+  error: optionalString,
   /** Tools the server listed that the model is not offered, each with why (by the server's name for it). */
-  left_out: z.array(z.object({ tool: z.string(), reason: z.string() })).optional(),
+  left_out: z.array(z.object({ tool: anyString, reason: anyString })).optional(),
 });
 export type McpServerConnectResult = z.infer<typeof McpServerConnectResultSchema>;
 
@@ -216,20 +226,20 @@ export type McpConnectEndPayload = z.infer<typeof McpConnectEndPayloadSchema>;
 export const HookResultPayloadSchema = z.looseObject({
   type: z.literal("hook_result"),
   /** The hook's name as configured (workspace hooks are named `workspace:<name>`). */
-  hook: z.string().min(1),
+  hook: nonEmptyString,
   phase: z.enum(["before_tool", "after_tool"]),
-  tool_call_id: z.string().min(1),
-  tool_name: z.string(),
+  tool_call_id: nonEmptyString,
+  tool_name: anyString,
   /** A before-hook's verdict. */
   decision: z.enum(["allow", "deny"]).optional(),
   /** How the hook ended: its exit code, or that it timed out or could not run. */
   outcome: z.enum(["exited", "timeout", "error"]),
   exit_code: z.number().int().optional(),
   /** Its reason (a deny's, or why it failed). */
-  reason: z.string().optional(),
+  reason: optionalString,
   /** What it printed (stdout, then stderr), capped at its `max_output_chars`. */
-  output: z.string(),
-  duration_ms: z.number().nonnegative().optional(),
+  output: anyString,
+  duration_ms: optionalNonNegativeNumber,
 });
 export type HookResultPayload = z.infer<typeof HookResultPayloadSchema>;
 
@@ -241,10 +251,10 @@ export type HookResultPayload = z.infer<typeof HookResultPayloadSchema>;
 export const WarningPayloadSchema = z.looseObject({
   type: z.literal("warning"),
   /** What it is about: `skills`, `hooks`, `directory`… */
-  source: z.string().min(1),
-  message: z.string().min(1),
+  source: nonEmptyString,
+  message: nonEmptyString,
   /** The file it is about, when there is one. */
-  file: z.string().optional(),
+  file: optionalString,
 });
 export type WarningPayload = z.infer<typeof WarningPayloadSchema>;
 
@@ -261,11 +271,11 @@ export const GoalFinishedPayloadSchema = z.looseObject({
   type: z.literal("goal_finished"),
   outcome: GoalOutcomeSchema,
   /** Model requests the goal took (its rounds), retries not counted. */
-  rounds: z.number().int().nonnegative(),
+  rounds: nonNegativeInt,
   /** Tokens the goal spent: Σ(request total − cache_read) over its requests. */
-  tokens_used: z.number().int().nonnegative(),
+  tokens_used: nonNegativeInt,
   /** Why, in words: the model's blocker, what cut the run short, or the budget spent. */
-  reason: z.string().optional(),
+  reason: optionalString,
 });
 export type GoalFinishedPayload = z.infer<typeof GoalFinishedPayloadSchema>;
 

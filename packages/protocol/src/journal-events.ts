@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { nonEmptyString, optionalNonEmptyString, optionalString } from "./fields.js";
 
 // The journal of tool calls ("Work that survives a crash"). Each tool call leaves, in the trace of
 // the agent that made it, one durable record per step:
@@ -14,8 +15,8 @@ import { z } from "zod";
 /** The Environment starts the tool (approved, arguments valid, its locks held). */
 export const ToolDispatchedPayloadSchema = z.looseObject({
   type: z.literal("tool_dispatched"),
-  tool_call_id: z.string().min(1),
-  name: z.string().min(1),
+  tool_call_id: nonEmptyString,
+  name: nonEmptyString,
   /** Whether the tool only reads: an unfinished read-only call is re-run, never uncertain. */
   read_only: z.boolean().optional(),
 });
@@ -30,7 +31,7 @@ const fileHash = z
 /** One file a call is about to change: its hash now and the hash it will have once changed. */
 export const FileEffectSchema = z.looseObject({
   /** Absolute path. */
-  path: z.string().min(1),
+  path: nonEmptyString,
   before_sha256: fileHash,
   /** `null`: the call deletes the file. */
   after_sha256: fileHash,
@@ -43,10 +44,10 @@ export type FileEffect = z.infer<typeof FileEffectSchema>;
  */
 export const ToolEffectPayloadSchema = z.looseObject({
   type: z.literal("tool_effect"),
-  tool_call_id: z.string().min(1),
+  tool_call_id: nonEmptyString,
   files: z.array(FileEffectSchema).optional(),
   /** The command session or job the call started (exec_command session id / run_command job id). */
-  process_id: z.string().min(1).optional(),
+  process_id: optionalNonEmptyString,
 });
 export type ToolEffectPayload = z.infer<typeof ToolEffectPayloadSchema>;
 
@@ -56,14 +57,14 @@ export type ToolEffectPayload = z.infer<typeof ToolEffectPayloadSchema>;
  */
 export const ActivityResolvedPayloadSchema = z.looseObject({
   type: z.literal("activity_resolved"),
-  tool_call_id: z.string().min(1),
+  tool_call_id: nonEmptyString,
   /** The session whose trace holds the call (a child agent's); absent: this trace. */
-  session_id: z.string().min(1).optional(),
+  session_id: optionalNonEmptyString,
   decision: z.enum(["retry", "accept"]),
-  evidence: z.string().min(1),
+  evidence: nonEmptyString,
   /** Who decided: the model through resolve_execution_activity, the user, or Penguin itself. */
   by: z.enum(["agent", "user", "penguin"]),
   /** What Penguin verified itself (a file's current hash, a job's exit state), when it could. */
-  verified: z.string().optional(),
+  verified: optionalString,
 });
 export type ActivityResolvedPayload = z.infer<typeof ActivityResolvedPayloadSchema>;

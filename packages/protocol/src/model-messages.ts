@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { FidelitySchema, SenderSchema, StopReasonSchema } from "./common.js";
+import { anyString, nonEmptyString, optionalString } from "./fields.js";
 
 // Complete model messages: what the model context is made of, what a trace stores.
 
@@ -11,7 +12,7 @@ const completeBase = {
 export const TextPayloadSchema = z.looseObject({
   type: z.literal("text"),
   role: z.enum(["user", "assistant"]),
-  text: z.string(),
+  text: anyString,
   sender: SenderSchema.optional(),
   ...completeBase,
 });
@@ -20,7 +21,7 @@ export type TextPayload = z.infer<typeof TextPayloadSchema>;
 export const ThinkingPayloadSchema = z.looseObject({
   type: z.literal("thinking"),
   role: z.literal("assistant"),
-  thinking: z.string(),
+  thinking: anyString,
   ...completeBase,
 });
 export type ThinkingPayload = z.infer<typeof ThinkingPayloadSchema>;
@@ -28,10 +29,10 @@ export type ThinkingPayload = z.infer<typeof ThinkingPayloadSchema>;
 export const ToolCallPayloadSchema = z.looseObject({
   type: z.literal("tool_call"),
   role: z.literal("assistant"),
-  name: z.string(),
+  name: anyString,
   /** The arguments exactly as the model wrote them: a JSON string, possibly malformed. */
-  arguments: z.string(),
-  tool_call_id: z.string().min(1),
+  arguments: anyString,
+  tool_call_id: nonEmptyString,
   ...completeBase,
 });
 export type ToolCallPayload = z.infer<typeof ToolCallPayloadSchema>;
@@ -39,10 +40,10 @@ export type ToolCallPayload = z.infer<typeof ToolCallPayloadSchema>;
 export const ToolCallOutputPayloadSchema = z.looseObject({
   type: z.literal("tool_call_output"),
   role: z.literal("user"),
-  output: z.string(),
+  output: anyString,
   /** Images as data URLs, after the text. */
-  images: z.array(z.string()).optional(),
-  tool_call_id: z.string().min(1),
+  images: z.array(anyString).optional(),
+  tool_call_id: nonEmptyString,
   ...completeBase,
 });
 export type ToolCallOutputPayload = z.infer<typeof ToolCallOutputPayloadSchema>;
@@ -51,7 +52,7 @@ export const ImageUrlPayloadSchema = z.looseObject({
   type: z.literal("image_url"),
   role: z.literal("user"),
   /** An http(s) URL or a data URL. */
-  image_url: z.string(),
+  image_url: anyString,
   ...completeBase,
 });
 export type ImageUrlPayload = z.infer<typeof ImageUrlPayloadSchema>;
@@ -60,8 +61,8 @@ export const InlineDataPayloadSchema = z.looseObject({
   type: z.literal("inline_data"),
   role: z.enum(["user", "assistant"]),
   /** Base64 data. */
-  data: z.string(),
-  mime_type: z.string(),
+  data: anyString,
+  mime_type: anyString,
   ...completeBase,
 });
 export type InlineDataPayload = z.infer<typeof InlineDataPayloadSchema>;
@@ -94,36 +95,36 @@ export const PartialTextPayloadSchema = z.looseObject({
   type: z.literal("partial_text"),
   event_type: PartialEventTypeSchema,
   role: z.enum(["user", "assistant"]).optional(),
-  text: z.string(),
+  text: anyString,
 });
 export type PartialTextPayload = z.infer<typeof PartialTextPayloadSchema>;
 
 export const PartialThinkingPayloadSchema = z.looseObject({
   type: z.literal("partial_thinking"),
   event_type: PartialEventTypeSchema,
-  thinking: z.string(),
+  thinking: anyString,
 });
 export type PartialThinkingPayload = z.infer<typeof PartialThinkingPayloadSchema>;
 
 export const PartialToolCallPayloadSchema = z.looseObject({
   type: z.literal("partial_tool_call"),
   event_type: PartialEventTypeSchema,
-  tool_call_id: z.string().min(1),
+  tool_call_id: nonEmptyString,
   /** Known from the start event on. */
-  name: z.string().optional(),
+  name: optionalString,
   /** A fragment of the arguments JSON string. */
-  arguments: z.string(),
+  arguments: anyString,
 });
 export type PartialToolCallPayload = z.infer<typeof PartialToolCallPayloadSchema>;
 
 export const PartialToolCallOutputPayloadSchema = z.looseObject({
   type: z.literal("partial_tool_call_output"),
   event_type: PartialEventTypeSchema,
-  tool_call_id: z.string().min(1),
+  tool_call_id: nonEmptyString,
   /** A fragment of the output text. */
-  output: z.string(),
+  output: anyString,
   /** Images arrive whole, in one delta. */
-  images: z.array(z.string()).optional(),
+  images: z.array(anyString).optional(),
 });
 export type PartialToolCallOutputPayload = z.infer<typeof PartialToolCallOutputPayloadSchema>;
 

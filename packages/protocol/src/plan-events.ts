@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { anyString, nonEmptyString, optionalString } from "./fields.js";
 
 // The plan of a session: the checklist the model keeps with `update_plan` (`plan_updated`), and
 // the plan a task in plan mode ends with, for the person to approve (`plan_proposed`).
@@ -9,7 +10,7 @@ export type PlanStepStatus = z.infer<typeof PlanStepStatusSchema>;
 export const PLAN_STEP_STATUSES = PlanStepStatusSchema.options;
 
 export const PlanStepSchema = z.looseObject({
-  step: z.string().min(1),
+  step: nonEmptyString,
   status: PlanStepStatusSchema,
 });
 export type PlanStep = z.infer<typeof PlanStepSchema>;
@@ -19,7 +20,7 @@ export const PlanUpdatedPayloadSchema = z.looseObject({
   type: z.literal("plan_updated"),
   steps: z.array(PlanStepSchema),
   /** A short word from the model on what changed. */
-  note: z.string().optional(),
+  note: optionalString,
 });
 export type PlanUpdatedPayload = z.infer<typeof PlanUpdatedPayloadSchema>;
 
@@ -29,8 +30,8 @@ export type PlanUpdatedPayload = z.infer<typeof PlanUpdatedPayloadSchema>;
  */
 export const PlanProposedPayloadSchema = z.looseObject({
   type: z.literal("plan_proposed"),
-  text: z.string(),
+  text: anyString,
   /** Where the plan was written (`<scratchpad>/plan.md`), when it was. */
-  path: z.string().optional(),
+  path: optionalString,
 });
 export type PlanProposedPayload = z.infer<typeof PlanProposedPayloadSchema>;

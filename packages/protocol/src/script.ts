@@ -1,4 +1,15 @@
 import { z } from "zod";
+import {
+  anyString,
+  anyValue,
+  nonEmptyString,
+  nonNegativeIntOrZero,
+  optionalNonEmptyString,
+  optionalNonNegativeInt,
+  optionalNonNegativeNumber,
+  optionalPositiveInt,
+  optionalString,
+} from "./fields.js";
 
 /**
  * Scripted model turns. One format serves two jobs: the script that `tooling/fake-llm` plays
@@ -13,52 +24,52 @@ import { z } from "zod";
 
 export const ScriptToolCallSchema = z.object({
   /** Call id; generated (`call_<turn>_<n>`) when omitted. */
-  id: z.string().min(1).optional(),
-  name: z.string().min(1),
+  id: optionalNonEmptyString,
+  name: nonEmptyString,
   /** Arguments as a JSON string (sent verbatim, so malformed JSON can be scripted) or an object. */
-  arguments: z.union([z.string(), z.record(z.string(), z.unknown())]).default({}),
+  arguments: z.union([anyString, z.record(anyString, anyValue)]).default({}),
 });
 export type ScriptToolCall = z.infer<typeof ScriptToolCallSchema>;
 
 export const ScriptUsageSchema = z.object({
-  input_tokens: z.number().int().nonnegative().default(0),
-  output_tokens: z.number().int().nonnegative().default(0),
-  cache_read_tokens: z.number().int().nonnegative().default(0),
-  cache_write_tokens: z.number().int().nonnegative().default(0),
+  input_tokens: nonNegativeIntOrZero,
+  output_tokens: nonNegativeIntOrZero,
+  cache_read_tokens: nonNegativeIntOrZero,
+  cache_write_tokens: nonNegativeIntOrZero,
 });
 export type ScriptUsage = z.infer<typeof ScriptUsageSchema>;
 
 export const ScriptErrorSchema = z.object({
   /** HTTP status the server answers with (401, 429, 500, ...). */
   status: z.number().int().min(400).max(599),
-  message: z.string().optional(),
+  message: optionalString,
   /** Seconds, sent as the `retry-after` header. */
-  retry_after: z.number().nonnegative().optional(),
+  retry_after: optionalNonNegativeNumber,
 });
 
 export const ScriptTurnSchema = z
   .object({
     /** Free-form label, shown in diagnostics only. */
-    label: z.string().optional(),
-    thinking: z.string().optional(),
+    label: optionalString,
+    thinking: optionalString,
     /** Opaque signature for the thinking block (Anthropic), replayed byte for byte. */
-    thinking_signature: z.string().optional(),
-    text: z.string().optional(),
+    thinking_signature: optionalString,
+    text: optionalString,
     tool_calls: z.array(ScriptToolCallSchema).optional(),
     /** Usage reported at the end of the stream; estimated from the text when omitted. */
     usage: ScriptUsageSchema.optional(),
     /** Characters per streamed delta (default 16). */
-    chunk_size: z.number().int().positive().optional(),
+    chunk_size: optionalPositiveInt,
     /** Delay between streamed chunks, in milliseconds (default 0). */
-    chunk_delay_ms: z.number().int().nonnegative().optional(),
+    chunk_delay_ms: optionalNonNegativeInt,
     /** Answer with an HTTP error instead of a stream. */
     error: ScriptErrorSchema.optional(),
     /** Stop sending (keep the connection open) after this many chunks. */
-    stall: z.object({ after_chunks: z.number().int().nonnegative().default(0) }).optional(),
+    stall: z.object({ after_chunks: nonNegativeIntOrZero }).optional(),
     /** Destroy the connection mid-event after this many chunks. */
-    cut: z.object({ after_chunks: z.number().int().nonnegative().default(0) }).optional(),
+    cut: z.object({ after_chunks: nonNegativeIntOrZero }).optional(),
     /** Send a chunk whose JSON is malformed after this many chunks, then end the stream. */
-    malformed: z.object({ after_chunks: z.number().int().nonnegative().default(0) }).optional(),
+    malformed: z.object({ after_chunks: nonNegativeIntOrZero }).optional(),
   })
   .refine(
     (t) =>
@@ -77,7 +88,7 @@ export const ModelScriptSchema = z.object({
   /** Format version of the script/cassette file. */
   version: z.literal(1).default(1),
   /** What the script is for; shown in diagnostics. */
-  description: z.string().optional(),
+  description: optionalString,
   turns: z.array(ScriptTurnSchema),
 });
 export type ModelScript = z.infer<typeof ModelScriptSchema>;
