@@ -48,7 +48,8 @@ export function formatFieldPath(path: readonly PropertyKey[]): string {
 /**
  * How a config file is checked: once per process (per session in a server), so without zod's
  * compiled fast path, which costs more to build on a big schema's first parse (some 4 ms for an
- * agent's config, on the way to the first model request) than it saves on that one parse.
+ * agent's config, on the way to the first model request) than it saves on that one parse. The
+ * defaults of a config's sections (`X.parse({})`) are made the same way, for the same reason.
  */
 export const PARSED_ONCE = { jitless: true } as const;
 

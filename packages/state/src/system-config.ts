@@ -2,7 +2,7 @@ import { ApprovalModeSchema } from "@penguin/protocol";
 import { Document } from "yaml";
 import { z } from "zod";
 import { CompactionSettingsSchema, DEFAULT_COMPACTION_PROMPT } from "./compaction-config.js";
-import { type ConfigResult, loadYamlConfig, parseYamlConfig } from "./config-errors.js";
+import { type ConfigResult, loadYamlConfig, PARSED_ONCE, parseYamlConfig } from "./config-errors.js";
 import { ExecSettingsSchema } from "./exec-config.js";
 import {
   applyRichRead,
@@ -128,7 +128,7 @@ export type McpToolBudget = z.infer<typeof McpToolBudgetSchema>;
 
 /** The agent's `tools.mcpToolBudget` with every absent field at its documented default. */
 export function resolveMcpToolBudget(tools: { mcpToolBudget?: McpToolBudget }): McpToolBudget {
-  return tools.mcpToolBudget ?? McpToolBudgetSchema.parse({});
+  return tools.mcpToolBudget ?? McpToolBudgetSchema.parse({}, PARSED_ONCE);
 }
 
 export const ToolsSectionSchema = z.strictObject({
@@ -164,28 +164,28 @@ export const SystemConfigSchema = z.strictObject({
     .int()
     .refine((n) => n === -1 || n > 0, "use a positive number of turns, or -1 for unlimited")
     .default(DEFAULT_MAX_TURNS),
-  model: ModelSettingsSchema.default(() => ModelSettingsSchema.parse({})),
+  model: ModelSettingsSchema.default(() => ModelSettingsSchema.parse({}, PARSED_ONCE)),
   /** Absent: each front end uses its own default mode. */
   approval: ApprovalSettingsSchema.optional(),
   budget: BudgetSchema.optional(),
   /** When and how a long session's context is compacted (see compaction-config.ts). */
-  compaction: CompactionSettingsSchema.default(() => CompactionSettingsSchema.parse({})),
+  compaction: CompactionSettingsSchema.default(() => CompactionSettingsSchema.parse({}, PARSED_ONCE)),
   subagent_budget: BudgetSchema.optional(),
   /** Caps of child agents (launch_agent, run_subagent): see team-config.ts. */
-  child_agents: ChildAgentsSettingsSchema.default(() => ChildAgentsSettingsSchema.parse({})),
+  child_agents: ChildAgentsSettingsSchema.default(() => ChildAgentsSettingsSchema.parse({}, PARSED_ONCE)),
   /** Delivery of notices to event handlers: see team-config.ts. */
-  notices: NoticesSettingsSchema.default(() => NoticesSettingsSchema.parse({})),
+  notices: NoticesSettingsSchema.default(() => NoticesSettingsSchema.parse({}, PARSED_ONCE)),
   /** How command tools start their shell: see exec-config.ts. */
-  exec: ExecSettingsSchema.default(() => ExecSettingsSchema.parse({})),
-  tools: ToolsSectionSchema.default(() => ToolsSectionSchema.parse({})),
+  exec: ExecSettingsSchema.default(() => ExecSettingsSchema.parse({}, PARSED_ONCE)),
+  tools: ToolsSectionSchema.default(() => ToolsSectionSchema.parse({}, PARSED_ONCE)),
   /**
    * "allowed-tools": the only tools the model is offered (by name, any source). Absent: every
    * tool. A name that no tool has is a configuration error when a session is made.
    */
   allowed_tools: z.array(z.string().min(1)).superRefine(uniqueStrings("allowed_tools")).optional(),
-  skills: SkillsSettingsSchema.default(() => SkillsSettingsSchema.parse({})),
+  skills: SkillsSettingsSchema.default(() => SkillsSettingsSchema.parse({}, PARSED_ONCE)),
   /** Commands run before and after tool calls (see hooks-config.ts). */
-  hooks: HooksSectionSchema.default(() => HooksSectionSchema.parse({})),
+  hooks: HooksSectionSchema.default(() => HooksSectionSchema.parse({}, PARSED_ONCE)),
   /** Names of environment variables whose values are redacted from logs and traces. */
   secrets: z.array(z.string().regex(ENV_NAME, "an environment variable name")).optional(),
 });
@@ -235,7 +235,7 @@ export function loadSystemConfig(file: string): Promise<ConfigResult<SystemConfi
 
 /** The configuration of a file that sets nothing (`tools.builtin` omitted = the default toolset). */
 export function defaultSystemConfig(): SystemConfig {
-  return SystemConfigSchema.parse({});
+  return SystemConfigSchema.parse({}, PARSED_ONCE);
 }
 
 /** The system prompt template of a config: its own, or the default. */
