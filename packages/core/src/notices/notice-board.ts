@@ -2,7 +2,7 @@ import { noticeDelivered, type OmniMessage, warningEvent } from "@penguin/protoc
 import type { EventHandler, NoticeDelivery, NoticesSettings } from "@penguin/state";
 import type { HandlerCatalog } from "./handlers.js";
 import { checkNotice, type NoticeInput, type NotifyOutcome, refused } from "./notice-input.js";
-import { type Notice, type NoticeMessage, noticeMessage, noticeText } from "./notice-text.js";
+import { type Notice, type NoticeMessage, noticeMessage } from "./notice-text.js";
 import { WakeCap } from "./wake-cap.js";
 
 // One session's pending notices. A notice is taken by the handler its type matches (or dropped),

@@ -24,6 +24,7 @@ describe("exec.login_environment in a session", () => {
         tool_calls: [
           exec(
             "e1",
+            // biome-ignore lint/suspicious/noTemplateCurlyInString: a shell parameter expansion, not a template
             'echo "level=$SHLVL env=${BASH_ENV:-none}"; shopt -q login_shell && echo login || echo plain',
           ),
         ],

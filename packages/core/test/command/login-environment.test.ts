@@ -78,6 +78,7 @@ describe("the login environment, captured once per session", () => {
     await processes.loginEnvironmentSettled();
     expect(await run(processes, 'echo "$PAGER"')).toBe("cat");
     expect(await run(processes, "FROM_PROFILE=override bash -c 'echo $FROM_PROFILE'")).toBe("override");
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: a shell parameter expansion, not a template
     expect(await run(processes, 'echo "${BASH_ENV:-unset}"')).toBe("unset");
   });
 
@@ -103,6 +104,7 @@ describe("the login environment, captured once per session", () => {
     expect(await run(always, 'echo "$FROM_PROFILE"')).toBe("yes");
     expect(sourcedCount()).toBe(2);
     const none = manager("none");
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: a shell parameter expansion, not a template
     expect(await run(none, 'echo "${FROM_PROFILE:-none}"')).toBe("none");
     expect(sourcedCount()).toBe(2);
   });
