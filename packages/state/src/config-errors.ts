@@ -48,10 +48,15 @@ export function formatFieldPath(path: readonly PropertyKey[]): string {
 /**
  * How a config file is checked: once per process (per session in a server), so without zod's
  * compiled fast path, which costs more to build on a big schema's first parse (some 4 ms for an
- * agent's config, on the way to the first model request) than it saves on that one parse. The
- * defaults of a config's sections (`X.parse({})`) are made the same way, for the same reason.
+ * agent's config, on the way to the first model request) than it saves on that one parse. A
+ * section a config leaves out is filled by parsing `{}` in the same parse (`.prefault({})`).
  */
 export const PARSED_ONCE = { jitless: true } as const;
+
+/** What a config (or a section of one) that sets nothing means: every field at its default. */
+export function defaultsOf<S extends z.ZodType>(schema: S): z.output<S> {
+  return schema.parse({}, PARSED_ONCE);
+}
 
 /**
  * Parses YAML `text` and validates it with `schema`. Invalid YAML reports yaml's own line and

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { PARSED_ONCE } from "./config-errors.js";
+import { defaultsOf } from "./config-errors.js";
 import { JOB_TOOL_DEFINITIONS, JobToolLimitsShape } from "./job-tool-definitions.js";
 import { DEFAULT_MAX_OUTPUT_LENGTH, type ToolDefinitionConfig } from "./tool-definitions.js";
 import { AGENT_TREE_TOOL_DEFINITIONS } from "./tools/agents.js";
@@ -101,7 +101,7 @@ export type ToolLimitsInput = z.input<typeof ToolLimitsSchema>;
 
 /** The documented defaults of every limit. */
 export function defaultToolLimits(): ToolLimits {
-  return ToolLimitsSchema.parse({}, PARSED_ONCE);
+  return defaultsOf(ToolLimitsSchema);
 }
 
 // ---- Definitions.

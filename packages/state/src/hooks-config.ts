@@ -1,7 +1,7 @@
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { z } from "zod";
-import { type ConfigResult, ioError, PARSED_ONCE, parseYamlConfig } from "./config-errors.js";
+import { type ConfigResult, defaultsOf, ioError, parseYamlConfig } from "./config-errors.js";
 
 // Hooks around tool calls ("configured commands that run before a call (may deny it, with a
 // reason the model reads) and after it (see the result)"): the `hooks` section of
@@ -74,7 +74,7 @@ export type HooksSection = z.output<typeof HooksSectionSchema>;
 export type WorkspaceHooksFile = z.output<typeof WorkspaceHooksFileSchema>;
 
 export function defaultHooksSection(): HooksSection {
-  return HooksSectionSchema.parse({}, PARSED_ONCE);
+  return defaultsOf(HooksSectionSchema);
 }
 
 export function parseWorkspaceHooks(text: string, fileName: string): ConfigResult<WorkspaceHooksFile> {

@@ -1,7 +1,7 @@
 import { access } from "node:fs/promises";
 import { stringify } from "yaml";
 import { z } from "zod";
-import { type ConfigResult, loadYamlConfig, PARSED_ONCE } from "./config-errors.js";
+import { type ConfigResult, defaultsOf, loadYamlConfig } from "./config-errors.js";
 import { DEFAULT_GUARDRAIL_RULES, GuardrailRuleSchema } from "./guardrail.js";
 import { DEFAULT_PROJECT_ID, projectConfigFile } from "./paths.js";
 import { writePrivateFile } from "./private-files.js";
@@ -59,7 +59,7 @@ export const ProjectConfigSchema = z
     default_model: modelRefField.optional(),
     /** "provider/model_id" of the model describe_image asks. */
     vision_model: modelRefField.optional(),
-    guardrail: GuardrailSettingsSchema.default(() => GuardrailSettingsSchema.parse({}, PARSED_ONCE)),
+    guardrail: GuardrailSettingsSchema.prefault({}),
   })
   .superRefine((config, ctx) => {
     const seen = new Map<string, number>();
@@ -117,7 +117,7 @@ export function providerApi(entry: Pick<ModelEntry, "provider"> & { api?: Provid
 }
 
 export function defaultProjectConfig(): ProjectConfig {
-  return ProjectConfigSchema.parse({}, PARSED_ONCE);
+  return defaultsOf(ProjectConfigSchema);
 }
 
 export function findModel(config: ProjectConfig, provider: string, modelId: string): ModelEntry | undefined {

@@ -1,8 +1,7 @@
 import { ApprovalModeSchema } from "@penguin/protocol";
-import { Document } from "yaml";
 import { z } from "zod";
 import { CompactionSettingsSchema, DEFAULT_COMPACTION_PROMPT } from "./compaction-config.js";
-import { type ConfigResult, loadYamlConfig, PARSED_ONCE, parseYamlConfig } from "./config-errors.js";
+import { type ConfigResult, defaultsOf, loadYamlConfig, parseYamlConfig } from "./config-errors.js";
 import { ExecSettingsSchema } from "./exec-config.js";
 import {
   applyRichRead,
@@ -23,6 +22,7 @@ import {
   ToolDefinitionConfigSchema,
 } from "./tool-definitions.js";
 import { presetToolDefinitions } from "./tool-registry.js";
+import { yamlFileText } from "./yaml-file-text.js";
 
 /** "max_turns per Task (default -1 = unlimited)". */
 export const DEFAULT_MAX_TURNS = -1;
@@ -128,7 +128,7 @@ export type McpToolBudget = z.infer<typeof McpToolBudgetSchema>;
 
 /** The agent's `tools.mcpToolBudget` with every absent field at its documented default. */
 export function resolveMcpToolBudget(tools: { mcpToolBudget?: McpToolBudget }): McpToolBudget {
-  return tools.mcpToolBudget ?? McpToolBudgetSchema.parse({}, PARSED_ONCE);
+  return tools.mcpToolBudget ?? defaultsOf(McpToolBudgetSchema);
 }
 
 export const ToolsSectionSchema = z.strictObject({
@@ -164,28 +164,28 @@ export const SystemConfigSchema = z.strictObject({
     .int()
     .refine((n) => n === -1 || n > 0, "use a positive number of turns, or -1 for unlimited")
     .default(DEFAULT_MAX_TURNS),
-  model: ModelSettingsSchema.default(() => ModelSettingsSchema.parse({}, PARSED_ONCE)),
+  model: ModelSettingsSchema.prefault({}),
   /** Absent: each front end uses its own default mode. */
   approval: ApprovalSettingsSchema.optional(),
   budget: BudgetSchema.optional(),
   /** When and how a long session's context is compacted (see compaction-config.ts). */
-  compaction: CompactionSettingsSchema.default(() => CompactionSettingsSchema.parse({}, PARSED_ONCE)),
+  compaction: CompactionSettingsSchema.prefault({}),
   subagent_budget: BudgetSchema.optional(),
   /** Caps of child agents (launch_agent, run_subagent): see team-config.ts. */
-  child_agents: ChildAgentsSettingsSchema.default(() => ChildAgentsSettingsSchema.parse({}, PARSED_ONCE)),
+  child_agents: ChildAgentsSettingsSchema.prefault({}),
   /** Delivery of notices to event handlers: see team-config.ts. */
-  notices: NoticesSettingsSchema.default(() => NoticesSettingsSchema.parse({}, PARSED_ONCE)),
+  notices: NoticesSettingsSchema.prefault({}),
   /** How command tools start their shell: see exec-config.ts. */
-  exec: ExecSettingsSchema.default(() => ExecSettingsSchema.parse({}, PARSED_ONCE)),
-  tools: ToolsSectionSchema.default(() => ToolsSectionSchema.parse({}, PARSED_ONCE)),
+  exec: ExecSettingsSchema.prefault({}),
+  tools: ToolsSectionSchema.prefault({}),
   /**
    * "allowed-tools": the only tools the model is offered (by name, any source). Absent: every
    * tool. A name that no tool has is a configuration error when a session is made.
    */
   allowed_tools: z.array(z.string().min(1)).superRefine(uniqueStrings("allowed_tools")).optional(),
-  skills: SkillsSettingsSchema.default(() => SkillsSettingsSchema.parse({}, PARSED_ONCE)),
+  skills: SkillsSettingsSchema.prefault({}),
   /** Commands run before and after tool calls (see hooks-config.ts). */
-  hooks: HooksSectionSchema.default(() => HooksSectionSchema.parse({}, PARSED_ONCE)),
+  hooks: HooksSectionSchema.prefault({}),
   /** Names of environment variables whose values are redacted from logs and traces. */
   secrets: z.array(z.string().regex(ENV_NAME, "an environment variable name")).optional(),
 });
@@ -235,7 +235,7 @@ export function loadSystemConfig(file: string): Promise<ConfigResult<SystemConfi
 
 /** The configuration of a file that sets nothing (`tools.builtin` omitted = the default toolset). */
 export function defaultSystemConfig(): SystemConfig {
-  return SystemConfigSchema.parse({}, PARSED_ONCE);
+  return defaultsOf(SystemConfigSchema);
 }
 
 /** The system prompt template of a config: its own, or the default. */
@@ -272,7 +272,7 @@ export function resolveToolLimits(config: Pick<SystemConfig, "tools">): ToolLimi
  */
 export function renderDefaultsYaml(): string {
   const config = defaultSystemConfig();
-  const document = new Document(
+  return yamlFileText(
     {
       ...config,
       system_prompt: DEFAULT_SYSTEM_PROMPT,
@@ -285,13 +285,10 @@ export function renderDefaultsYaml(): string {
         mcpServers: [],
       },
     },
-    // Shared sub-objects (the call-description property) are written out in full, never as YAML aliases.
-    { aliasDuplicateObjects: false },
+    [
+      "Penguin system_config.yaml defaults (see docs/configuration.md).",
+      "Writing tools.builtin replaces the default toolset wholesale: keep every tool you want, each",
+      "with its complete definition. Omit system_prompt to follow the built-in prompt.",
+    ],
   );
-  document.commentBefore = [
-    " Penguin system_config.yaml defaults (see docs/configuration.md).",
-    " Writing tools.builtin replaces the default toolset wholesale: keep every tool you want, each",
-    " with its complete definition. Omit system_prompt to follow the built-in prompt.",
-  ].join("\n");
-  return document.toString({ lineWidth: 0 });
 }
