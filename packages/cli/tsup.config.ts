@@ -47,8 +47,8 @@ export const INLINED = [
 
 export default defineConfig({
   // The `penguin` binary is `dist/bin.cjs` (tsup.start-up.config.ts); `--version` and `--help` import
-  // `run-cli.js` from it.
-  entry: ["src/index.ts", "src/run-cli.ts"],
+  // `run-cli.js` from it; scripts/make-light-output.mjs imports `render-light-output.js`.
+  entry: ["src/index.ts", "src/run-cli.ts", "src/render-light-output.ts"],
   format: ["esm"],
   target: "node20",
   platform: "node",

@@ -1,5 +1,6 @@
 import { Command, CommanderError } from "commander";
 import { EXIT_TASK_FAILED, EXIT_USAGE, UsageError } from "./exit-codes.js";
+import { helpWidthFor } from "./help-width.js";
 import { registerAcpCommand } from "./register/acp.js";
 import { registerConfigCommands } from "./register/config.js";
 import { registerMetricsCommand } from "./register/metrics.js";
@@ -13,19 +14,18 @@ import { CLI_VERSION } from "./version.js";
 /**
  * The `penguin` command tree. Each command's module is imported only when that command runs,
  * so `penguin --version` and `penguin run` load nothing they do not use (the server, above all).
+ * Also rendered at build time for `--version` and `--help` (render-light-output.ts).
  */
-export async function main(argv: string[]): Promise<number> {
+export function buildProgram(setExitCode: (code: number) => void): Command {
   const program = new Command("penguin")
     .description("Penguin: an agent harness that runs a model in a loop with tools, approvals and traces.")
     .version(CLI_VERSION, "-V, --version")
     .exitOverride()
-    .configureOutput({ writeErr: (s) => process.stderr.write(s) });
-
-  let exitCode = 0;
-
-  const setExitCode = (code: number) => {
-    exitCode = code;
-  };
+    .configureOutput({
+      writeErr: (s) => process.stderr.write(s),
+      getOutHelpWidth: () => helpWidthFor(process.stdout),
+      getErrHelpWidth: () => helpWidthFor(process.stderr),
+    });
   registerSessionCommands(program, setExitCode);
   registerSessionsCommands(program, setExitCode);
   registerTraceCommand(program, setExitCode);
@@ -34,7 +34,14 @@ export async function main(argv: string[]): Promise<number> {
   registerConfigCommands(program, setExitCode);
   registerServeCommand(program, setExitCode);
   registerAcpCommand(program, setExitCode);
+  return program;
+}
 
+export async function main(argv: string[]): Promise<number> {
+  let exitCode = 0;
+  const program = buildProgram((code) => {
+    exitCode = code;
+  });
   try {
     await program.parseAsync(argv, { from: "user" });
   } catch (err) {

@@ -59,27 +59,13 @@ function replayRun(dataRoot: string) {
 
 describe("penguin --version and --help load no part of the SDK", () => {
   for (const flag of ["--version", "--help"]) {
-    test(`penguin ${flag} loads commander and the command tree, not the SDK, its libraries or a model SDK`, async () => {
+    test(`penguin ${flag} prints the build's text and loads no package, not even commander`, async () => {
       const run = withLoadLog([flag], { PENGUIN_HOME: tempDir("data") });
       const r = await run.child;
       expect(r.exitCode).toBe(0);
       expect(r.stdout.length).toBeGreaterThan(0);
-      const loads = loadedPackages(run.loads());
-      expect(loads).toContain("commander");
-      for (const name of [
-        "@penguin/core",
-        "@penguin/state",
-        "@penguin/trace",
-        "zod",
-        "yaml",
-        OPENAI_SDK,
-        ANTHROPIC_SDK,
-        MCP_SDK,
-        ACP_SDK,
-        ...ON_FIRST_USE,
-      ]) {
-        expect(loads, name).not.toContain(name);
-      }
+      // The same log names commander and the SDKs for the commands that load them (below).
+      expect([...loadedPackages(run.loads())]).toEqual([]);
     });
   }
 });

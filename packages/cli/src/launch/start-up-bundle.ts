@@ -1,10 +1,10 @@
 import { subscribe, unsubscribe } from "node:diagnostics_channel";
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
-import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
+import { join } from "node:path";
 import { Script } from "node:vm";
 import { CODE_CACHE_DEBUG_ENV, type CodeCache, codeCacheFor, readManifest } from "./code-cache.js";
+import { distDir } from "./dist-dir.js";
 
 /** The one-file CommonJS build of the CLI, and what the build wrote about it, beside this file. */
 export const BUNDLE_FILE = "cli.cjs";
@@ -50,11 +50,9 @@ function saveAtFirstRequest(script: Script, save: CodeCache["save"], env: NodeJS
  * file (the caller runs the ES module build instead).
  */
 export function startUpBundle(env: NodeJS.ProcessEnv = process.env): StartUpBundle | undefined {
-  // `dist/bin.cjs` is CommonJS and knows its folder as a path; a URL made from it would misread a
-  // folder named with `#` or `%`. Under an ES module loader (tests run the source) it has a URL.
-  const distDir = typeof __dirname === "string" ? __dirname : dirname(fileURLToPath(import.meta.url));
-  const file = join(distDir, BUNDLE_FILE);
-  const manifest = readManifest(join(distDir, MANIFEST_FILE));
+  const dir = distDir();
+  const file = join(dir, BUNDLE_FILE);
+  const manifest = readManifest(join(dir, MANIFEST_FILE));
   let source: string;
   try {
     // ASCII reads the same as Latin-1 and as UTF-8; Latin-1 is a copy, UTF-8 a decode.
@@ -62,7 +60,7 @@ export function startUpBundle(env: NodeJS.ProcessEnv = process.env): StartUpBund
   } catch {
     return undefined;
   }
-  const cache = codeCacheFor(distDir, manifest, env);
+  const cache = codeCacheFor(dir, manifest, env);
   const script = new Script(source, {
     filename: file,
     // The wrapper's line (bundle-wrapper.ts) is not the bundle's: stack traces keep its line numbers.
@@ -78,7 +76,7 @@ export function startUpBundle(env: NodeJS.ProcessEnv = process.env): StartUpBund
       saveAtFirstRequest(script, save, env);
       const moduleFunction = script.runInThisContext() as ModuleFunction;
       const module = { exports: {} };
-      moduleFunction.call(module.exports, module.exports, createRequire(file), module, file, distDir);
+      moduleFunction.call(module.exports, module.exports, createRequire(file), module, file, dir);
     },
   };
 }
