@@ -1,6 +1,7 @@
 import { type FakeLlm, startFakeLlm } from "@penguin/fake-llm";
 import type { Benchmark, BenchOptions } from "../benchmark.js";
 import { median, timeMs } from "../measure.js";
+import { nodeStartEnv } from "../node-start-env.js";
 import { penguinBin } from "../penguin-bin.js";
 import { runProcess, runProcessOk } from "../processes.js";
 import type { BenchRow } from "../table.js";
@@ -38,13 +39,12 @@ export const cliStart: Benchmark = {
     const dirs = makeBenchDirs("cli-start");
     const llm = await startFakeLlm({ apiKey: API_KEY });
     const bin = penguinBin();
-    const env: NodeJS.ProcessEnv = {
-      ...process.env,
+    const env = nodeStartEnv({
       HOME: dirs.home,
       NO_COLOR: "1",
       OPENAI_API_KEY: API_KEY,
       OPENAI_BASE_URL: `${llm.url}/v1`,
-    };
+    });
     const runArgs = [
       bin,
       "run",
