@@ -94,11 +94,18 @@ async function crashedRunWithJob() {
   await waitUntil(() => existsSync(pidFile) && statSync(pidFile).size > 0, "the job to write its pid");
   const [trace] = traceFiles(dataRoot);
   const id = String(readJsonLines(trace)[0].payload.session_id);
-  const record = join(dataRoot, "scratchpad", id, "processes", "cmd_1.json");
-  await waitUntil(
-    () => existsSync(record) && JSON.parse(readFileSync(record, "utf8")).pid !== undefined,
-    "the job's pid to be recorded",
-  );
+  // The process registry: a JSON line per change of a record, the last of an id wins.
+  const registry = join(dataRoot, "scratchpad", id, "processes", "records.jsonl");
+  const recordedPid = () =>
+    existsSync(registry)
+      ? readFileSync(registry, "utf8")
+          .split("\n")
+          .filter((line) => line.startsWith("{"))
+          .map((line) => JSON.parse(line) as { id: string; pid?: number })
+          .filter((line) => line.id === "cmd_1")
+          .at(-1)?.pid
+      : undefined;
+  await waitUntil(() => recordedPid() !== undefined, "the job's pid to be recorded");
   run.kill("SIGKILL");
   expect((await run).signal).toBe("SIGKILL");
   const jobPid = Number(readFileSync(pidFile, "utf8").trim());

@@ -8,6 +8,7 @@ import {
   readProcessRecords,
   removeProcessRecord,
   spoolFileName,
+  tidyProcessRecords,
   writeProcessRecord,
 } from "./registry.js";
 import { type CommandExit, CommandSession, type SessionOrigin } from "./session.js";
@@ -84,7 +85,7 @@ export class ProcessJournal {
     platform: Platform;
     onFinished: (session: CommandSession) => void;
   }): { sessions: CommandSession[]; nextNumber: number } {
-    const records = readProcessRecords(this.dir);
+    const records = this.tidy();
     const sessions = records.map((record) => this.restoreOne(record, options));
     const nextNumber = Math.max(0, ...records.map((record) => idNumber(record.id))) + 1;
     return { sessions, nextNumber };
@@ -115,6 +116,16 @@ export class ProcessJournal {
       return new CommandSession({ ...spec, check: () => checkIdentity(identity, this.bootId) });
     }
     return new CommandSession({ ...spec, exit: endedExit(record, check === "reused") });
+  }
+
+  /** The records, the registry's file rewritten first if another process left it untidy (registry.ts). */
+  private tidy(): ProcessRecord[] {
+    try {
+      return tidyProcessRecords(this.dir);
+    } catch {
+      // A registry that cannot be rewritten is still read; its lines are appended to as they are.
+      return readProcessRecords(this.dir);
+    }
   }
 
   private write(session: CommandSession): void {

@@ -62,7 +62,7 @@ export function processesLeftRunning(scratchpadDir: string): RetainedProcess[] {
  */
 export function describeRetainedProcess(scratchpadDir: string, id: string): string | undefined {
   const dir = processRegistryDir(scratchpadDir);
-  // Only this id's record is read: a caller with one id need not read the whole registry.
+  // Only this id's record is checked against the running system: a caller with one id need not check them all.
   const record = readProcessRecord(dir, id);
   return record ? describeRetained(retainedOf(dir, record)) : undefined;
 }

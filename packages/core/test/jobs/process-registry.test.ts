@@ -5,7 +5,12 @@ import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import type { IdentityCheck } from "../../src/processes/process-identity.js";
 import { ProcessManager } from "../../src/processes/process-manager.js";
-import { readProcessRecords } from "../../src/processes/registry.js";
+import {
+  REGISTRY_FILE,
+  readProcessRecord,
+  readProcessRecords,
+  removeProcessRecord,
+} from "../../src/processes/registry.js";
 import { describeRetainedProcess } from "../../src/processes/retained-processes.js";
 import { CommandSession } from "../../src/processes/session.js";
 import { alive, waitUntil } from "./support.js";
@@ -47,14 +52,34 @@ function startTicks(pid: number): string {
   return stat.slice(stat.lastIndexOf(")") + 2).split(" ")[19] ?? "";
 }
 
-/** Writes the record of a `make` run_command (`cmd_1`) as a session that crashed left it. */
-function writeMakeRecord(dir: string, home: string, fields: Record<string, unknown>): void {
-  mkdirSync(dir, { recursive: true });
-  const base = { id: "cmd_1", origin: "run_command", command: "make", cwd: home, started_at: 1 };
-  writeFileSync(join(dir, "cmd_1.json"), JSON.stringify({ ...base, ...fields }));
+/** The record of a `make` run_command (`cmd_1`) as a session that crashed left it. */
+function makeRecord(home: string, fields: Record<string, unknown>): Record<string, unknown> {
+  return { id: "cmd_1", origin: "run_command", command: "make", cwd: home, started_at: 1, ...fields };
 }
 
-const record = (dir: string, id: string) => JSON.parse(readFileSync(join(dir, `${id}.json`), "utf8"));
+/** Writes the registry's file with these lines, as a session that crashed left it. */
+function writeRegistryLines(dir: string, lines: string[]): void {
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(join(dir, REGISTRY_FILE), lines.map((line) => `${line}\n`).join(""));
+}
+
+function writeMakeRecord(dir: string, home: string, fields: Record<string, unknown>): void {
+  writeRegistryLines(dir, [JSON.stringify(makeRecord(home, fields))]);
+}
+
+/** The registry's file, one parsed object a line. */
+const registryLines = (dir: string) =>
+  readFileSync(join(dir, REGISTRY_FILE), "utf8")
+    .split("\n")
+    .filter((line) => line !== "")
+    .map((line) => JSON.parse(line) as Record<string, unknown>);
+
+/** An id's record as the registry has it now (its latest line). */
+const record = (dir: string, id: string) => {
+  const found = readProcessRecord(dir, id);
+  if (found === undefined) throw new Error(`the registry has no record of ${id}`);
+  return found;
+};
 
 describe.skipIf(process.platform !== "linux")("process registry", () => {
   it("records a job with its pid, process group, start time and boot id, and spools its output to a private file as it arrives", async () => {
@@ -89,15 +114,20 @@ describe.skipIf(process.platform !== "linux")("process registry", () => {
       "the spool to hold the output",
     );
     await waitUntil(() => job.lineWindow({ limit: 5 }).lines.includes("hello"), "the job to show its output");
-    expect(statSync(join(dir, "cmd_1.json")).mode & 0o777).toBe(0o600);
+    expect(statSync(join(dir, REGISTRY_FILE)).mode & 0o777).toBe(0o600);
     expect(statSync(join(dir, "cmd_1.out")).mode & 0o777).toBe(0o600);
     expect(statSync(dir).mode & 0o777).toBe(0o700);
 
     await processes.kill(job.id);
     await waitUntil(() => record(dir, "cmd_1").state === "exited", "the end to be recorded");
     expect(record(dir, "cmd_1").exit).toEqual({ kind: "signal", signal: "SIGTERM" });
-    // Written by rename: no temp file is left behind.
-    expect(readdirSync(dir).sort()).toEqual(["cmd_1.json", "cmd_1.out"]);
+    // One line a change, appended: before it starts (no pid), once it runs, when it ends.
+    expect(registryLines(dir).map((line) => [line.id, line.state, line.pid])).toEqual([
+      ["cmd_1", "running", undefined],
+      ["cmd_1", "running", pid],
+      ["cmd_1", "exited", pid],
+    ]);
+    expect(readdirSync(dir).sort()).toEqual(["cmd_1.out", REGISTRY_FILE]);
   });
 
   it("keeps following a job's spool after its shell exits while a child it left in its group still prints", async () => {
@@ -135,7 +165,7 @@ describe.skipIf(process.platform !== "linux")("process registry", () => {
     const second = started(processes.start({ cmd: "true", cwd }));
     await waitUntil(() => second.finished, "the second command to finish");
     expect(statSync(dir).mode & 0o777).toBe(0o700);
-    expect(statSync(join(dir, "cmd_2.json")).mode & 0o777).toBe(0o600);
+    expect(statSync(join(dir, REGISTRY_FILE)).mode & 0o777).toBe(0o600);
     expect(record(dir, "cmd_2")).toMatchObject({ state: "exited", exit: { kind: "code", code: 0 } });
   });
 
@@ -243,15 +273,78 @@ describe.skipIf(process.platform !== "linux")("process registry", () => {
     expect(resumed.get("cmd_1")?.outputChars).toBeLessThanOrEqual(400);
   });
 
-  it("skips files that are not valid records instead of failing the session", () => {
+  it("skips lines and files that are not valid records instead of failing the session", () => {
     const { dir, cwd, home } = registry();
-    mkdirSync(dir, { recursive: true });
+    writeRegistryLines(dir, [
+      "{not json",
+      JSON.stringify({ id: "cmd_8", state: "sleeping" }),
+      JSON.stringify([1, 2]),
+      JSON.stringify({ id: "../../etc/passwd", origin: "run_command" }),
+    ]);
     writeFileSync(join(dir, "cmd_7.json"), "{not json");
-    writeFileSync(join(dir, "cmd_8.json"), JSON.stringify({ id: "cmd_8", state: "sleeping" }));
     writeFileSync(join(dir, "cmd_9.json"), JSON.stringify({ id: "cmd_1", origin: "run_command" }));
     expect(readProcessRecords(dir)).toEqual([]);
+    expect(readProcessRecord(dir, "../../etc/passwd")).toBeUndefined();
     const processes = manager(dir, home);
     expect(processes.list()).toEqual([]);
     expect(started(processes.start({ cmd: "true", cwd })).id).toBe("cmd_1");
+  });
+
+  it("a line torn by a crash is skipped, and the next session rewrites the file whole before it appends", async () => {
+    const { dir, cwd, home } = registry();
+    const exited = JSON.stringify(
+      makeRecord(home, { pid: 999_999, state: "exited", exit: { kind: "code", code: 3 } }),
+    );
+    // Two lines of cmd_1 (the later wins), then cmd_2's record cut off mid-line by a crash.
+    const starting = JSON.stringify(makeRecord(home, { state: "running" }));
+    const torn = JSON.stringify(makeRecord(home, { id: "cmd_2", state: "running" })).slice(0, 40);
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, REGISTRY_FILE), `${starting}\n${exited}\n${torn}`);
+    expect(readProcessRecords(dir).map((found) => [found.id, found.state])).toEqual([["cmd_1", "exited"]]);
+
+    const processes = manager(dir, home);
+    expect(processes.get("cmd_1")?.exit).toEqual({ kind: "code", code: 3 });
+    // Rewritten whole (every line parses), without the torn record; the restore may add cmd_1's end again.
+    expect(registryLines(dir)[0]).toEqual(JSON.parse(exited));
+    expect(registryLines(dir).map((line) => line.id)).not.toContain("cmd_2");
+    expect(statSync(join(dir, REGISTRY_FILE)).mode & 0o777).toBe(0o600);
+    const next = started(processes.start({ cmd: "true", cwd }));
+    await waitUntil(() => next.finished, "the command to finish");
+    expect(record(dir, next.id)).toMatchObject({ state: "exited", exit: { kind: "code", code: 0 } });
+    expect(registryLines(dir).every((line) => typeof line.id === "string")).toBe(true);
+  });
+
+  it("reads an earlier version's registry (a file per record) and folds it into its file", () => {
+    const { dir, home } = registry();
+    mkdirSync(dir, { recursive: true });
+    const old = makeRecord(home, {
+      pid: 999_999,
+      output_file: "cmd_1.out",
+      state: "exited",
+      exit: { kind: "code", code: 0 },
+    });
+    writeFileSync(join(dir, "cmd_1.json"), JSON.stringify(old));
+    writeFileSync(join(dir, "cmd_1.out"), "built\n");
+    expect(record(dir, "cmd_1")).toMatchObject({ command: "make", state: "exited" });
+
+    const processes = manager(dir, home);
+    expect(processes.get("cmd_1")?.lineWindow({ limit: 5 }).lines).toEqual(["built"]);
+    expect(readdirSync(dir).sort()).toEqual(["cmd_1.out", REGISTRY_FILE]);
+    expect(registryLines(dir)[0]).toEqual(old);
+  });
+
+  it("a forgotten command's record and spool are gone, and a later reading does not bring them back", () => {
+    const { dir, home } = registry();
+    writeRegistryLines(dir, [
+      JSON.stringify(
+        makeRecord(home, { output_file: "cmd_1.out", state: "exited", exit: { kind: "code", code: 0 } }),
+      ),
+    ]);
+    writeFileSync(join(dir, "cmd_1.out"), "x\n");
+    // What an eviction does to the registry (ProcessJournal.forget).
+    removeProcessRecord(dir, "cmd_1");
+    expect(readProcessRecords(dir)).toEqual([]);
+    expect(readdirSync(dir)).toEqual([REGISTRY_FILE]);
+    expect(manager(dir, home).list()).toEqual([]);
   });
 });

@@ -7,7 +7,7 @@ import { readSession } from "@penguin/trace";
 import { afterEach, describe, expect, it } from "vitest";
 import { allowAll } from "../../src/approval/policies.js";
 import { currentBootId } from "../../src/processes/process-identity.js";
-import { writeProcessRecord } from "../../src/processes/registry.js";
+import { REGISTRY_FILE, readProcessRecord, writeProcessRecord } from "../../src/processes/registry.js";
 import { describeRetainedProcess, retainedProcesses } from "../../src/processes/retained-processes.js";
 import { alive, waitUntil } from "../jobs/support.js";
 import { collect, MODEL, setup } from "../sdk/fixtures.js";
@@ -125,7 +125,7 @@ describe("jobs that outlive the session's process (SIGKILL of a real node proces
       expect.objectContaining({ tool_call_id: "call_next", process_id: "cmd_2" }),
     ]);
     // The registry and the spool are private.
-    expect(statSync(join(scratchpad, "processes", "cmd_1.json")).mode & 0o777).toBe(0o600);
+    expect(statSync(join(scratchpad, "processes", REGISTRY_FILE)).mode & 0o777).toBe(0o600);
     expect(statSync(join(scratchpad, "processes", "cmd_1.out")).mode & 0o777).toBe(0o600);
   });
 
@@ -166,9 +166,9 @@ describe("jobs that outlive the session's process (SIGKILL of a real node proces
     expect(waited).toContain("[ended while Penguin was not running; exit code unknown]");
     expect(outputOf(messages, "call_stop")).toContain("nothing was signalled");
     // The registry now says so itself, and the output is still there.
-    const record = JSON.parse(readFileSync(join(scratchpad, "processes", "cmd_1.json"), "utf8"));
+    const record = readProcessRecord(join(scratchpad, "processes"), "cmd_1");
     expect(record).toMatchObject({ id: "cmd_1", state: "interrupted" });
-    expect(record.exit).toBeUndefined();
+    expect(record?.exit).toBeUndefined();
     expect(readFileSync(join(scratchpad, "processes", "cmd_1.out"), "utf8")).toBe("first-line\nlast-line\n");
   });
 

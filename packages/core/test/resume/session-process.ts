@@ -4,6 +4,7 @@ import { dirname, join } from "node:path";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
 import { scratchpadDir } from "@penguin/state";
+import { readProcessRecord } from "../../src/processes/registry.js";
 import { alive, waitUntil } from "../jobs/support.js";
 import { MODEL } from "../sdk/fixtures.js";
 
@@ -122,9 +123,9 @@ export async function crashDuringJob(
   await waitUntil(() => existsSync(pidFile) && statSync(pidFile).size > 0, "the job to write its pid");
   // The registry has its pid (the record is written as soon as the process exists, and may lag
   // behind the job by a moment on a busy machine).
-  const recordFile = join(scratchpadDir(env.dataRoot, sessionId), "processes", "cmd_1.json");
+  const registry = join(scratchpadDir(env.dataRoot, sessionId), "processes");
   await waitUntil(
-    () => existsSync(recordFile) && JSON.parse(readFileSync(recordFile, "utf8")).pid !== undefined,
+    () => readProcessRecord(registry, "cmd_1")?.pid !== undefined,
     "the job's pid to be recorded",
   );
   await run.kill();
