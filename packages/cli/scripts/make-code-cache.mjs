@@ -1,8 +1,9 @@
 // After the build: names `dist/cli.cjs` by its SHA-256 in `dist/cli.cjs.json`, and ships a V8 code
-// cache for it made by this Node (`dist/cli.cjs.cache`). The cache comes from a real start: a
-// `penguin run` in a fresh home, against a local server that refuses the model request (the cache
-// is taken as the first request is created, so what the start compiled is in it). A machine with
-// another Node refuses the shipped cache and makes its own (src/launch/code-cache.ts).
+// cache for it made by this Node (`dist/cli.cjs.cache`). The cache comes from a real session: a
+// `penguin run` in a fresh home against fake-llm, whose model asks for one command and then
+// answers (the cache is taken as the second model request is created, so what the start and a
+// first round compiled is in it; src/launch/start-up-bundle.ts). A machine with another Node
+// refuses the shipped cache and makes its own (src/launch/code-cache.ts).
 import { isAscii } from "node:buffer";
 import { spawn } from "node:child_process";
 import { createHash } from "node:crypto";
@@ -15,9 +16,9 @@ import {
   rmSync,
   writeFileSync,
 } from "node:fs";
-import { createServer } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { startFakeLlm } from "@penguin/fake-llm";
 
 const dist = join(import.meta.dirname, "..", "dist");
 const bundle = join(dist, "cli.cjs");
@@ -37,19 +38,14 @@ const writeManifest = (cache) =>
 rmSync(join(dist, CACHE_FILE), { force: true });
 writeManifest(null);
 
-const server = createServer((request, response) => {
-  request.resume();
-  request.on("end", () => {
-    response.writeHead(400, { "content-type": "application/json" });
-    response.end(
-      JSON.stringify({
-        error: { message: "the build's warm-up takes no answer", type: "invalid_request_error" },
-      }),
-    );
-  });
+const WARM_UP_KEY = "sk-build-warm-up";
+const llm = await startFakeLlm({
+  apiKey: WARM_UP_KEY,
+  script: [
+    { tool_calls: [{ name: "exec_command", arguments: { description: "warm up", cmd: "echo warm" } }] },
+    { text: "Warmed up." },
+  ],
 });
-await new Promise((resolve) => server.listen(0, "127.0.0.1", resolve));
-const { port } = server.address();
 
 const home = mkdtempSync(join(tmpdir(), "penguin-code-cache-"));
 const cacheFolder = join(home, "cache");
@@ -60,8 +56,8 @@ try {
     PENGUIN_HOME: join(home, "data"),
     PENGUIN_CODE_CACHE: cacheFolder,
     NO_COLOR: "1",
-    OPENAI_API_KEY: "sk-build-warm-up",
-    OPENAI_BASE_URL: `http://127.0.0.1:${port}/v1`,
+    OPENAI_API_KEY: WARM_UP_KEY,
+    OPENAI_BASE_URL: `${llm.url}/v1`,
   };
   const args = [join(dist, "bin.cjs"), "run", "--model", "openai/warm-up", "-w", home, "-m", "warm up"];
   const stderr = await new Promise((resolve, reject) => {
@@ -87,6 +83,6 @@ try {
   writeManifest({ file: CACHE_FILE, node: process.version, arch: process.arch });
   console.log(`dist/${CACHE_FILE}: code cache for Node ${process.version} (${process.arch})`);
 } finally {
-  server.close();
+  await llm.close();
   rmSync(home, { recursive: true, force: true });
 }

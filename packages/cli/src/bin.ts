@@ -3,6 +3,7 @@ import { distDir } from "./launch/dist-dir.js";
 import { isLightInvocation } from "./launch/light-invocation.js";
 import { printLightOutput } from "./launch/light-output.js";
 import { startUpBundle } from "./launch/start-up-bundle.js";
+import { keepWasmOnBaselineCompiler } from "./wasm-compiler.js";
 
 // Three ways into the same command line. A lone `--version` or `--help` prints the text the build
 // rendered from the command tree (launch/light-output.ts); without that file, or for a terminal
@@ -17,6 +18,7 @@ const printed = light ? printLightOutput(args, distDir(), process) : undefined;
 if (printed !== undefined) {
   process.exitCode = printed;
 } else {
+  keepWasmOnBaselineCompiler();
   const bundle = light ? undefined : startUpBundle();
   if (bundle === undefined) {
     import("./run-cli.js").then(({ runCli }) => runCli());

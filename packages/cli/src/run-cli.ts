@@ -1,11 +1,9 @@
 import { errorStack } from "@penguin/protocol/stream";
 import { main } from "./main.js";
 import { exitWhenWritten } from "./process-exit.js";
-import { keepWasmOnBaselineCompiler } from "./wasm-compiler.js";
 
 /** Runs the `penguin` command line of this process and ends the process with its exit code. */
 export function runCli(): void {
-  keepWasmOnBaselineCompiler();
   main(process.argv.slice(2)).then(
     (code) => exitWhenWritten(code),
     (err: unknown) => {

@@ -15,7 +15,9 @@ const REQUEST_CREATED_CHANNEL = "undici:request:create";
  * a few kilobytes, in microseconds either way.
  *
  * The flags are set when the first request is created: after `fetch`'s JavaScript has loaded and
- * before the parser is compiled on the first connection. Set any earlier, they would cost that
+ * before the parser is compiled on the first connection. The launcher (bin.ts) sets them for every
+ * command but `--version` and `--help`, so that the code cache it makes (withStartWasmFlags) knows
+ * them. Set any earlier, they would cost that
  * JavaScript its code cache (V8 checks a cache against the flags in force; some 20 ms of CPU on
  * the first request, measured). Only the CLI sets them, as the flags are the process's, not a
  * library's to change. Both are needed: in Node 20's V8, `--no-wasm-tier-up` alone still let hot
@@ -24,8 +26,32 @@ const REQUEST_CREATED_CHANNEL = "undici:request:create";
 export function keepWasmOnBaselineCompiler(): void {
   const onFirstRequest = () => {
     unsubscribe(REQUEST_CREATED_CHANNEL, onFirstRequest);
-    setFlagsFromString("--no-wasm-tier-up");
-    setFlagsFromString("--no-wasm-dynamic-tiering");
+    setBaseline(true);
   };
   subscribe(REQUEST_CREATED_CHANNEL, onFirstRequest);
+}
+
+/** Whether this process's flags keep WebAssembly on the baseline compiler now. */
+let onBaseline = false;
+
+function setBaseline(on: boolean): void {
+  // V8's defaults in Node 20 are tier-up and dynamic tiering on.
+  setFlagsFromString(on ? "--no-wasm-tier-up" : "--wasm-tier-up");
+  setFlagsFromString(on ? "--no-wasm-dynamic-tiering" : "--wasm-dynamic-tiering");
+  onBaseline = on;
+}
+
+/**
+ * Runs `make` under the flags the process started with. V8 stamps a code cache with the flags in
+ * force when it is made and refuses it under others; the next start reads it before these flags
+ * change, so a cache made after they changed must be made under the start's values.
+ */
+export function withStartWasmFlags<T>(make: () => T): T {
+  if (!onBaseline) return make();
+  setBaseline(false);
+  try {
+    return make();
+  } finally {
+    setBaseline(true);
+  }
 }

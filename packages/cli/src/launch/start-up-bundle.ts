@@ -3,6 +3,7 @@ import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join } from "node:path";
 import { Script } from "node:vm";
+import { withStartWasmFlags } from "../wasm-compiler.js";
 import { CODE_CACHE_DEBUG_ENV, type CodeCache, codeCacheFor, readManifest } from "./code-cache.js";
 import { distDir } from "./dist-dir.js";
 
@@ -10,12 +11,16 @@ import { distDir } from "./dist-dir.js";
 export const BUNDLE_FILE = "cli.cjs";
 export const MANIFEST_FILE = "cli.cjs.json";
 
-/**
- * Node's `fetch` announces each request it creates here. The CLI changes V8's flags on the first
- * one (wasm-compiler.ts), and V8 refuses a cache made under other flags than the ones in force at
- * the next start: the cache is made just before, when it also holds everything the start compiled.
- */
+/** Node's `fetch` announces each request it creates here. */
 const REQUEST_CREATED_CHANNEL = "undici:request:create";
+
+/**
+ * The request at whose creation a new cache is made: the second, so the cache holds what the start
+ * compiled and what the first round did (the model's answer streamed and read, a tool call approved,
+ * run and recorded), which a session's first round otherwise compiled again at every start (some
+ * 17 ms of a 20-round run's first round, measured). A run with one request makes it at its end.
+ */
+const CACHE_AT_REQUEST = 2;
 
 type ModuleFunction = (
   exports: object,
@@ -33,16 +38,28 @@ function debug(env: NodeJS.ProcessEnv, line: string): void {
   if (env[CODE_CACHE_DEBUG_ENV]) process.stderr.write(`penguin: code cache: ${line}\n`);
 }
 
-/** Keeps a new cache once the start is done: at the first model request, before the flags change. */
-function saveAtFirstRequest(script: Script, save: CodeCache["save"], env: NodeJS.ProcessEnv): void {
+/**
+ * Keeps a new cache once the start and a first round are done (CACHE_AT_REQUEST), under the flags
+ * the next start reads it with (wasm-compiler.ts). A command that never created a request (it made
+ * no model request) keeps none: its cache would be accepted by every later start and never replaced.
+ */
+function saveAfterFirstRound(script: Script, save: CodeCache["save"], env: NodeJS.ProcessEnv): void {
   if (save === undefined) return;
-  // Subscribed before the bundle runs, so this runs before the CLI's own subscriber changes the flags.
-  const onFirstRequest = () => {
-    unsubscribe(REQUEST_CREATED_CHANNEL, onFirstRequest);
-    save(script.createCachedData());
+  let requests = 0;
+  let saved = false;
+  const saveNow = () => {
+    if (saved || requests === 0) return;
+    saved = true;
+    unsubscribe(REQUEST_CREATED_CHANNEL, onRequest);
+    save(withStartWasmFlags(() => script.createCachedData()));
     debug(env, "saved");
   };
-  subscribe(REQUEST_CREATED_CHANNEL, onFirstRequest);
+  const onRequest = () => {
+    requests += 1;
+    if (requests >= CACHE_AT_REQUEST) saveNow();
+  };
+  subscribe(REQUEST_CREATED_CHANNEL, onRequest);
+  process.once("exit", saveNow);
 }
 
 /**
@@ -73,7 +90,7 @@ export function startUpBundle(env: NodeJS.ProcessEnv = process.env): StartUpBund
   const save = accepted ? undefined : cache.save;
   return {
     run() {
-      saveAtFirstRequest(script, save, env);
+      saveAfterFirstRound(script, save, env);
       const moduleFunction = script.runInThisContext() as ModuleFunction;
       const module = { exports: {} };
       moduleFunction.call(module.exports, module.exports, createRequire(file), module, file, dir);
