@@ -26,7 +26,8 @@ import { fakeOpenAiPerTest, penguin, tempDir } from "./helpers.js";
 
 // Node 20 compiles a program's own JavaScript again at every start; the CLI's launcher runs the
 // one-file build (`dist/cli.cjs`) with V8's code cache instead: the one the build shipped for this
-// Node, else the user's own, made at the first model request. A cache is an optimisation only: a
+// Node, else the user's own, made in a session (at its second model request, so its first round's
+// code is in it; at the end of a run that made only one). A cache is an optimisation only: a
 // missing, broken or refused one costs the compile, never the run.
 
 const DIST = resolve(import.meta.dirname, "../dist");
@@ -93,6 +94,48 @@ describe("a session's start", () => {
     const second = await runWithCache(folder);
     expect(second).toContain("code cache: user accepted");
     expect(second).not.toContain("code cache: saved");
+  });
+
+  test("a cache made after a tool round, with the WebAssembly flags changed, is accepted by the next start", async () => {
+    const folder = join(tempDir("cache"), "penguin");
+    mkdirSync(folder, { recursive: true });
+    const file = userCacheFile(folder, manifest());
+    writeFileSync(file, "refused");
+    const { env } = await startFake([
+      { tool_calls: [{ name: "exec_command", arguments: { description: "one round", cmd: "echo one" } }] },
+      { text: "Cached after a round." },
+    ]);
+    const run = () =>
+      penguin(["run", "--model", "openai/fake-model", "-w", tempDir("ws"), "-m", "hi"], {
+        env: { ...env, [CODE_CACHE_ENV]: folder, [CODE_CACHE_DEBUG_ENV]: "1" },
+      });
+    const first = await run();
+    expect(first.exitCode, first.stderr).toBe(0);
+    expect(first.stdout).toContain("Cached after a round.");
+    expect(first.stderr).toContain("code cache: user rejected");
+    expect(first.stderr.split("code cache: saved").length).toBe(2);
+    const second = await penguin(["run", "--model", "openai/fake-model", "-w", tempDir("ws"), "-m", "hi"], {
+      env: {
+        ...(await startFake([{ text: "Again." }])).env,
+        [CODE_CACHE_ENV]: folder,
+        [CODE_CACHE_DEBUG_ENV]: "1",
+      },
+    });
+    expect(second.stderr).toContain("code cache: user accepted");
+  });
+
+  test("a command that makes no model request keeps no cache: it would stand in for a session's", async () => {
+    const folder = join(tempDir("cache"), "penguin");
+    mkdirSync(folder, { recursive: true });
+    const file = userCacheFile(folder, manifest());
+    writeFileSync(file, "refused");
+    const r = await penguin(["sessions", "list"], {
+      env: { PENGUIN_HOME: tempDir("data"), [CODE_CACHE_ENV]: folder, [CODE_CACHE_DEBUG_ENV]: "1" },
+    });
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(r.stderr).toContain("code cache: user rejected");
+    expect(r.stderr).not.toContain("code cache: saved");
+    expect(readFileSync(file, "utf8")).toBe("refused");
   });
 
   test("with the cache off, reads and writes no cache", async () => {
