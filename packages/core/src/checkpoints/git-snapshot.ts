@@ -1,6 +1,6 @@
 import { execFile } from "node:child_process";
 import { lstat, readlink } from "node:fs/promises";
-import { join, resolve } from "node:path";
+import { dirname, join, resolve } from "node:path";
 import { sha256File } from "../tools/files/hashes.js";
 
 // git's view of a workspace at one moment, for the files commands change (which the file tools
@@ -73,21 +73,43 @@ function gitEnv(): NodeJS.ProcessEnv {
   return { ...env, GIT_OPTIONAL_LOCKS: "0", GIT_TERMINAL_PROMPT: "0", LC_ALL: "C" };
 }
 
+const NOT_A_REPOSITORY = "the workspace is not a git repository";
+
 function untracked(result: GitResult & { ok: false }): { tracked: "none"; reason: string } {
   if (result.code === "ENOENT") return { tracked: "none", reason: "git is not installed" };
   if (result.code === "ETIMEDOUT") return { tracked: "none", reason: "git did not answer in time" };
-  if (/not a git repository/i.test(result.stderr))
-    return { tracked: "none", reason: "the workspace is not a git repository" };
+  if (/not a git repository/i.test(result.stderr)) return { tracked: "none", reason: NOT_A_REPOSITORY };
   const first = result.stderr.trim().split("\n")[0] ?? "";
   return { tracked: "none", reason: `git failed${first ? `: ${first}` : ""}` };
 }
 
+/**
+ * Whether git could find a work tree for `dir`: a `.git` (a folder, or the file of a linked work
+ * tree or submodule) in it or a folder above. git runs here with none of the variables that point
+ * it elsewhere (gitEnv), so without one it finds no work tree: the answer is known without
+ * starting git (a fork of this process, some 4 ms of its main thread, and git's own start, on the
+ * way to a task's first command). Anything but "not there" is left to git to judge.
+ */
+async function mayBeInsideWorkTree(dir: string): Promise<boolean> {
+  for (let folder = resolve(dir); ; folder = dirname(folder)) {
+    try {
+      await lstat(join(folder, ".git"));
+      return true;
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code !== "ENOENT" && code !== "ENOTDIR") return true;
+    }
+    if (dirname(folder) === folder) return false;
+  }
+}
+
 /** git's view of the work tree `dir` is in, now. */
 export async function takeSnapshot(dir: string): Promise<WorkspaceSnapshot> {
+  if (!(await mayBeInsideWorkTree(dir))) return { tracked: "none", reason: NOT_A_REPOSITORY };
   const where = await runGit(dir, ["rev-parse", "--is-inside-work-tree", "--show-prefix"]);
   if (!where.ok) return untracked(where);
   const [inside, prefix = ""] = where.stdout.split("\n");
-  if (inside !== "true") return { tracked: "none", reason: "the workspace is not a git repository" };
+  if (inside !== "true") return { tracked: "none", reason: NOT_A_REPOSITORY };
   // The root, from the workspace's own spelling of its path: up one level per folder of the prefix.
   const depth = prefix.split("/").filter((part) => part !== "").length;
   const root = resolve(dir, ...Array.from({ length: depth }, () => ".."));
