@@ -15,20 +15,28 @@ const REQUEST_CREATED_CHANNEL = "undici:request:create";
  * a few kilobytes, in microseconds either way.
  *
  * The flags are set when the first request is created: after `fetch`'s JavaScript has loaded and
- * before the parser is compiled on the first connection. The launcher (bin.ts) sets them for every
- * command but `--version` and `--help`, so that the code cache it makes (withStartWasmFlags) knows
- * them. Set any earlier, they would cost that
+ * before the parser is compiled on the first connection. Set any earlier, they would cost that
  * JavaScript its code cache (V8 checks a cache against the flags in force; some 20 ms of CPU on
  * the first request, measured). Only the CLI sets them, as the flags are the process's, not a
- * library's to change. Both are needed: in Node 20's V8, `--no-wasm-tier-up` alone still let hot
- * functions be optimised in some runs (measured).
+ * library's to change: the launcher (bin.ts), for every command but `--version` and `--help`, so
+ * that the code cache it makes knows them (withStartWasmFlags). Both are needed: in Node 20's V8,
+ * `--no-wasm-tier-up` alone still let hot functions be optimised in some runs (measured). Flags
+ * the user gave Node about either are theirs, and left as they are.
  */
 export function keepWasmOnBaselineCompiler(): void {
+  if (userChoseWasmTiering()) return;
   const onFirstRequest = () => {
     unsubscribe(REQUEST_CREATED_CHANNEL, onFirstRequest);
     setBaseline(true);
   };
   subscribe(REQUEST_CREATED_CHANNEL, onFirstRequest);
+}
+
+/** Whether Node was started with a flag about WebAssembly tiering (on its command line or NODE_OPTIONS). */
+function userChoseWasmTiering(): boolean {
+  return /wasm-(tier-up|dynamic-tiering)/.test(
+    [...process.execArgv, process.env.NODE_OPTIONS ?? ""].join(" "),
+  );
 }
 
 /** Whether this process's flags keep WebAssembly on the baseline compiler now. */

@@ -22,7 +22,7 @@ import {
 } from "../src/launch/code-cache.js";
 import { isLightInvocation } from "../src/launch/light-invocation.js";
 import { startUpBundle } from "../src/launch/start-up-bundle.js";
-import { fakeOpenAiPerTest, penguin, tempDir } from "./helpers.js";
+import { CLI_BIN, fakeOpenAiPerTest, penguin, tempDir } from "./helpers.js";
 
 // Node 20 compiles a program's own JavaScript again at every start; the CLI's launcher runs the
 // one-file build (`dist/cli.cjs`) with V8's code cache instead: the one the build shipped for this
@@ -122,6 +122,42 @@ describe("a session's start", () => {
       },
     });
     expect(second.stderr).toContain("code cache: user accepted");
+  });
+
+  test("started with a WebAssembly flag of the user's, the CLI leaves it, and its cache is accepted next time", async () => {
+    const folder = join(tempDir("cache"), "penguin");
+    mkdirSync(folder, { recursive: true });
+    writeFileSync(userCacheFile(folder, manifest()), "refused");
+    const runOnce = async (script: Parameters<typeof startFake>[0]) => {
+      const { env } = await startFake(script);
+      return execa(
+        process.execPath,
+        [
+          "--no-wasm-tier-up",
+          CLI_BIN,
+          "run",
+          "--model",
+          "openai/fake-model",
+          "-w",
+          tempDir("ws"),
+          "-m",
+          "hi",
+        ],
+        {
+          env: { NO_COLOR: "1", ...env, [CODE_CACHE_ENV]: folder, [CODE_CACHE_DEBUG_ENV]: "1" },
+          input: "",
+          reject: false,
+        },
+      );
+    };
+    const first = await runOnce([
+      { tool_calls: [{ name: "exec_command", arguments: { description: "one round", cmd: "echo one" } }] },
+      { text: "Done." },
+    ]);
+    expect(first.exitCode, String(first.stderr)).toBe(0);
+    expect(String(first.stderr)).toContain("code cache: saved");
+    const second = await runOnce([{ text: "Again." }]);
+    expect(String(second.stderr)).toContain("code cache: user accepted");
   });
 
   test("a command that makes no model request keeps no cache: it would stand in for a session's", async () => {
