@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 import { distDir } from "./launch/dist-dir.js";
-import { isLightInvocation } from "./launch/light-invocation.js";
+import { lightInvocation } from "./launch/light-invocation.js";
 import { printLightOutput } from "./launch/light-output.js";
 import { startUpBundle } from "./launch/start-up-bundle.js";
 import { keepWasmOnBaselineCompiler } from "./wasm-compiler.js";
@@ -12,14 +12,13 @@ import { keepWasmOnBaselineCompiler } from "./wasm-compiler.js";
 // a session does not compile its code again at every start; a build without that file (or a cache
 // that cannot be used) falls back to the ES module build. This file is built as CommonJS
 // (`dist/bin.cjs`, tsup.start-up.config.ts): an ES module entry would start Node's ES module loader first.
-const args = process.argv.slice(2);
-const light = isLightInvocation(args);
-const printed = light ? printLightOutput(args, distDir(), process) : undefined;
+const light = lightInvocation(process.argv.slice(2));
+const printed = light === undefined ? undefined : printLightOutput(light, distDir(), process);
 if (printed !== undefined) {
   process.exitCode = printed;
 } else {
   keepWasmOnBaselineCompiler();
-  const bundle = light ? undefined : startUpBundle();
+  const bundle = light === undefined ? startUpBundle() : undefined;
   if (bundle === undefined) {
     import("./run-cli.js").then(({ runCli }) => runCli());
   } else {

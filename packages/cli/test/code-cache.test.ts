@@ -20,7 +20,7 @@ import {
   readManifest,
   userCacheFile,
 } from "../src/launch/code-cache.js";
-import { isLightInvocation } from "../src/launch/light-invocation.js";
+import { lightInvocation } from "../src/launch/light-invocation.js";
 import { startUpBundle } from "../src/launch/start-up-bundle.js";
 import { CLI_BIN, fakeOpenAiPerTest, penguin, tempDir } from "./helpers.js";
 
@@ -197,11 +197,20 @@ describe("a session's start", () => {
 
 describe("the launcher's parts", () => {
   test("only a lone version or help flag skips the one-file CLI", () => {
-    for (const args of [[], ["--version"], ["-V"], ["--help"], ["-h"], ["help"]]) {
-      expect(isLightInvocation(args), args.join(" ")).toBe(true);
+    const kinds: Array<[string[], string]> = [
+      [[], "usage"],
+      [["--version"], "version"],
+      [["-V"], "version"],
+      [["--help"], "help"],
+      [["-h"], "help"],
+      [["help"], "help"],
+    ];
+    for (const [args, kind] of kinds) {
+      expect(lightInvocation(args) !== undefined, args.join(" ")).toBe(true);
+      expect(lightInvocation(args), args.join(" ")).toBe(kind);
     }
     for (const args of [["run", "--help"], ["--version", "run"], ["sessions"], ["run", "-m", "hi"]]) {
-      expect(isLightInvocation(args), args.join(" ")).toBe(false);
+      expect(lightInvocation(args) !== undefined, args.join(" ")).toBe(false);
     }
   });
 

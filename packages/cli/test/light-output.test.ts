@@ -78,26 +78,26 @@ describe("printLightOutput", () => {
   test("the version and the help on stdout, no arguments on stderr with the usage code", () => {
     const dir = distWith(GOOD);
     const version = capture();
-    expect(printLightOutput(["-V"], dir, version)).toBe(EXIT_COMPLETED);
+    expect(printLightOutput("version", dir, version)).toBe(EXIT_COMPLETED);
     expect(version.out).toEqual(["1.2.3\n"]);
     const help = capture(HELP_WIDTH + 40);
-    expect(printLightOutput(["help"], dir, help)).toBe(EXIT_COMPLETED);
+    expect(printLightOutput("help", dir, help)).toBe(EXIT_COMPLETED);
     expect(help.out).toEqual(["Usage: penguin\n"]);
     const none = capture();
-    expect(printLightOutput([], dir, none)).toBe(EXIT_USAGE);
+    expect(printLightOutput("usage", dir, none)).toBe(EXIT_USAGE);
     expect(none).toMatchObject({ out: [], err: ["Usage: penguin\n"] });
   });
 
   test("a missing or broken file, or a narrower terminal, leaves the answer to commander and prints nothing", () => {
     for (const content of [undefined, "{ torn", JSON.stringify({ version: "1.2.3" }), "null"]) {
       const streams = capture();
-      expect(printLightOutput(["--help"], distWith(content), streams), String(content)).toBeUndefined();
+      expect(printLightOutput("help", distWith(content), streams), String(content)).toBeUndefined();
       expect(streams.out).toEqual([]);
     }
     const narrow = capture(HELP_WIDTH - 1);
-    expect(printLightOutput(["--help"], distWith(GOOD), narrow)).toBeUndefined();
+    expect(printLightOutput("help", distWith(GOOD), narrow)).toBeUndefined();
     expect(narrow.out).toEqual([]);
     // The version is one line at any width.
-    expect(printLightOutput(["--version"], distWith(GOOD), narrow)).toBe(EXIT_COMPLETED);
+    expect(printLightOutput("version", distWith(GOOD), narrow)).toBe(EXIT_COMPLETED);
   });
 });

@@ -1,5 +1,6 @@
 import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { retainedProcesses } from "@penguin/core";
 import { type FakeLlm, startFakeLlm } from "@penguin/fake-llm";
 import { execa } from "execa";
 import { afterEach, describe, expect, test } from "vitest";
@@ -94,17 +95,9 @@ async function crashedRunWithJob() {
   await waitUntil(() => existsSync(pidFile) && statSync(pidFile).size > 0, "the job to write its pid");
   const [trace] = traceFiles(dataRoot);
   const id = String(readJsonLines(trace)[0].payload.session_id);
-  // The process registry: a JSON line per change of a record, the last of an id wins.
-  const registry = join(dataRoot, "scratchpad", id, "processes", "records.jsonl");
+  // What the session's process registry holds for the job, read as the SDK reads it.
   const recordedPid = () =>
-    existsSync(registry)
-      ? readFileSync(registry, "utf8")
-          .split("\n")
-          .filter((line) => line.startsWith("{"))
-          .map((line) => JSON.parse(line) as { id: string; pid?: number })
-          .filter((line) => line.id === "cmd_1")
-          .at(-1)?.pid
-      : undefined;
+    retainedProcesses(join(dataRoot, "scratchpad", id)).find((job) => job.id === "cmd_1")?.pid;
   await waitUntil(() => recordedPid() !== undefined, "the job's pid to be recorded");
   run.kill("SIGKILL");
   expect((await run).signal).toBe("SIGKILL");

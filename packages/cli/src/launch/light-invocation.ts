@@ -1,10 +1,21 @@
 /**
  * The command lines that only print the version or the help: "`penguin --version` and `--help`
- * stay under 1.5× `node -e 0`", so they skip the one-file build (reading it and its code cache
- * costs more than the few modules they need).
+ * stay under 1.5× `node -e 0`", so they skip the one-file build and print what the build rendered
+ * (light-output.ts). `version`: `-V`, `--version`; `help`: `-h`, `--help`, `help`; `usage`: no
+ * arguments at all (commander prints the help on stderr with the usage exit code).
  */
-const LIGHT_FLAGS = new Set(["-V", "--version", "-h", "--help", "help"]);
+export type LightInvocation = "version" | "help" | "usage";
 
-export function isLightInvocation(args: readonly string[]): boolean {
-  return args.length === 0 || (args.length === 1 && LIGHT_FLAGS.has(args[0] ?? ""));
+const LIGHT_FLAGS: ReadonlyMap<string, LightInvocation> = new Map([
+  ["-V", "version"],
+  ["--version", "version"],
+  ["-h", "help"],
+  ["--help", "help"],
+  ["help", "help"],
+]);
+
+/** What a command line only prints, or undefined for every other command line. */
+export function lightInvocation(args: readonly string[]): LightInvocation | undefined {
+  if (args.length === 0) return "usage";
+  return args.length === 1 ? LIGHT_FLAGS.get(args[0] ?? "") : undefined;
 }

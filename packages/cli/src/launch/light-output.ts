@@ -2,6 +2,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { EXIT_COMPLETED, EXIT_USAGE } from "../exit-codes.js";
 import { HELP_WIDTH, helpWidthFor } from "../help-width.js";
+import type { LightInvocation } from "./light-invocation.js";
 
 /**
  * What `penguin --version` and `penguin --help` print, made at build time from the command tree
@@ -36,26 +37,25 @@ function readLightOutput(path: string): LightOutput | undefined {
 }
 
 /**
- * Prints the answer to a lone version or help flag (see light-invocation.ts) from the build's file
+ * Prints the answer to a command line that only prints (light-invocation.ts) from the build's file
  * and returns the exit code, as commander's path would: the version and the help on stdout with 0;
  * no arguments at all, the help on stderr with the usage code. Undefined when the file is missing
  * or unreadable, or the help goes to a terminal narrower than it: the caller runs the command line.
  */
 export function printLightOutput(
-  args: readonly string[],
+  invocation: LightInvocation,
   distDir: string,
   streams: LightStreams,
 ): number | undefined {
   const output = readLightOutput(join(distDir, LIGHT_OUTPUT_FILE));
   if (output === undefined) return undefined;
-  const flag = args[0];
-  if (flag === "-V" || flag === "--version") {
+  if (invocation === "version") {
     streams.stdout.write(`${output.version}\n`);
     return EXIT_COMPLETED;
   }
-  const stream = flag === undefined ? streams.stderr : streams.stdout;
+  const stream = invocation === "usage" ? streams.stderr : streams.stdout;
   // Commander would wrap the help to a narrower terminal: only the build's width is kept.
   if (helpWidthFor(stream) !== HELP_WIDTH) return undefined;
   stream.write(output.help);
-  return flag === undefined ? EXIT_USAGE : EXIT_COMPLETED;
+  return invocation === "usage" ? EXIT_USAGE : EXIT_COMPLETED;
 }

@@ -75,10 +75,15 @@ interface RemovedLine {
   removed: true;
 }
 
-/** Appends lines to the registry, private to the user (0600), making its folder (0700) when missing. */
-function appendLines(dir: string, lines: readonly object[]): void {
+/** One line of the registry's file. */
+function jsonLine(value: ProcessRecord | RemovedLine): string {
+  return `${JSON.stringify(value)}\n`;
+}
+
+/** Appends a line to the registry, private to the user (0600), making its folder (0700) when missing. */
+function appendLine(dir: string, value: ProcessRecord | RemovedLine): void {
   const file = join(dir, REGISTRY_FILE);
-  const text = lines.map((line) => `${JSON.stringify(line)}\n`).join("");
+  const text = jsonLine(value);
   try {
     appendFileSync(file, text, { mode: 0o600 });
   } catch (error) {
@@ -90,12 +95,12 @@ function appendLines(dir: string, lines: readonly object[]): void {
 
 /** Records a record's new state: one line appended to the registry. */
 export function writeProcessRecord(dir: string, record: ProcessRecord): void {
-  appendLines(dir, [record]);
+  appendLine(dir, record);
 }
 
 /** Removes a record and its spool (a session that was evicted is forgotten). */
 export function removeProcessRecord(dir: string, id: string): void {
-  if (existsSync(join(dir, REGISTRY_FILE))) appendLines(dir, [{ id, removed: true } satisfies RemovedLine]);
+  if (existsSync(join(dir, REGISTRY_FILE))) appendLine(dir, { id, removed: true });
   rmSync(join(dir, `${id}.json`), { force: true });
   rmSync(join(dir, spoolFileName(id)), { force: true });
 }
@@ -202,7 +207,7 @@ export function tidyProcessRecords(dir: string): ProcessRecord[] {
   if (!reading.untidy) return records;
   const file = join(dir, REGISTRY_FILE);
   const temp = `${file}.${process.pid}.tmp`;
-  writeFileSync(temp, records.map((record) => `${JSON.stringify(record)}\n`).join(""), { mode: 0o600 });
+  writeFileSync(temp, records.map(jsonLine).join(""), { mode: 0o600 });
   renameSync(temp, file);
   for (const name of reading.legacyFiles) rmSync(join(dir, name), { force: true });
   return records;
