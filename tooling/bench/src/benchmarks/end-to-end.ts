@@ -23,14 +23,20 @@ const FULL_RUNS = 5;
  * and five medians do not separate a 10 % change from that.
  */
 const RUNS_ENV = "BENCH_END_TO_END_RUNS";
+/**
+ * More rounds for a figure of the steady round: the first round (work done once, on the first tool
+ * call) weighs 1/20 of "per round" at the default, and less in a longer run.
+ */
+const ROUNDS_ENV = "BENCH_END_TO_END_ROUNDS";
 
-function fullRuns(env: NodeJS.ProcessEnv): number {
-  const chosen = env[RUNS_ENV];
-  if (chosen === undefined || chosen === "") return FULL_RUNS;
-  const runs = Number(chosen);
-  if (!Number.isInteger(runs) || runs < 1)
-    throw new Error(`${RUNS_ENV} must be a whole number of runs, not "${chosen}"`);
-  return runs;
+/** A whole number of at least 1 from `env[name]`, else `fallback` when it is unset. */
+function countFromEnv(env: NodeJS.ProcessEnv, name: string, what: string, fallback: number): number {
+  const chosen = env[name];
+  if (chosen === undefined || chosen === "") return fallback;
+  const count = Number(chosen);
+  if (!Number.isInteger(count) || count < 1)
+    throw new Error(`${name} must be a whole number of ${what}, not "${chosen}"`);
+  return count;
 }
 const QUICK_RUNS = 1;
 const API_KEY = "sk-bench-end-to-end";
@@ -78,8 +84,8 @@ export const endToEnd: Benchmark = {
     "built penguin run (echo rounds vs zero-latency fake-llm) against a bare fetch loop and node -e 0: " +
     "per-round overhead, start to first request, peak RSS, request bytes, --version/--help",
   async run({ quick }: BenchOptions): Promise<BenchRow[]> {
-    const rounds = quick ? QUICK_ROUNDS : FULL_ROUNDS;
-    const runs = quick ? QUICK_RUNS : fullRuns(process.env);
+    const rounds = quick ? QUICK_ROUNDS : countFromEnv(process.env, ROUNDS_ENV, "rounds", FULL_ROUNDS);
+    const runs = quick ? QUICK_RUNS : countFromEnv(process.env, RUNS_ENV, "runs", FULL_RUNS);
     const dirs = makeBenchDirs("end-to-end");
     let arrivals: Arrival[] = [];
     const llm = await startFakeLlm({
