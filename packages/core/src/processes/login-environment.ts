@@ -10,8 +10,9 @@ import { afterNextRequestSent } from "./request-sent.js";
 // one `bash -lc` run in the workspace when the session starts …), store it as a private file in
 // the scratchpad, and run each command with `bash -c` sourcing it (through `BASH_ENV`)." A login
 // profile that costs hundreds of milliseconds (pyenv, nvm, conda) or takes a lock is then paid
-// once, not on every command. Until the capture is ready, and if it fails, commands run as
-// before (`bash -lc`): the semantics are those of a login shell either way.
+// once, not on every command. The command tools wait for a capture under way (`untilCaptured`);
+// a command started without waiting before the capture is ready, and every command after a
+// failed one, runs as before (`bash -lc`): the semantics are those of a login shell either way.
 
 /** How long the one capture may take; past it commands stay login shells (one warning says so). */
 export const LOGIN_CAPTURE_TIMEOUT_MS = 15_000;
@@ -176,19 +177,49 @@ export class LoginEnvironment {
     const { mode } = this.options;
     if (mode === "none") return PLAIN_SHELL;
     if (mode === "always") return LOGIN_SHELL;
-    // A command before any request was sent: the capture starts now, this one is a login shell.
+    this.startDueCapture();
+    return this.ready ?? LOGIN_SHELL;
+  }
+
+  /**
+   * Resolves once no capture is under way (at once in `always` and `none` modes), starting one
+   * that is due first, or when `signal` aborts. A command started while the capture runs would
+   * source the same profile beside it, as slowly, and contend with it for the profile's own locks
+   * (a profile running `pyenv rehash` makes a second shell wait for its lock); waiting costs the
+   * command at most the rest of the capture, which LOGIN_CAPTURE_TIMEOUT_MS bounds.
+   */
+  async untilCaptured(signal?: AbortSignal): Promise<void> {
+    const { mode } = this.options;
+    if (mode !== "once" && mode !== "refresh") return;
+    this.startDueCapture();
+    const capturing = this.capturing;
+    if (capturing === undefined || signal?.aborted) return;
+    let onAbort: (() => void) | undefined;
+    const aborted = new Promise<void>((resolve) => {
+      onAbort = () => resolve();
+      signal?.addEventListener("abort", onAbort, { once: true });
+    });
+    try {
+      await Promise.race([capturing, aborted]);
+    } finally {
+      if (onAbort) signal?.removeEventListener("abort", onAbort);
+    }
+  }
+
+  /** Starts a capture that is due: the first, before any request was sent; or a refresh after a profile changed. */
+  private startDueCapture(): void {
+    // A command before any request was sent: the capture starts now.
     this.startCapture();
     if (
-      mode === "refresh" &&
+      this.options.mode === "refresh" &&
       this.ready &&
       this.capturing === undefined &&
       profileStamp(this.options.env.HOME) !== this.stamp
     ) {
-      // A profile changed: commands stay login shells until the new capture is ready.
+      // A profile changed: capture it again; `plan` gives login shells until the new capture is ready.
       this.ready = undefined;
       this.capture();
     }
-    return this.ready ?? LOGIN_SHELL;
   }
 
   private capture(): void {

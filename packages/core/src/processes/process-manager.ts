@@ -131,8 +131,19 @@ export class ProcessManager {
   }
 
   /**
+   * Before a command: starts a capture of the login environment that is due and waits for one
+   * under way (or for `signal`), so that the command sources the captured file rather than the
+   * profile beside the capture (login-environment.ts, `untilCaptured`). The command tools call it
+   * before `start`.
+   */
+  async loginEnvironmentReady(signal?: AbortSignal): Promise<void> {
+    await this.login?.untilCaptured(signal);
+  }
+
+  /**
    * Starts `bash -lc <cmd>` in `cwd` (absolute, checked by the caller) as a new session, or
-   * `bash -c <cmd>` sourcing the session's captured login environment once it is ready. When the
+   * `bash -c <cmd>` sourcing the session's captured login environment once it is ready (a caller
+   * that can wait for a capture under way awaits `loginEnvironmentReady` first). When the
    * manager is full, one session is evicted first; when every session is in use by a running
    * tool call, nothing can be evicted and the start is refused.
    */

@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { ProcessManager } from "../../src/tools/command/index.js";
 import { alive, waitUntil } from "../jobs/support.js";
-import { runToEnd, tempWorkspace } from "./helpers.js";
+import { context, execTool, runCall, runToEnd, tempWorkspace } from "./helpers.js";
 
 // A session's login-environment capture waits for the session's first model request to be sent
 // (`start: "after-request"`), so that spawning the login shell does not delay that request. A
@@ -133,5 +133,65 @@ describe("a login-environment capture that starts after the first request", () =
     // The scratchpad keeps no capture files, and a dispose reports no failed capture.
     expect(readdirSync(join(workspace.dir, "scratch"))).toEqual([]);
     expect(processes.takeWarnings()).toEqual([]);
+  });
+});
+
+describe("a command tool and a capture under way", () => {
+  const profile = () => join(workspace.dir, "home", ".bash_profile");
+  const slowProfile = (seconds: number) =>
+    writeFileSync(
+      profile(),
+      `echo run >> "$HOME/sourced.log"\nsleep ${seconds}\nexport FROM_PROFILE=yes\nprofile_fn() { echo from-fn; }\n`,
+    );
+  const probe = 'echo "$FROM_PROFILE"; profile_fn; shopt -q login_shell && echo login || echo plain';
+
+  it("exec_command waits for the capture instead of sourcing the profile beside it", async () => {
+    slowProfile(0.3);
+    const processes = deferredManager();
+    await sendRequest();
+    const call = await runCall(execTool(), { cmd: probe }, context(processes, workspace.dir));
+    expect(call.output).toContain("yes\nfrom-fn\nplain");
+    // The profile ran once: for the capture, not again for the command.
+    expect(sourcedCount()).toBe(1);
+  });
+
+  it("a command before any request waits for the capture it starts", async () => {
+    slowProfile(0.3);
+    const processes = deferredManager();
+    const call = await runCall(execTool(), { cmd: probe }, context(processes, workspace.dir));
+    expect(call.output).toContain("yes\nfrom-fn\nplain");
+    expect(sourcedCount()).toBe(1);
+  });
+
+  it("a call aborted while it waits starts no command and does not wait for the capture's end", async () => {
+    slowProfile(3);
+    const processes = deferredManager();
+    await sendRequest();
+    let captureEnded = false;
+    void processes.loginEnvironmentSettled().then(() => {
+      captureEnded = true;
+    });
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(), 100);
+    const call = await runCall(
+      execTool(),
+      { cmd: 'touch "$HOME/started"' },
+      context(processes, workspace.dir, controller.signal),
+    );
+    expect(call.result.stopReason).toBe("aborted");
+    expect(captureEnded).toBe(false);
+    expect(existsSync(join(workspace.dir, "home", "started"))).toBe(false);
+  });
+
+  it("without a capture (always), a command starts at once as a login shell", async () => {
+    slowProfile(0);
+    const processes = new ProcessManager({
+      baseEnv: { PATH: process.env.PATH, HOME: join(workspace.dir, "home") },
+      loginEnvironment: { mode: "always", cwd: workspace.dir, dir: join(workspace.dir, "scratch") },
+    });
+    managers.push(processes);
+    const call = await runCall(execTool(), { cmd: probe }, context(processes, workspace.dir));
+    expect(call.output).toContain("yes\nfrom-fn\nlogin");
+    expect(sourcedCount()).toBe(1);
   });
 });

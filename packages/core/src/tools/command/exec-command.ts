@@ -41,6 +41,21 @@ export async function resolveWorkdir(
   }
 }
 
+/** A call aborted before its command started. */
+export const NOT_STARTED_NOTE = "[not started: the call was aborted]";
+
+/**
+ * What a command tool waits for before it starts a command, together: git's view of the
+ * workspace before the task's first command (so its end lists what commands changed), and a
+ * capture of the login environment under way (so the command sources it instead of the profile).
+ * False when the call was aborted meanwhile: the command must not start.
+ */
+export async function readyToStart(ctx: ToolExecutionContext): Promise<boolean> {
+  if (ctx.signal?.aborted) return false;
+  await Promise.all([ctx.beforeCommand?.(), ctx.processes.loginEnvironmentReady(ctx.signal)]);
+  return !ctx.signal?.aborted;
+}
+
 async function* failed(ctx: ToolExecutionContext, message: string): AsyncGenerator<OmniMessage, ToolResult> {
   yield messageDelta(ctx.toolCallId, message);
   return { stopReason: "failed" };
@@ -67,9 +82,7 @@ export function createExecCommandTool(definition: ToolDefinitionConfig): Builtin
 
     const cwd = await resolveWorkdir(ctx.workspaceDir, workdir.value);
     if (!cwd.ok) return yield* failed(ctx, cwd.error);
-    if (ctx.signal?.aborted) return { stopReason: "aborted", note: "[not started: the call was aborted]" };
-    // git's view of the workspace before the task's first command, so its end lists what commands changed.
-    await ctx.beforeCommand?.();
+    if (!(await readyToStart(ctx))) return { stopReason: "aborted", note: NOT_STARTED_NOTE };
 
     const started = ctx.processes.start({
       cmd: cmd.value,

@@ -9,7 +9,7 @@ import {
   optionalString,
   requiredString,
 } from "../../command/call-arguments.js";
-import { resolveWorkdir } from "../../command/exec-command.js";
+import { NOT_STARTED_NOTE, readyToStart, resolveWorkdir } from "../../command/exec-command.js";
 import { followOutput } from "../../command/stream-output.js";
 import { optionalWaitMs, stillRunningNote } from "./job-support.js";
 
@@ -48,9 +48,7 @@ export function createRunCommandTool(
 
     const cwd = await resolveWorkdir(ctx.workspaceDir, directory.value);
     if (!cwd.ok) return yield* fail(ctx, cwd.error.replace(/^workdir/, "directory"));
-    if (ctx.signal?.aborted) return { stopReason: "aborted", note: "[not started: the call was aborted]" };
-    // git's view of the workspace before the task's first command, so its end lists what commands changed.
-    await ctx.beforeCommand?.();
+    if (!(await readyToStart(ctx))) return { stopReason: "aborted", note: NOT_STARTED_NOTE };
 
     const started = ctx.processes.start({
       cmd: command.value,
