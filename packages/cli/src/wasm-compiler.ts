@@ -1,8 +1,6 @@
 import { subscribe, unsubscribe } from "node:diagnostics_channel";
 import { setFlagsFromString } from "node:v8";
-
-/** Node's `fetch` (undici) announces each request it creates here, before it connects. */
-const REQUEST_CREATED_CHANNEL = "undici:request:create";
+import { REQUEST_CREATED_CHANNEL } from "./request-created-channel.js";
 
 /**
  * Keeps WebAssembly on V8's baseline compiler (Liftoff) for the CLI's process.

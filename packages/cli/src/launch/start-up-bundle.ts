@@ -3,6 +3,7 @@ import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join } from "node:path";
 import { Script } from "node:vm";
+import { REQUEST_CREATED_CHANNEL } from "../request-created-channel.js";
 import { withStartWasmFlags } from "../wasm-compiler.js";
 import { CODE_CACHE_DEBUG_ENV, type CodeCache, codeCacheFor, readManifest } from "./code-cache.js";
 import { distDir } from "./dist-dir.js";
@@ -10,9 +11,6 @@ import { distDir } from "./dist-dir.js";
 /** The one-file CommonJS build of the CLI, and what the build wrote about it, beside this file. */
 export const BUNDLE_FILE = "cli.cjs";
 export const MANIFEST_FILE = "cli.cjs.json";
-
-/** Node's `fetch` announces each request it creates here. */
-const REQUEST_CREATED_CHANNEL = "undici:request:create";
 
 /**
  * The request at whose creation a new cache is made: the second, so the cache holds what the start

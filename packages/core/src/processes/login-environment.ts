@@ -194,16 +194,14 @@ export class LoginEnvironment {
     this.startDueCapture();
     const capturing = this.capturing;
     if (capturing === undefined || signal?.aborted) return;
-    let onAbort: (() => void) | undefined;
-    const aborted = new Promise<void>((resolve) => {
-      onAbort = () => resolve();
-      signal?.addEventListener("abort", onAbort, { once: true });
+    await new Promise<void>((resolve) => {
+      const done = () => {
+        signal?.removeEventListener("abort", done);
+        resolve();
+      };
+      signal?.addEventListener("abort", done, { once: true });
+      void capturing.then(done);
     });
-    try {
-      await Promise.race([capturing, aborted]);
-    } finally {
-      if (onAbort) signal?.removeEventListener("abort", onAbort);
-    }
   }
 
   /** Starts a capture that is due: the first, before any request was sent; or a refresh after a profile changed. */

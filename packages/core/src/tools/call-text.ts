@@ -4,6 +4,9 @@ import type { ToolExecutionContext, ToolResult } from "../environment/types.js";
 // The text a tool call streams as its output, and a call that answers or fails with one text:
 // shared by every built-in tool (the Environment frames and closes the call).
 
+/** The note of a call that was aborted before its command or child session started. */
+export const NOT_STARTED_NOTE = "[not started: the call was aborted]";
+
 export function* textDelta(toolCallId: string, text: string): Generator<OmniMessage> {
   if (text.length > 0) yield partialToolCallOutput("delta", toolCallId, text);
 }

@@ -145,21 +145,16 @@ describe("a command tool and a capture under way", () => {
     );
   const probe = 'echo "$FROM_PROFILE"; profile_fn; shopt -q login_shell && echo login || echo plain';
 
-  it("exec_command waits for the capture instead of sourcing the profile beside it", async () => {
+  it.each([
+    ["after the first request, during the capture it started", sendRequest],
+    ["before any request, during the capture the command starts", async () => {}],
+  ])("exec_command %s waits for the capture instead of sourcing the profile beside it", async (_, before) => {
     slowProfile(0.3);
     const processes = deferredManager();
-    await sendRequest();
+    await before();
     const call = await runCall(execTool(), { cmd: probe }, context(processes, workspace.dir));
     expect(call.output).toContain("yes\nfrom-fn\nplain");
     // The profile ran once: for the capture, not again for the command.
-    expect(sourcedCount()).toBe(1);
-  });
-
-  it("a command before any request waits for the capture it starts", async () => {
-    slowProfile(0.3);
-    const processes = deferredManager();
-    const call = await runCall(execTool(), { cmd: probe }, context(processes, workspace.dir));
-    expect(call.output).toContain("yes\nfrom-fn\nplain");
     expect(sourcedCount()).toBe(1);
   });
 

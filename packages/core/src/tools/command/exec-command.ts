@@ -4,6 +4,7 @@ import { type OmniMessage, warningEvent } from "@penguin/protocol";
 import type { ToolDefinitionConfig } from "@penguin/state";
 import type { BuiltinTool, ToolExecutionContext, ToolResult } from "../../environment/types.js";
 import { exitNote } from "../../processes/session.js";
+import { NOT_STARTED_NOTE } from "../call-text.js";
 import {
   clampYieldTime,
   DEFAULT_EXEC_YIELD_MS,
@@ -40,9 +41,6 @@ export async function resolveWorkdir(
     return { ok: false, error: `workdir is not usable: ${cwd} (${code ?? (error as Error).message})` };
   }
 }
-
-/** A call aborted before its command started. */
-export const NOT_STARTED_NOTE = "[not started: the call was aborted]";
 
 /**
  * What a command tool waits for before it starts a command, together: git's view of the

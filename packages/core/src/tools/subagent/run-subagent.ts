@@ -1,7 +1,7 @@
 import { type OmniMessage, subagentPointer } from "@penguin/protocol";
 import type { ToolDefinitionConfig } from "@penguin/state";
 import type { BuiltinTool, ToolExecutionContext, ToolResult } from "../../environment/types.js";
-import { fail } from "../call-text.js";
+import { fail, NOT_STARTED_NOTE } from "../call-text.js";
 import { parseRunSubagentArgs } from "./arguments.js";
 import { followForCall } from "./follow.js";
 import type { SubagentManager } from "./manager.js";
@@ -30,7 +30,7 @@ export function createRunSubagentTool(
     const parsed = parseRunSubagentArgs(args, definition.timeoutMs);
     if (!parsed.ok) return yield* fail(ctx, parsed.error);
     // `description` is for front ends only; execution ignores it.
-    if (ctx.signal?.aborted) return { stopReason: "aborted", note: "[not started: the call was aborted]" };
+    if (ctx.signal?.aborted) return { stopReason: "aborted", note: NOT_STARTED_NOTE };
 
     const request = parsed.value;
     const spawned = await manager.spawn({

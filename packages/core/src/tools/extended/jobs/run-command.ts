@@ -2,14 +2,14 @@ import { type OmniMessage, warningEvent } from "@penguin/protocol";
 import { defaultToolLimits, type ToolDefinitionConfig, type ToolLimits } from "@penguin/state";
 import type { BuiltinTool, ToolExecutionContext, ToolResult } from "../../../environment/types.js";
 import { exitNote } from "../../../processes/session.js";
-import { fail } from "../../call-text.js";
+import { fail, NOT_STARTED_NOTE } from "../../call-text.js";
 import {
   clampYieldTime,
   isUserInterrupt,
   optionalString,
   requiredString,
 } from "../../command/call-arguments.js";
-import { NOT_STARTED_NOTE, readyToStart, resolveWorkdir } from "../../command/exec-command.js";
+import { readyToStart, resolveWorkdir } from "../../command/exec-command.js";
 import { followOutput } from "../../command/stream-output.js";
 import { optionalWaitMs, stillRunningNote } from "./job-support.js";
 
