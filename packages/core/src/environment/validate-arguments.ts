@@ -90,7 +90,7 @@ let precompiledTable: Promise<ReadonlyMap<string, PrecompiledValidate>> | undefi
 /**
  * The precompiled validator of a schema, if it is a built-in tool's as generated. The table (some
  * 150 KB of code) is imported on the first call of any tool, not with the SDK. Should it fail to
- * load (an install missing ajv's runtime helpers), every schema is compiled at run time instead.
+ * load (a broken install), every schema is compiled at run time instead.
  */
 export async function precompiledValidator(schema: JsonSchema): Promise<PrecompiledValidate | undefined> {
   precompiledTable ??= import("./precompiled-validators.generated.js").then(

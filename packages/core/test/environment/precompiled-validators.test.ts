@@ -1,4 +1,5 @@
 import { readFileSync } from "node:fs";
+import { createRequire } from "node:module";
 import { join } from "node:path";
 import {
   applyCallDescription,
@@ -14,6 +15,7 @@ import {
   GENERATED_MODULE,
   generateValidatorsModule,
 } from "../../scripts/gen-validators.js";
+import { codePointLength } from "../../src/environment/code-point-length.js";
 import { ArgumentsValidator, precompiledValidator } from "../../src/environment/validate-arguments.js";
 
 // The built-in tools' argument validators are generated at build time (ajv's standalone code) and
@@ -129,5 +131,59 @@ describe("precompiled argument validators", () => {
         "Fix the arguments and call exec_command again.",
       ].join("\n"),
     });
+  });
+
+  test("the generated module loads nothing from node_modules", () => {
+    const checkedIn = readFileSync(join(PACKAGE_ROOT, GENERATED_MODULE), "utf8");
+    expect(checkedIn).not.toMatch(/\brequire\(|createRequire|from "ajv/);
+  });
+
+  test("lengths count code points, as ajv's compiler does: an emoji is one character", async () => {
+    const plan = builtinToolSchemas().find(
+      ({ name, schema }) => name === "update_plan" && !(schema.required as string[]).includes("description"),
+    );
+    if (plan === undefined) throw new Error("update_plan's schema without call description is missing");
+    const noteLimit = (plan.schema.properties as Record<string, JsonSchema>).note.maxLength as number;
+    expect(noteLimit).toBeGreaterThan(0);
+    const precompiled = new ArgumentsValidator("update_plan", plan.schema);
+    const compiled = new ArgumentsValidator("update_plan", { ...plan.schema, $comment: "compiled" });
+    const emoji = "\u{1F427}";
+    for (const note of [
+      emoji.repeat(noteLimit),
+      `${emoji.repeat(noteLimit - 1)}\ud800`,
+      emoji.repeat(noteLimit + 1),
+    ]) {
+      const text = JSON.stringify({ steps: [], note });
+      expect(await precompiled.check(text)).toEqual(await compiled.check(text));
+    }
+    expect((await precompiled.check(JSON.stringify({ steps: [], note: emoji.repeat(noteLimit) }))).ok).toBe(
+      true,
+    );
+    const over = await precompiled.check(JSON.stringify({ steps: [], note: emoji.repeat(noteLimit + 1) }));
+    expect(over.ok).toBe(false);
+  });
+});
+
+describe("codePointLength", () => {
+  test("counts as ajv's helper does, lone and swapped surrogates included", () => {
+    const ajvLength = createRequire(import.meta.url)("ajv/dist/runtime/ucs2length").default as (
+      text: string,
+    ) => number;
+    const samples = [
+      "",
+      "plain",
+      "\u{1F427}",
+      "a\u{1F427}b\u{1F427}",
+      "\ud800",
+      "\udc00",
+      "\udc00\ud800",
+      "x\ud800",
+      "\ud800\ud800\udc00",
+      "é\u0301",
+    ];
+    for (const sample of samples)
+      expect(codePointLength(sample), JSON.stringify(sample)).toBe(ajvLength(sample));
+    expect(codePointLength("\u{1F427}\u{1F427}")).toBe(2);
+    expect(codePointLength("\ud800x")).toBe(2);
   });
 });
