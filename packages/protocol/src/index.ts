@@ -188,7 +188,13 @@ export {
   type ToolCallPayload,
   ToolCallPayloadSchema,
 } from "./model-messages.js";
-export { type EnvelopeError, type ParseResult, parseEnvelope, parseEnvelopeLine } from "./parse.js";
+export {
+  type EnvelopeError,
+  envelopeError,
+  type ParseResult,
+  parseEnvelope,
+  parseEnvelopeLine,
+} from "./parse.js";
 export { planProposed, planUpdated } from "./plan-event-builders.js";
 export {
   PLAN_STEP_STATUSES,

@@ -1,6 +1,6 @@
 import { closeSync, fdatasyncSync, fstatSync, openSync, readSync, writeSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
-import { isPartialMessage, type OmniMessage, parseEnvelope } from "@penguin/protocol";
+import { envelopeError, isPartialMessage, type OmniMessage } from "@penguin/protocol";
 import { TraceError } from "./errors.js";
 import { dayFolderName, findSessionFileRefs, type TraceLocation, traceFileName } from "./location.js";
 import { type TraceMirror, traceMirrorOf } from "./mirror.js";
@@ -217,10 +217,10 @@ export class TraceWriter {
   }
 
   #validate(message: OmniMessage): void {
-    const parsed = parseEnvelope(message);
-    if (!parsed.ok) {
-      const where = parsed.error.path ? ` at ${parsed.error.path}` : "";
-      throw new TraceError("invalid_record", `not a valid trace record${where}: ${parsed.error.message}`);
+    const error = envelopeError(message);
+    if (error !== undefined) {
+      const where = error.path ? ` at ${error.path}` : "";
+      throw new TraceError("invalid_record", `not a valid trace record${where}: ${error.message}`);
     }
     if (!this.#fileHasRecords && message.type !== "session_meta") {
       throw new TraceError(
