@@ -72,11 +72,11 @@ export class ProcessJournal {
     this.write(session);
   }
 
-  /** Forgets an evicted command: its record and its spool. */
-  forget(id: string): void {
+  /** Forgets an evicted command: its record, and its spool when it has one. */
+  forget(id: string, spoolFile: string | undefined): void {
     this.identities.delete(id);
     this.forgotten.add(id);
-    removeProcessRecord(this.dir, id);
+    removeProcessRecord(this.dir, id, spoolFile);
   }
 
   /** The commands of an earlier run of this agent session, and the next free id number. */

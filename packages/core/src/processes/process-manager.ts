@@ -211,7 +211,7 @@ export class ProcessManager {
       });
     } catch (error) {
       // spawn() throws synchronously on arguments it cannot pass to exec (a NUL byte in cmd).
-      this.journal?.forget(id);
+      this.journal?.forget(id, spoolFile);
       return { ok: false, error: `the command could not be started: ${(error as Error).message}` };
     }
     this.sessions.set(session.id, session);
@@ -330,7 +330,7 @@ export class ProcessManager {
 
   private evict(session: CommandSession): void {
     this.sessions.delete(session.id);
-    this.journal?.forget(session.id);
+    this.journal?.forget(session.id, session.spoolFile);
     // An exited shell can leave children in its group (`server &`): end those too.
     const termination = session.terminate(this.terminateGraceMs);
     this.terminations.add(termination);

@@ -98,11 +98,15 @@ export function writeProcessRecord(dir: string, record: ProcessRecord): void {
   appendLine(dir, record);
 }
 
-/** Removes a record and its spool (a session that was evicted is forgotten). */
-export function removeProcessRecord(dir: string, id: string): void {
+/**
+ * Removes a record, and its spool when it has one (a session that was evicted is forgotten). An
+ * earlier version's `<id>.json` is not looked for: the line that removes the record outranks it,
+ * and the next process to open the registry deletes such files. Past 64 commands a session evicts
+ * one at every command, so what is done here is done on the main thread of every round.
+ */
+export function removeProcessRecord(dir: string, id: string, spoolFile: string | undefined): void {
   if (existsSync(join(dir, REGISTRY_FILE))) appendLine(dir, { id, removed: true });
-  rmSync(join(dir, `${id}.json`), { force: true });
-  rmSync(join(dir, spoolFileName(id)), { force: true });
+  if (spoolFile !== undefined) rmSync(spoolFile, { force: true });
 }
 
 /** What one reading of the folder found: the latest state of each id, and whether a rewrite would change the file. */

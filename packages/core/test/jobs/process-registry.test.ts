@@ -342,9 +342,46 @@ describe.skipIf(process.platform !== "linux")("process registry", () => {
     ]);
     writeFileSync(join(dir, "cmd_1.out"), "x\n");
     // What an eviction does to the registry (ProcessJournal.forget).
-    removeProcessRecord(dir, "cmd_1");
+    removeProcessRecord(dir, "cmd_1", join(dir, "cmd_1.out"));
     expect(readProcessRecords(dir)).toEqual([]);
     expect(readdirSync(dir)).toEqual([REGISTRY_FILE]);
     expect(manager(dir, home).list()).toEqual([]);
+  });
+
+  it("an evicted job's spool is deleted with its record; an evicted exec_command session leaves the others' files", async () => {
+    const { dir, cwd, home } = registry();
+    const processes = new ProcessManager({
+      registryDir: dir,
+      baseEnv: { PATH: process.env.PATH, HOME: home },
+      maxSessions: 2,
+    });
+    managers.push(processes);
+    const job = started(processes.start({ cmd: "echo spooled", cwd, origin: "run_command" }));
+    await waitUntil(() => job.finished, "the job to finish");
+    const piped = started(processes.start({ cmd: "echo piped", cwd }));
+    await waitUntil(() => piped.finished, "the command to finish");
+    expect(readdirSync(dir).sort()).toEqual([`${job.id}.out`, REGISTRY_FILE]);
+    // Full: the job (least recently used) makes room.
+    const third = started(processes.start({ cmd: "echo third", cwd }));
+    await waitUntil(() => third.finished, "the third command to finish");
+    expect(readdirSync(dir)).toEqual([REGISTRY_FILE]);
+    expect(readProcessRecords(dir).map((found) => found.id)).toEqual([piped.id, third.id]);
+    // The piped session goes next; the spool-less eviction removes no file of anyone.
+    const fourth = started(processes.start({ cmd: "echo fourth", cwd, origin: "run_command" }));
+    await waitUntil(() => fourth.finished, "the fourth command to finish");
+    expect(readdirSync(dir).sort()).toEqual([`${fourth.id}.out`, REGISTRY_FILE]);
+    expect(readProcessRecords(dir).map((found) => found.id)).toEqual([third.id, fourth.id]);
+  });
+
+  it("a forgotten command's record in an earlier version's file stays forgotten, and the next process deletes the file", () => {
+    const { dir, home } = registry();
+    const old = makeRecord(home, { state: "exited", exit: { kind: "code", code: 0 } });
+    writeRegistryLines(dir, [JSON.stringify(old)]);
+    // Left behind where the registry could not be rewritten when the session was resumed.
+    writeFileSync(join(dir, "cmd_1.json"), JSON.stringify(old));
+    removeProcessRecord(dir, "cmd_1", undefined);
+    expect(readProcessRecords(dir)).toEqual([]);
+    expect(manager(dir, home).list()).toEqual([]);
+    expect(readdirSync(dir)).toEqual([REGISTRY_FILE]);
   });
 });
