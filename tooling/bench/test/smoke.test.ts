@@ -2,6 +2,7 @@ import { execFile } from "node:child_process";
 import { resolve } from "node:path";
 import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
+import { penguinBin } from "../src/penguin-bin.js";
 import { BENCHMARKS } from "../src/registry.js";
 import type { BenchRow } from "../src/table.js";
 
@@ -19,10 +20,14 @@ interface JsonReport {
   failures: { benchmark: string; error: string }[];
 }
 
-async function runner(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+async function runner(
+  args: string[],
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<{ code: number; stdout: string; stderr: string }> {
   try {
     const { stdout, stderr } = await run(process.execPath, [RUNNER, ...args], {
       timeout: BENCHMARK_TIMEOUT_MS,
+      env,
     });
     return { code: 0, stdout, stderr };
   } catch (error) {
@@ -84,4 +89,33 @@ describe("the runner", () => {
     expect(result.code).toBe(2);
     expect(result.stderr).toMatch(/Unknown option '--fast'/);
   });
+
+  it(
+    "end_to_end compares with a baseline build run beside this one, and refuses a baseline that is not there",
+    async () => {
+      // The same build as its own baseline: the rows are there, with figures of both runs.
+      const compared = await runner(["--quick", "--json", "end_to_end"], {
+        ...process.env,
+        BENCH_END_TO_END_BASELINE: penguinBin(),
+      });
+      expect(compared.code).toBe(0);
+      const rows = (JSON.parse(compared.stdout) as JsonReport).rows;
+      const value = (metric: string) => rows.find((row) => row.metric === metric)?.value;
+      for (const metric of [
+        "baseline build: start to first request",
+        "baseline build: per round (5 rounds)",
+        "penguin run / baseline build: per round (5 rounds)",
+        "baseline build: peak RSS of the process tree",
+      ]) {
+        expect(value(metric), metric).toBeGreaterThan(0);
+      }
+      const missing = await runner(["--quick", "--json", "end_to_end"], {
+        ...process.env,
+        BENCH_END_TO_END_BASELINE: "/no/such/build/dist/bin.cjs",
+      });
+      expect(missing.code).not.toBe(0);
+      expect(`${missing.stdout}${missing.stderr}`).toContain("BENCH_END_TO_END_BASELINE names no file");
+    },
+    2 * BENCHMARK_TIMEOUT_MS,
+  );
 });

@@ -1,5 +1,5 @@
-import { mkdtempSync } from "node:fs";
-import { dirname, join } from "node:path";
+import { existsSync, mkdtempSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { type RecordedRequest, type ScriptTurnInput, startFakeLlm } from "@penguin/fake-llm";
 import type { Benchmark, BenchOptions } from "../benchmark.js";
@@ -37,6 +37,21 @@ function countFromEnv(env: NodeJS.ProcessEnv, name: string, what: string, fallba
   if (!Number.isInteger(count) || count < 1)
     throw new Error(`${name} must be a whole number of ${what}, not "${chosen}"`);
   return count;
+}
+/**
+ * Another build's `dist/bin.cjs` (a worktree of an earlier commit, installed and built), run
+ * interleaved with this build's in the same run: two builds measured in separate runs differ by
+ * the machine's load as much as by their code.
+ */
+const BASELINE_ENV = "BENCH_END_TO_END_BASELINE";
+
+/** The baseline build's binary named by `env`, if any; a name of no file is refused. */
+function baselineFromEnv(env: NodeJS.ProcessEnv): string | undefined {
+  const chosen = env[BASELINE_ENV];
+  if (chosen === undefined || chosen === "") return undefined;
+  const bin = resolve(chosen);
+  if (!existsSync(bin)) throw new Error(`${BASELINE_ENV} names no file: ${bin}`);
+  return bin;
 }
 const QUICK_RUNS = 1;
 const API_KEY = "sk-bench-end-to-end";
@@ -86,6 +101,7 @@ export const endToEnd: Benchmark = {
   async run({ quick }: BenchOptions): Promise<BenchRow[]> {
     const rounds = quick ? QUICK_ROUNDS : countFromEnv(process.env, ROUNDS_ENV, "rounds", FULL_ROUNDS);
     const runs = quick ? QUICK_RUNS : countFromEnv(process.env, RUNS_ENV, "runs", FULL_RUNS);
+    const baselineBin = baselineFromEnv(process.env);
     const dirs = makeBenchDirs("end-to-end");
     let arrivals: Arrival[] = [];
     const llm = await startFakeLlm({
@@ -159,6 +175,7 @@ export const endToEnd: Benchmark = {
       "-m",
       "Run the rounds.",
     ];
+    const baselineArgs = baselineBin === undefined ? undefined : [baselineBin, ...penguinArgs.slice(1)];
     const loopArgs = [bareLoopScript(), `${llm.url}/v1`, MODEL_ID, "Run the rounds."];
     const quiet = (args: string[]) => () =>
       runProcessOk(process.execPath, args, { env: freshEnv(), stdout: "discard" });
@@ -167,6 +184,7 @@ export const endToEnd: Benchmark = {
       // Warm-up: the page cache holds Node, the bundle and bash before anything is timed.
       await runLoop("penguin run", penguinArgs);
       await runLoop("bare loop", loopArgs);
+      if (baselineArgs) await runLoop("baseline build", baselineArgs);
       // Its first run creates the default agent; the timed runs in this HOME find it there.
       const laterHome = mkdtempSync(join(dirs.root, "home-later-"));
       await runLoop("penguin run, later run", penguinArgs, laterHome);
@@ -176,6 +194,7 @@ export const endToEnd: Benchmark = {
       const penguin: LoopRun[] = [];
       const loop: LoopRun[] = [];
       const later: LoopRun[] = [];
+      const baseline: LoopRun[] = [];
       // Interleaved, so a burst of load from another job on the shared machine hits every side alike.
       for (let i = 0; i < runs; i++) {
         node.push(await timeMs(quiet(["-e", "0"])));
@@ -184,8 +203,9 @@ export const endToEnd: Benchmark = {
         loop.push(await runLoop("bare loop", loopArgs));
         penguin.push(await runLoop("penguin run", penguinArgs));
         later.push(await runLoop("penguin run, later run", penguinArgs, laterHome));
+        if (baselineArgs) baseline.push(await runLoop("baseline build", baselineArgs));
       }
-      return rows(this.name, { rounds, runs, node, version, help, penguin, loop, later });
+      return rows(this.name, { rounds, runs, node, version, help, penguin, loop, later, baseline });
     } finally {
       await llm.close();
       dirs.cleanup();
@@ -204,6 +224,8 @@ interface Samples {
   /** `penguin run` in a HOME it has run in before (its default agent in place). */
   later: LoopRun[];
   loop: LoopRun[];
+  /** `penguin run` of the baseline build, in a fresh HOME; empty without one. */
+  baseline: LoopRun[];
 }
 
 function rows(benchmark: string, s: Samples): BenchRow[] {
@@ -269,5 +291,31 @@ function rows(benchmark: string, s: Samples): BenchRow[] {
     ),
     ...bothLoops("bytes of the first request", (run) => run.firstRequestBytes, "bytes"),
     ...bothLoops("bytes of all requests", (run) => run.allRequestsBytes, "bytes"),
+    ...(s.baseline.length > 0 ? baselineRows(s, row) : []),
+  ];
+}
+
+/** This build beside the baseline build, run for run: their figures and this build's share of its. */
+function baselineRows(
+  s: Samples,
+  row: (metric: string, value: number, unit: string) => BenchRow,
+): BenchRow[] {
+  const of = (runs: LoopRun[], pick: (run: LoopRun) => number) => median(runs.map(pick));
+  const figures: [string, (run: LoopRun) => number][] = [
+    ["start to first request", (run) => run.toFirstRequestMs],
+    [`per round (${s.rounds} rounds)`, (run) => run.perRoundMs],
+    ["first round", (run) => run.firstRoundMs],
+    ["median round", (run) => run.medianRoundMs],
+  ];
+  return [
+    ...figures.flatMap(([metric, pick]) => [
+      row(`baseline build: ${metric}`, of(s.baseline, pick), "ms"),
+      row(`penguin run / baseline build: ${metric}`, of(s.penguin, pick) / of(s.baseline, pick), "ratio"),
+    ]),
+    row(
+      "baseline build: peak RSS of the process tree",
+      of(s.baseline, (run) => run.peakRssBytes) / MiB,
+      "MiB",
+    ),
   ];
 }
