@@ -62,7 +62,7 @@ export function envelopeCheckSchema(): JsonSchema {
 /** The property every branch requires with a string constant of its own, if there is one. */
 function discriminatorOf(branches: JsonSchema[]): string | undefined {
   const constantOf = (branch: JsonSchema, key: string): unknown =>
-    ((branch.properties as Record<string, JsonSchema> | undefined)?.[key] ?? {}).const;
+    (branch.properties as Record<string, JsonSchema> | undefined)?.[key]?.const;
   const candidates = Object.keys((branches[0]?.properties as object | undefined) ?? {});
   return candidates.find((key) => {
     const constants = branches.map((branch) => constantOf(branch, key));
