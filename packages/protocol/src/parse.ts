@@ -70,7 +70,7 @@ export function parseEnvelopeLine(line: string): ParseResult {
 /**
  * Why a value is not a valid envelope, or undefined when it is one: what a writer asks of every
  * record before it stores it. A valid value is recognised by the precompiled check of the
- * protocol's JSON Schema (scripts/gen-envelope-check.ts), some ten times cheaper than zod's walk
+ * protocol's JSON Schema (scripts/gen-envelope-check.ts), four to five times cheaper than zod's walk
  * of a session's first few hundred records; anything it refuses goes to zod, which is the
  * authority and explains the refusal. Tests hold the two to the same verdicts.
  */
