@@ -20,9 +20,9 @@ const MCP_SDK = "@modelcontextprotocol/sdk";
 /** The Agent Client Protocol SDK: `penguin acp` only. */
 const ACP_SDK = "@agentclientprotocol/sdk";
 /**
- * Loaded only when their first use comes: a tool call (ajv's runtime helpers; its compiler for a
- * schema not built in), an edit (diff), a log file (pino), a PDF, the model's text on a terminal
- * (marked: a pipe gets the text as written).
+ * Loaded only when their first use comes: a tool call whose schema is not built in (ajv's
+ * compiler), an edit (diff), a log file (pino), a PDF, the model's text on a terminal (marked: a
+ * pipe gets the text as written).
  */
 const ON_FIRST_USE = ["ajv", "diff", "pino", "pdfjs-dist", "html-to-text", "@penguin/server", "marked"];
 const CASSETTE = join(REPO_ROOT, "examples/quickstart.cassette.yaml");
