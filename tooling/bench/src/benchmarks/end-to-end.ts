@@ -228,17 +228,21 @@ interface Samples {
   baseline: LoopRun[];
 }
 
+/** The median of one figure over runs. */
+function medianOf(runs: LoopRun[], pick: (run: LoopRun) => number): number {
+  return median(runs.map(pick));
+}
+
 function rows(benchmark: string, s: Samples): BenchRow[] {
-  const of = (runs: LoopRun[], pick: (run: LoopRun) => number) => median(runs.map(pick));
   const nodeMs = median(s.node);
   const versionRatio = median(s.version) / nodeMs;
   const helpRatio = median(s.help) / nodeMs;
-  const toRequest = of(s.penguin, (run) => run.toFirstRequestMs);
-  const laterToRequest = of(s.later, (run) => run.toFirstRequestMs);
-  const perRound = of(s.penguin, (run) => run.perRoundMs);
-  const loopPerRound = of(s.loop, (run) => run.perRoundMs);
+  const toRequest = medianOf(s.penguin, (run) => run.toFirstRequestMs);
+  const laterToRequest = medianOf(s.later, (run) => run.toFirstRequestMs);
+  const perRound = medianOf(s.penguin, (run) => run.perRoundMs);
+  const loopPerRound = medianOf(s.loop, (run) => run.perRoundMs);
   const perRoundRatio = perRound / loopPerRound;
-  const peakRss = of(s.penguin, (run) => run.peakRssBytes) / MiB;
+  const peakRss = medianOf(s.penguin, (run) => run.peakRssBytes) / MiB;
   const row = (metric: string, value: number, unit: string, target?: [string, boolean]): BenchRow => ({
     benchmark,
     metric,
@@ -248,8 +252,8 @@ function rows(benchmark: string, s: Samples): BenchRow[] {
   });
   /** The same figure of the bare loop and of `penguin run`, in that order. */
   const bothLoops = (metric: string, pick: (run: LoopRun) => number, unit: string): BenchRow[] => [
-    row(`bare loop: ${metric}`, of(s.loop, pick), unit),
-    row(`penguin run: ${metric}`, of(s.penguin, pick), unit),
+    row(`bare loop: ${metric}`, medianOf(s.loop, pick), unit),
+    row(`penguin run: ${metric}`, medianOf(s.penguin, pick), unit),
   ];
   return [
     row(`node -e 0 (median of ${s.runs})`, nodeMs, "ms"),
@@ -261,7 +265,7 @@ function rows(benchmark: string, s: Samples): BenchRow[] {
     // What `fetch` alone costs a start: the bare loop is little more than one request.
     row(
       "bare loop to first request / node -e 0",
-      of(s.loop, (run) => run.toFirstRequestMs) / nodeMs,
+      medianOf(s.loop, (run) => run.toFirstRequestMs) / nodeMs,
       "ratio",
     ),
     row("penguin run to first request / node -e 0", toRequest / nodeMs, "ratio", [
@@ -282,11 +286,11 @@ function rows(benchmark: string, s: Samples): BenchRow[] {
     ...bothLoops("first round", (run) => run.firstRoundMs, "ms"),
     ...bothLoops("median round", (run) => run.medianRoundMs, "ms"),
     row("penguin per round / bare loop per round", perRoundRatio, "ratio", ["<= 1.3", perRoundRatio <= 1.3]),
-    row("bare loop: peak RSS of the process tree", of(s.loop, (run) => run.peakRssBytes) / MiB, "MiB"),
+    row("bare loop: peak RSS of the process tree", medianOf(s.loop, (run) => run.peakRssBytes) / MiB, "MiB"),
     row("penguin run: peak RSS of the process tree", peakRss, "MiB", ["<= 100", peakRss <= 100]),
     row(
       "penguin run: peak RSS of its own process",
-      of(s.penguin, (run) => run.peakRootRssBytes) / MiB,
+      medianOf(s.penguin, (run) => run.peakRootRssBytes) / MiB,
       "MiB",
     ),
     ...bothLoops("bytes of the first request", (run) => run.firstRequestBytes, "bytes"),
@@ -300,7 +304,6 @@ function baselineRows(
   s: Samples,
   row: (metric: string, value: number, unit: string) => BenchRow,
 ): BenchRow[] {
-  const of = (runs: LoopRun[], pick: (run: LoopRun) => number) => median(runs.map(pick));
   const figures: [string, (run: LoopRun) => number][] = [
     ["start to first request", (run) => run.toFirstRequestMs],
     [`per round (${s.rounds} rounds)`, (run) => run.perRoundMs],
@@ -309,12 +312,16 @@ function baselineRows(
   ];
   return [
     ...figures.flatMap(([metric, pick]) => [
-      row(`baseline build: ${metric}`, of(s.baseline, pick), "ms"),
-      row(`penguin run / baseline build: ${metric}`, of(s.penguin, pick) / of(s.baseline, pick), "ratio"),
+      row(`baseline build: ${metric}`, medianOf(s.baseline, pick), "ms"),
+      row(
+        `penguin run / baseline build: ${metric}`,
+        medianOf(s.penguin, pick) / medianOf(s.baseline, pick),
+        "ratio",
+      ),
     ]),
     row(
       "baseline build: peak RSS of the process tree",
-      of(s.baseline, (run) => run.peakRssBytes) / MiB,
+      medianOf(s.baseline, (run) => run.peakRssBytes) / MiB,
       "MiB",
     ),
   ];
