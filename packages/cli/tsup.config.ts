@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { defineConfig, type Options } from "tsup";
 
@@ -36,6 +37,17 @@ export const englishOnlyZodLocales: NonNullable<Options["esbuildPlugins"]>[numbe
   },
 };
 
+/**
+ * The package's version as a constant of the build (src/version.ts), read from package.json when
+ * the build starts: a start then reads no package.json.
+ */
+export const VERSION_DEFINE: Record<string, string> = {
+  __PENGUIN_CLI_VERSION__: JSON.stringify(
+    (JSON.parse(readFileSync(join(import.meta.dirname, "package.json"), "utf8")) as { version: string })
+      .version,
+  ),
+};
+
 /** Compiled into the CLI's own files: the workspace packages, and what a run needs before its first request. */
 export const INLINED = [
   "@penguin/core",
@@ -59,6 +71,7 @@ export default defineConfig({
   noExternal: INLINED,
   external: ["@penguin/server"],
   esbuildPlugins: [englishOnlyZodLocales],
+  define: VERSION_DEFINE,
   banner: {
     js: 'import { createRequire as __penguinCreateRequire } from "node:module"; const require = __penguinCreateRequire(import.meta.url);',
   },

@@ -5,7 +5,7 @@ import {
   BUNDLE_WRAPPER_HEAD,
   BUNDLE_WRAPPER_TAIL,
 } from "./src/launch/bundle-wrapper.js";
-import { englishOnlyZodLocales, INLINED } from "./tsup.config.js";
+import { englishOnlyZodLocales, INLINED, VERSION_DEFINE } from "./tsup.config.js";
 
 /**
  * `dist/cli.cjs`: the whole CLI in one CommonJS file, for `bin.cjs` to compile with V8's code cache
@@ -37,7 +37,7 @@ export default defineConfig([
     ...COMMONJS_FILE,
     entry: { cli: "src/start-up-bundle-entry.ts" },
     // `import.meta.url` from the file's own path (bundle-wrapper.ts), not tsup's shim.
-    define: { "import.meta.url": BUNDLE_IMPORT_META_URL },
+    define: { "import.meta.url": BUNDLE_IMPORT_META_URL, ...VERSION_DEFINE },
     // Whitespace and syntax only, names kept (stack traces still name every function): a third less
     // to read at each start (2.5 → 1.7 MB), some 4 % of the CPU to the first request (measured).
     minifyWhitespace: true,

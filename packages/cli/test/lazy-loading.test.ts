@@ -1,5 +1,6 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { pathToFileURL } from "node:url";
 import { startFakeLlm } from "@penguin/fake-llm";
 import { presetToolDefinitions } from "@penguin/state";
 import { execa } from "execa";
@@ -82,6 +83,8 @@ describe("penguin run loads only the SDKs its session uses", () => {
     expect(loads).not.toContain(OPENAI_SDK);
     expect(loads).not.toContain(ANTHROPIC_SDK);
     expect(loads).not.toContain(MCP_SDK);
+    // The version is a constant of the build (src/version.ts): no start reads the CLI's package.json.
+    expect(run.loads()).not.toContain(pathToFileURL(join(REPO_ROOT, "packages/cli/package.json")).href);
   });
 
   test("a run against an OpenAI-compatible server loads openai, not @anthropic-ai/sdk nor the MCP SDK", async () => {
