@@ -12,6 +12,7 @@ import { mcpRequestSize } from "./benchmarks/mcp-request-size.js";
 import { readFileTail } from "./benchmarks/read-file-tail.js";
 import { requestSize } from "./benchmarks/request-size.js";
 import { sandboxOverhead } from "./benchmarks/sandbox-overhead.js";
+import { startUpModules } from "./benchmarks/start-up-modules.js";
 import { trace } from "./benchmarks/trace.js";
 
 /** Every benchmark, in the order the runner runs and prints them. */
@@ -29,6 +30,7 @@ export const BENCHMARKS: readonly Benchmark[] = [
   requestSize,
   mcpRequestSize,
   cliStart,
+  startUpModules,
   endToEnd,
 ];
 

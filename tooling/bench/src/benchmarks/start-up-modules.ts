@@ -1,0 +1,85 @@
+import { mkdtempSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { startFakeLlm } from "@penguin/fake-llm";
+import type { Benchmark, BenchOptions } from "../benchmark.js";
+import { median } from "../measure.js";
+import { nodeStartEnv } from "../node-start-env.js";
+import { penguinBin } from "../penguin-bin.js";
+import { runProcessOk } from "../processes.js";
+import type { BenchRow } from "../table.js";
+import { MODULE_TIMES_ENV, makeTimedCli, moduleLabel } from "../timed-bundle.js";
+import { makeBenchDirs } from "../workdir.js";
+
+// Which of the CLI's modules take the time of `penguin run` before its first model request: a
+// copy of the built CLI whose bundle times the first evaluation of each module (timed-bundle.ts),
+// run against fake-llm. Times are each module's own (the modules it evaluates in turn are theirs),
+// medians over the runs; modules the bundle evaluates as it starts (the CLI's own top level) are
+// not wrapped by the bundler and not counted.
+
+const FULL_RUNS = 10;
+const QUICK_RUNS = 2;
+/** The modules named one by one; the rest are in the total. */
+const SHOWN_MODULES = 12;
+const API_KEY = "sk-bench-start-up-modules";
+
+export const startUpModules: Benchmark = {
+  name: "start_up_modules",
+  summary: "which modules of the CLI's bundle take the time before penguin run's first model request",
+  async run({ quick }: BenchOptions): Promise<BenchRow[]> {
+    const runs = quick ? QUICK_RUNS : FULL_RUNS;
+    const dirs = makeBenchDirs("start-up-modules");
+    const llm = await startFakeLlm({ apiKey: API_KEY });
+    try {
+      const bin = makeTimedCli(penguinBin(), join(dirs.root, "cli"));
+      const timesFile = join(dirs.root, "module-times.json");
+      const env = nodeStartEnv({
+        HOME: dirs.home,
+        NO_COLOR: "1",
+        OPENAI_API_KEY: API_KEY,
+        OPENAI_BASE_URL: `${llm.url}/v1`,
+        PENGUIN_CODE_CACHE: join(dirs.root, "code-cache"),
+        [MODULE_TIMES_ENV]: timesFile,
+      });
+      const runOnce = async (): Promise<Map<string, number>> => {
+        llm.setScript([{ text: "Hi." }]);
+        const workspace = mkdtempSync(join(dirs.root, "ws-"));
+        await runProcessOk(
+          process.execPath,
+          [bin, "run", "--model", "openai/fake-model", "-w", workspace, "-m", "hi"],
+          {
+            env,
+            stdout: "discard",
+          },
+        );
+        return new Map(JSON.parse(readFileSync(timesFile, "utf8")) as Array<[string, number]>);
+      };
+      // The first run makes the code cache and the default agent, as a user's first run does.
+      await runOnce();
+      const samples: Array<Map<string, number>> = [];
+      for (let i = 0; i < runs; i++) samples.push(await runOnce());
+      const names = new Set(samples.flatMap((sample) => [...sample.keys()]));
+      const medians = [...names]
+        .map((name) => ({ name, ms: median(samples.map((sample) => sample.get(name) ?? 0)) }))
+        .sort((a, b) => b.ms - a.ms);
+      const totals = samples.map((sample) => [...sample.values()].reduce((sum, ms) => sum + ms, 0));
+      return [
+        {
+          benchmark: this.name,
+          metric: `modules evaluated before the first request (of ${runs} runs)`,
+          value: median(samples.map((sample) => sample.size)),
+          unit: "modules",
+        },
+        { benchmark: this.name, metric: "their evaluation, all together", value: median(totals), unit: "ms" },
+        ...medians.slice(0, SHOWN_MODULES).map(({ name, ms }) => ({
+          benchmark: this.name,
+          metric: `evaluating ${moduleLabel(name)}`,
+          value: ms,
+          unit: "ms",
+        })),
+      ];
+    } finally {
+      await llm.close();
+      dirs.cleanup();
+    }
+  },
+};
