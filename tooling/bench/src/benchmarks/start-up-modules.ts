@@ -7,12 +7,12 @@ import { nodeStartEnv } from "../node-start-env.js";
 import { penguinBin } from "../penguin-bin.js";
 import { runProcessOk } from "../processes.js";
 import type { BenchRow } from "../table.js";
-import { MODULE_TIMES_ENV, makeTimedCli, moduleLabel } from "../timed-bundle.js";
+import { MODULE_TIMES_ENV, type ModuleTimes, makeTimedCli, moduleLabel } from "../timed-bundle.js";
 import { makeBenchDirs } from "../workdir.js";
 
-// Which of the CLI's modules take the time of `penguin run` before its first model request: a
-// copy of the built CLI whose bundle times the first evaluation of each module (timed-bundle.ts),
-// run against fake-llm. Times are each module's own (the modules it evaluates in turn are theirs),
+// Which of the CLI's modules take the time of `penguin run` before its first model request, and
+// how many zod schemas they build: a copy of the built CLI whose bundle times the first evaluation
+// of each module (timed-bundle.ts), run against fake-llm. Times are each module's own (the modules it evaluates in turn are theirs),
 // medians over the runs; modules the bundle evaluates as it starts (the CLI's own top level) are
 // not wrapped by the bundler and not counted.
 
@@ -20,6 +20,8 @@ const FULL_RUNS = 10;
 const QUICK_RUNS = 2;
 /** The modules named one by one; the rest are in the total. */
 const SHOWN_MODULES = 12;
+/** The modules named with the zod schemas they build. */
+const SCHEMA_BUILDERS_SHOWN = 4;
 const API_KEY = "sk-bench-start-up-modules";
 
 export const startUpModules: Benchmark = {
@@ -40,7 +42,7 @@ export const startUpModules: Benchmark = {
         PENGUIN_CODE_CACHE: join(dirs.root, "code-cache"),
         [MODULE_TIMES_ENV]: timesFile,
       });
-      const runOnce = async (): Promise<Map<string, number>> => {
+      const runOnce = async (): Promise<ModuleTimes> => {
         llm.setScript([{ text: "Hi." }]);
         const workspace = mkdtempSync(join(dirs.root, "ws-"));
         await runProcessOk(
@@ -51,12 +53,17 @@ export const startUpModules: Benchmark = {
             stdout: "discard",
           },
         );
-        return new Map(JSON.parse(readFileSync(timesFile, "utf8")) as Array<[string, number]>);
+        return JSON.parse(readFileSync(timesFile, "utf8")) as ModuleTimes;
       };
       // The first run makes the code cache and the default agent, as a user's first run does.
       await runOnce();
-      const samples: Array<Map<string, number>> = [];
-      for (let i = 0; i < runs; i++) samples.push(await runOnce());
+      const runsSeen: ModuleTimes[] = [];
+      for (let i = 0; i < runs; i++) runsSeen.push(await runOnce());
+      const samples = runsSeen.map((seen) => new Map(seen.ms));
+      // The same modules build the same schemas at every start: the last run's count.
+      const schemas = new Map(runsSeen.at(-1)?.schemas ?? []);
+      const schemaTotal = [...schemas.values()].reduce((sum, count) => sum + count, 0);
+      const schemaBuilders = [...schemas].filter(([, count]) => count > 0).sort((a, b) => b[1] - a[1]);
       const names = new Set(samples.flatMap((sample) => [...sample.keys()]));
       const medians = [...names]
         .map((name) => ({ name, ms: median(samples.map((sample) => sample.get(name) ?? 0)) }))
@@ -70,6 +77,18 @@ export const startUpModules: Benchmark = {
           unit: "modules",
         },
         { benchmark: this.name, metric: "their evaluation, all together", value: median(totals), unit: "ms" },
+        {
+          benchmark: this.name,
+          metric: "zod schemas built before the first request",
+          value: schemaTotal,
+          unit: "schemas",
+        },
+        ...schemaBuilders.slice(0, SCHEMA_BUILDERS_SHOWN).map(([name, count]) => ({
+          benchmark: this.name,
+          metric: `zod schemas built by ${moduleLabel(name)}`,
+          value: count,
+          unit: "schemas",
+        })),
         ...medians.slice(0, SHOWN_MODULES).map(({ name, ms }) => ({
           benchmark: this.name,
           metric: `evaluating ${moduleLabel(name)}`,
