@@ -12,9 +12,9 @@ import { makeBenchDirs } from "../workdir.js";
 
 // Which of the CLI's modules take the time of `penguin run` before its first model request, and
 // how many zod schemas they build: a copy of the built CLI whose bundle times the first evaluation
-// of each module (timed-bundle.ts), run against fake-llm. Times are each module's own (the modules it evaluates in turn are theirs),
-// medians over the runs; modules the bundle evaluates as it starts (the CLI's own top level) are
-// not wrapped by the bundler and not counted.
+// of each module (timed-bundle.ts), run against fake-llm. Times are each module's own (the modules
+// it evaluates in turn count as theirs), medians over the runs; what the bundle evaluates as it
+// starts (the CLI's own top level) is not wrapped by the bundler and not counted.
 
 const FULL_RUNS = 10;
 const QUICK_RUNS = 2;
