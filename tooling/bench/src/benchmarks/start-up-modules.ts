@@ -30,7 +30,13 @@ export const startUpModules: Benchmark = {
   async run({ quick }: BenchOptions): Promise<BenchRow[]> {
     const runs = quick ? QUICK_RUNS : FULL_RUNS;
     const dirs = makeBenchDirs("start-up-modules");
-    const llm = await startFakeLlm({ apiKey: API_KEY });
+    let firstRequestAt: bigint | undefined;
+    const llm = await startFakeLlm({
+      apiKey: API_KEY,
+      onRequest: () => {
+        firstRequestAt ??= process.hrtime.bigint();
+      },
+    });
     try {
       const bin = makeTimedCli(penguinBin(), join(dirs.root, "cli"));
       const timesFile = join(dirs.root, "module-times.json");
@@ -42,26 +48,28 @@ export const startUpModules: Benchmark = {
         PENGUIN_CODE_CACHE: join(dirs.root, "code-cache"),
         [MODULE_TIMES_ENV]: timesFile,
       });
-      const runOnce = async (): Promise<ModuleTimes> => {
+      /** One run's module times, and the milliseconds from its spawn to fake-llm's first request. */
+      const runOnce = async (): Promise<{ times: ModuleTimes; toFirstRequestMs: number }> => {
         llm.setScript([{ text: "Hi." }]);
         const workspace = mkdtempSync(join(dirs.root, "ws-"));
+        firstRequestAt = undefined;
+        const start = process.hrtime.bigint();
         await runProcessOk(
           process.execPath,
           [bin, "run", "--model", "openai/fake-model", "-w", workspace, "-m", "hi"],
-          {
-            env,
-            stdout: "discard",
-          },
+          { env, stdout: "discard" },
         );
-        return JSON.parse(readFileSync(timesFile, "utf8")) as ModuleTimes;
+        if (firstRequestAt === undefined) throw new Error("penguin run made no model request");
+        const times = JSON.parse(readFileSync(timesFile, "utf8")) as ModuleTimes;
+        return { times, toFirstRequestMs: Number(firstRequestAt - start) / 1e6 };
       };
       // The first run makes the code cache and the default agent, as a user's first run does.
       await runOnce();
-      const runsSeen: ModuleTimes[] = [];
+      const runsSeen: Array<{ times: ModuleTimes; toFirstRequestMs: number }> = [];
       for (let i = 0; i < runs; i++) runsSeen.push(await runOnce());
-      const samples = runsSeen.map((seen) => new Map(seen.ms));
+      const samples = runsSeen.map((seen) => new Map(seen.times.ms));
       // The same modules build the same schemas at every start: the last run's count.
-      const schemas = new Map(runsSeen.at(-1)?.schemas ?? []);
+      const schemas = new Map(runsSeen.at(-1)?.times.schemas ?? []);
       const schemaTotal = [...schemas.values()].reduce((sum, count) => sum + count, 0);
       const schemaBuilders = [...schemas].filter(([, count]) => count > 0).sort((a, b) => b[1] - a[1]);
       const names = new Set(samples.flatMap((sample) => [...sample.keys()]));
@@ -77,6 +85,18 @@ export const startUpModules: Benchmark = {
           unit: "modules",
         },
         { benchmark: this.name, metric: "their evaluation, all together", value: median(totals), unit: "ms" },
+        {
+          benchmark: this.name,
+          metric: "start to first request (this copy of the CLI)",
+          value: median(runsSeen.map((seen) => seen.toFirstRequestMs)),
+          unit: "ms",
+        },
+        {
+          benchmark: this.name,
+          metric: "module evaluation / start to first request",
+          value: median(runsSeen.map((seen, i) => (totals[i] ?? 0) / seen.toFirstRequestMs)),
+          unit: "ratio",
+        },
         {
           benchmark: this.name,
           metric: "zod schemas built before the first request",
