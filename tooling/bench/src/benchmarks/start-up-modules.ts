@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { startFakeLlm } from "@penguin/fake-llm";
 import type { Benchmark, BenchOptions } from "../benchmark.js";
@@ -24,6 +24,12 @@ const SHOWN_MODULES = 12;
 const SCHEMA_BUILDERS_SHOWN = 4;
 const API_KEY = "sk-bench-start-up-modules";
 
+/** One run: its module times, and the milliseconds from its spawn to fake-llm's first request. */
+interface RunSeen {
+  times: ModuleTimes;
+  toFirstRequestMs: number;
+}
+
 export const startUpModules: Benchmark = {
   name: "start_up_modules",
   summary: "which modules of the CLI's bundle take the time before penguin run's first model request",
@@ -48,11 +54,12 @@ export const startUpModules: Benchmark = {
         PENGUIN_CODE_CACHE: join(dirs.root, "code-cache"),
         [MODULE_TIMES_ENV]: timesFile,
       });
-      /** One run's module times, and the milliseconds from its spawn to fake-llm's first request. */
-      const runOnce = async (): Promise<{ times: ModuleTimes; toFirstRequestMs: number }> => {
+      const runOnce = async (): Promise<RunSeen> => {
         llm.setScript([{ text: "Hi." }]);
         const workspace = mkdtempSync(join(dirs.root, "ws-"));
         firstRequestAt = undefined;
+        // A run that writes no times must not be read as the one before it.
+        rmSync(timesFile, { force: true });
         const start = process.hrtime.bigint();
         await runProcessOk(
           process.execPath,
@@ -65,7 +72,7 @@ export const startUpModules: Benchmark = {
       };
       // The first run makes the code cache and the default agent, as a user's first run does.
       await runOnce();
-      const runsSeen: Array<{ times: ModuleTimes; toFirstRequestMs: number }> = [];
+      const runsSeen: RunSeen[] = [];
       for (let i = 0; i < runs; i++) runsSeen.push(await runOnce());
       const samples = runsSeen.map((seen) => new Map(seen.times.ms));
       // The same modules build the same schemas at every start: the last run's count.
