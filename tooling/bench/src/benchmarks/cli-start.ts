@@ -1,9 +1,10 @@
-import { type FakeLlm, startFakeLlm } from "@penguin/fake-llm";
+import { startFakeLlm } from "@penguin/fake-llm";
 import type { Benchmark, BenchOptions } from "../benchmark.js";
+import { runToFirstRequest } from "../first-request.js";
 import { median, timeMs } from "../measure.js";
 import { nodeStartEnv } from "../node-start-env.js";
 import { penguinBin } from "../penguin-bin.js";
-import { runProcess, runProcessOk } from "../processes.js";
+import { runProcessOk } from "../processes.js";
 import type { BenchRow } from "../table.js";
 import { makeBenchDirs } from "../workdir.js";
 
@@ -13,23 +14,6 @@ import { makeBenchDirs } from "../workdir.js";
 const FULL_RUNS = 10;
 const QUICK_RUNS = 3;
 const API_KEY = "sk-bench-cli";
-const REQUEST_TIMEOUT_MS = 30_000;
-
-/**
- * Milliseconds from spawning `penguin run` to fake-llm recording its request; the process is
- * then left to finish (its answer is one short text) and must exit 0.
- */
-async function runToFirstRequest(llm: FakeLlm, args: string[], env: NodeJS.ProcessEnv): Promise<number> {
-  llm.setScript([{ text: "Hi." }]);
-  const seen = llm.requests.length;
-  const start = process.hrtime.bigint();
-  const exit = runProcess(process.execPath, args, { env, stdout: "discard" });
-  await llm.waitForRequests(seen + 1, { timeoutMs: REQUEST_TIMEOUT_MS });
-  const ms = Number(process.hrtime.bigint() - start) / 1e6;
-  const result = await exit;
-  if (result.code !== 0) throw new Error(`penguin run exited with ${result.code}: ${result.stderr.trim()}`);
-  return ms;
-}
 
 export const cliStart: Benchmark = {
   name: "cli_start",

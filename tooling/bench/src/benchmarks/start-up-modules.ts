@@ -2,10 +2,10 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { startFakeLlm } from "@penguin/fake-llm";
 import type { Benchmark, BenchOptions } from "../benchmark.js";
+import { runToFirstRequest } from "../first-request.js";
 import { median } from "../measure.js";
 import { nodeStartEnv } from "../node-start-env.js";
 import { penguinBin } from "../penguin-bin.js";
-import { runProcessOk } from "../processes.js";
 import type { BenchRow } from "../table.js";
 import { MODULE_TIMES_ENV, type ModuleTimes, makeTimedCli, moduleLabel } from "../timed-bundle.js";
 import { makeBenchDirs } from "../workdir.js";
@@ -36,13 +36,7 @@ export const startUpModules: Benchmark = {
   async run({ quick }: BenchOptions): Promise<BenchRow[]> {
     const runs = quick ? QUICK_RUNS : FULL_RUNS;
     const dirs = makeBenchDirs("start-up-modules");
-    let firstRequestAt: bigint | undefined;
-    const llm = await startFakeLlm({
-      apiKey: API_KEY,
-      onRequest: () => {
-        firstRequestAt ??= process.hrtime.bigint();
-      },
-    });
+    const llm = await startFakeLlm({ apiKey: API_KEY });
     try {
       const bin = makeTimedCli(penguinBin(), join(dirs.root, "cli"));
       const timesFile = join(dirs.root, "module-times.json");
@@ -55,20 +49,13 @@ export const startUpModules: Benchmark = {
         [MODULE_TIMES_ENV]: timesFile,
       });
       const runOnce = async (): Promise<RunSeen> => {
-        llm.setScript([{ text: "Hi." }]);
         const workspace = mkdtempSync(join(dirs.root, "ws-"));
-        firstRequestAt = undefined;
         // A run that writes no times must not be read as the one before it.
         rmSync(timesFile, { force: true });
-        const start = process.hrtime.bigint();
-        await runProcessOk(
-          process.execPath,
-          [bin, "run", "--model", "openai/fake-model", "-w", workspace, "-m", "hi"],
-          { env, stdout: "discard" },
-        );
-        if (firstRequestAt === undefined) throw new Error("penguin run made no model request");
+        const args = [bin, "run", "--model", "openai/fake-model", "-w", workspace, "-m", "hi"];
+        const toFirstRequestMs = await runToFirstRequest(llm, args, env);
         const times = JSON.parse(readFileSync(timesFile, "utf8")) as ModuleTimes;
-        return { times, toFirstRequestMs: Number(firstRequestAt - start) / 1e6 };
+        return { times, toFirstRequestMs };
       };
       // The first run makes the code cache and the default agent, as a user's first run does.
       await runOnce();
