@@ -44,6 +44,9 @@ describe("penguin acp", () => {
     const init = await acp.initialize();
     expect(init.protocolVersion).toBe(1);
     expect(init.agentInfo?.name).toBe("penguin");
+    // The one-file build's version constant (src/version.ts) is the package's.
+    const packageJson = JSON.parse(readFileSync(join(import.meta.dirname, "../package.json"), "utf8"));
+    expect(init.agentInfo?.version).toBe(packageJson.version);
     expect(init.agentCapabilities?.loadSession).toBe(true);
     expect(init.agentCapabilities?.promptCapabilities).toEqual({
       image: true,

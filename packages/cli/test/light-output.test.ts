@@ -1,4 +1,4 @@
-import { writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { execa } from "execa";
 import { describe, expect, test } from "vitest";
@@ -36,6 +36,9 @@ describe("penguin --version and --help from the build's file", () => {
       const [built, commander] = await Promise.all([penguin(args), throughCommander(args)]);
       expect(built, args.join(" ") || "(no arguments)").toEqual(commander);
     }
+    // The build writes the version in (src/version.ts): it is the package's.
+    const packageJson = JSON.parse(readFileSync(join(import.meta.dirname, "../package.json"), "utf8"));
+    expect((await penguin(["--version"])).stdout.trim()).toBe(packageJson.version);
     const help = await penguin(["--help"]);
     expect(help.stdout).toContain("Usage: penguin [options] [command]");
     expect(help.stdout).toContain("run [options]");
