@@ -56,7 +56,9 @@ const TIMED_HELPERS = [
 export function makeTimedCli(bin: string, into: string): string {
   const dist = dirname(bin);
   const pkg = dirname(dist);
-  cpSync(dist, join(into, "dist"), { recursive: true, filter: (source) => !source.endsWith(".map") });
+  // Source maps and the shipped code cache (made for the untimed bundle) are of no use to the copy.
+  const needed = (source: string) => !source.endsWith(".map") && !source.endsWith(".cache");
+  cpSync(dist, join(into, "dist"), { recursive: true, filter: needed });
   cpSync(join(pkg, "package.json"), join(into, "package.json"));
   symlinkSync(join(pkg, "node_modules"), join(into, "node_modules"));
   const bundleFile = join(into, "dist", "cli.cjs");
