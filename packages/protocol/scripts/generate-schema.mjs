@@ -1,9 +1,10 @@
 // Writes dist/schema.json: the JSON Schema (draft 2020-12) of one envelope, generated from the
 // zod schemas that the package itself validates with, so clients in other languages check a
-// stream against exactly the same rules. Runs after tsup (it reads the built dist/index.js).
+// stream against exactly the same rules. Runs after tsup (it reads the built dist/index.js and dist/schemas.js).
 import { writeFileSync } from "node:fs";
 import { z } from "zod";
-import { OmniMessageSchema, PROTOCOL_VERSION } from "../dist/index.js";
+import { PROTOCOL_VERSION } from "../dist/index.js";
+import { OmniMessageSchema } from "../dist/schemas.js";
 
 // "input" describes what a reader accepts: fields with a default (session_meta's
 // protocol_version) are optional, as in traces written before the field existed.

@@ -1,50 +1,62 @@
 import { z } from "zod";
-import { EventPayloadSchema } from "./events.js";
-import { nonEmptyString } from "./fields.js";
-import { type ModelPayload, ModelPayloadSchema } from "./model-messages.js";
-import { type SessionMetaPayload, SessionMetaPayloadSchema } from "./session-meta.js";
+import { eventSchemas } from "./events.js";
+import { fieldSchemas } from "./fields.js";
+import type { ModelPayload } from "./model-messages.js";
+import { modelMessageSchemas } from "./model-messages.js";
+import { onFirstUse } from "./on-first-use.js";
+import type { SessionMetaPayload } from "./session-meta.js";
+import { sessionMetaSchemas } from "./session-meta.js";
 
-/**
- * Child session ids, outer to inner, for messages a subagent produced; absent for the main
- * session's own messages.
- */
-const origin = z.array(nonEmptyString).optional();
-/** ISO 8601 UTC. */
-const timestamp = nonEmptyString;
+/** The schemas of this module, built on the first call (on-first-use.ts). */
+export const envelopeSchemas = onFirstUse(() => {
+  const { EventPayloadSchema } = eventSchemas();
+  const { nonEmptyString } = fieldSchemas();
+  const { ModelPayloadSchema } = modelMessageSchemas();
+  const { SessionMetaPayloadSchema } = sessionMetaSchemas();
 
-// Envelopes, like payloads, keep fields they do not know: a reader of an older version passes a
-// newer writer's additions through instead of dropping them.
+  /**
+   * Child session ids, outer to inner, for messages a subagent produced; absent for the main
+   * session's own messages.
+   */
+  const origin = z.array(nonEmptyString).optional();
+  /** ISO 8601 UTC. */
+  const timestamp = nonEmptyString;
 
-export const SessionMetaEnvelopeSchema = z.looseObject({
-  timestamp,
-  type: z.literal("session_meta"),
-  payload: SessionMetaPayloadSchema,
-  origin,
+  // Envelopes, like payloads, keep fields they do not know: a reader of an older version passes a
+  // newer writer's additions through instead of dropping them.
+
+  const SessionMetaEnvelopeSchema = z.looseObject({
+    timestamp,
+    type: z.literal("session_meta"),
+    payload: SessionMetaPayloadSchema,
+    origin,
+  });
+  const ModelMsgEnvelopeSchema = z.looseObject({
+    timestamp,
+    type: z.literal("model_msg"),
+    payload: ModelPayloadSchema,
+    origin,
+  });
+  const EventMsgEnvelopeSchema = z.looseObject({
+    timestamp,
+    type: z.literal("event_msg"),
+    payload: EventPayloadSchema,
+    origin,
+  });
+
+  /** The one message format: what the SDK yields, what a trace line stores, what SSE carries. */
+  const OmniMessageSchema = z.discriminatedUnion("type", [
+    SessionMetaEnvelopeSchema,
+    ModelMsgEnvelopeSchema,
+    EventMsgEnvelopeSchema,
+  ]);
+  return { SessionMetaEnvelopeSchema, ModelMsgEnvelopeSchema, EventMsgEnvelopeSchema, OmniMessageSchema };
 });
-export const ModelMsgEnvelopeSchema = z.looseObject({
-  timestamp,
-  type: z.literal("model_msg"),
-  payload: ModelPayloadSchema,
-  origin,
-});
-export const EventMsgEnvelopeSchema = z.looseObject({
-  timestamp,
-  type: z.literal("event_msg"),
-  payload: EventPayloadSchema,
-  origin,
-});
-
-/** The one message format: what the SDK yields, what a trace line stores, what SSE carries. */
-export const OmniMessageSchema = z.discriminatedUnion("type", [
-  SessionMetaEnvelopeSchema,
-  ModelMsgEnvelopeSchema,
-  EventMsgEnvelopeSchema,
-]);
-
-export type SessionMetaEnvelope = z.infer<typeof SessionMetaEnvelopeSchema>;
-export type ModelMsgEnvelope = z.infer<typeof ModelMsgEnvelopeSchema>;
-export type EventMsgEnvelope = z.infer<typeof EventMsgEnvelopeSchema>;
-export type AnyOmniMessage = z.infer<typeof OmniMessageSchema>;
+type Schemas = ReturnType<typeof envelopeSchemas>;
+export type SessionMetaEnvelope = z.infer<Schemas["SessionMetaEnvelopeSchema"]>;
+export type ModelMsgEnvelope = z.infer<Schemas["ModelMsgEnvelopeSchema"]>;
+export type EventMsgEnvelope = z.infer<Schemas["EventMsgEnvelopeSchema"]>;
+export type AnyOmniMessage = z.infer<Schemas["OmniMessageSchema"]>;
 
 type AnyPayload = AnyOmniMessage["payload"];
 type EnvelopeOf<P> = {

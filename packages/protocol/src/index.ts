@@ -1,5 +1,8 @@
 // @penguin/protocol: the one message format of Penguin (stream, trace and wire).
-// Pure TypeScript with no Node APIs, so it runs in a browser too.
+// Pure TypeScript with no Node APIs, so it runs in a browser too. Loading it builds no zod
+// schema: each module's schemas are built when first asked for, through its accessor
+// (`envelopeSchemas()`, `scriptSchemas()`, ...), which the parsers call; the schemas as
+// constants are the `@penguin/protocol/schemas` entry.
 
 export {
   agentFinished,
@@ -11,17 +14,12 @@ export {
 } from "./agent-event-builders.js";
 export {
   type AgentFinishedPayload,
-  AgentFinishedPayloadSchema,
   type AgentLaunchedPayload,
-  AgentLaunchedPayloadSchema,
   type AgentStoppedPayload,
-  AgentStoppedPayloadSchema,
+  agentEventSchemas,
   type NoticeDeliveredPayload,
-  NoticeDeliveredPayloadSchema,
   type QuestionAnsweredPayload,
-  QuestionAnsweredPayloadSchema,
   type QuestionAskedPayload,
-  QuestionAskedPayloadSchema,
 } from "./agent-events.js";
 export {
   matchesComplete,
@@ -71,122 +69,81 @@ export {
 export { changesReverted, fileCheckpoint, taskChanges } from "./checkpoint-event-builders.js";
 export {
   type ChangesRevertedPayload,
-  ChangesRevertedPayloadSchema,
   type CommandChanges,
-  CommandChangesSchema,
   type CommandFileChange,
-  CommandFileChangeSchema,
+  checkpointEventSchemas,
   type FileChange,
-  FileChangeSchema,
   type FileCheckpointPayload,
-  FileCheckpointPayloadSchema,
   type PathState,
-  PathStateSchema,
   type RevertConflict,
-  RevertConflictSchema,
   type TaskChangesPayload,
-  TaskChangesPayloadSchema,
 } from "./checkpoint-events.js";
 export {
   APPROVAL_MODES,
   type ApprovalMode,
-  ApprovalModeSchema,
+  commonSchemas,
   type Fidelity,
-  FidelitySchema,
   type Permission,
-  PermissionSchema,
   type Sender,
-  SenderSchema,
   STOP_REASONS,
   type StopReason,
-  StopReasonSchema,
   type TokenCounts,
-  TokenCountsSchema,
 } from "./common.js";
 export {
   type AnyOmniMessage,
   type EventMsgEnvelope,
+  envelopeSchemas,
   type ModelMsgEnvelope,
   type OmniMessage,
-  OmniMessageSchema,
   type SessionMetaEnvelope,
 } from "./envelope.js";
 export { errorMessage, errorStack } from "./error-message.js";
 export {
   type ApprovalDecisionPayload,
-  ApprovalDecisionPayloadSchema,
   type DecisionSource,
-  DecisionSourceSchema,
   type EventOf,
   type EventPayload,
-  EventPayloadSchema,
   type EventType,
+  eventSchemas,
   type GoalFinishedPayload,
-  GoalFinishedPayloadSchema,
   type GoalOutcome,
-  GoalOutcomeSchema,
   type HookResultPayload,
-  HookResultPayloadSchema,
   type LimitReachedPayload,
-  LimitReachedPayloadSchema,
   type McpConnectEndPayload,
-  McpConnectEndPayloadSchema,
   type McpServerConnectResult,
-  McpServerConnectResultSchema,
   type MessageDeliveredPayload,
-  MessageDeliveredPayloadSchema,
   type MessageSentPayload,
-  MessageSentPayloadSchema,
   type TokenUsagePayload,
-  TokenUsagePayloadSchema,
   type ToolSpec,
-  ToolSpecSchema,
   type WarningPayload,
-  WarningPayloadSchema,
 } from "./events.js";
 export { activityResolved, toolDispatched, toolEffect } from "./journal-event-builders.js";
 export {
   type ActivityResolvedPayload,
-  ActivityResolvedPayloadSchema,
   type FileEffect,
-  FileEffectSchema,
+  journalEventSchemas,
   type ToolDispatchedPayload,
-  ToolDispatchedPayloadSchema,
   type ToolEffectPayload,
-  ToolEffectPayloadSchema,
 } from "./journal-events.js";
 export { METRICS_SUMMARIES, type MetricsRow, type MetricsSummary } from "./metrics.js";
 export {
   COMPLETE_MODEL_TYPES,
   type CompleteModelPayload,
-  CompleteModelPayloadSchema,
   type ImageUrlPayload,
-  ImageUrlPayloadSchema,
   type InlineDataPayload,
-  InlineDataPayloadSchema,
   type ModelPayload,
-  ModelPayloadSchema,
+  modelMessageSchemas,
   PARTIAL_TYPES,
   type PartialEventType,
-  PartialEventTypeSchema,
   type PartialPayload,
-  PartialPayloadSchema,
   type PartialTextPayload,
-  PartialTextPayloadSchema,
   type PartialThinkingPayload,
-  PartialThinkingPayloadSchema,
   type PartialToolCallOutputPayload,
-  PartialToolCallOutputPayloadSchema,
   type PartialToolCallPayload,
-  PartialToolCallPayloadSchema,
   type TextPayload,
-  TextPayloadSchema,
   type ThinkingPayload,
-  ThinkingPayloadSchema,
   type ToolCallOutputPayload,
-  ToolCallOutputPayloadSchema,
   type ToolCallPayload,
-  ToolCallPayloadSchema,
 } from "./model-messages.js";
 export {
   type EnvelopeError,
@@ -199,31 +156,21 @@ export { planProposed, planUpdated } from "./plan-event-builders.js";
 export {
   PLAN_STEP_STATUSES,
   type PlanProposedPayload,
-  PlanProposedPayloadSchema,
   type PlanStep,
-  PlanStepSchema,
   type PlanStepStatus,
-  PlanStepStatusSchema,
   type PlanUpdatedPayload,
-  PlanUpdatedPayloadSchema,
+  planEventSchemas,
 } from "./plan-events.js";
 export {
   type ModelScript,
-  ModelScriptSchema,
   type ScriptToolCall,
-  ScriptToolCallSchema,
   type ScriptTurn,
-  ScriptTurnSchema,
   type ScriptUsage,
-  ScriptUsageSchema,
+  scriptSchemas,
 } from "./script.js";
-export { type SessionMetaPayload, SessionMetaPayloadSchema } from "./session-meta.js";
+export { type SessionMetaPayload, sessionMetaSchemas } from "./session-meta.js";
 export { splitIntoPartials } from "./split.js";
-export {
-  CALL_DESCRIPTION_KEYS,
-  readStreamingArgument,
-  type StreamingString,
-} from "./streaming-arguments.js";
+export { CALL_DESCRIPTION_KEYS, readStreamingArgument, type StreamingString } from "./streaming-arguments.js";
 export {
   addTokenCounts,
   ESTIMATED_CHARS_PER_TOKEN,

@@ -1,5 +1,5 @@
 import type { z } from "zod";
-import { type OmniMessage, OmniMessageSchema } from "./envelope.js";
+import { envelopeSchemas, type OmniMessage } from "./envelope.js";
 import { isEnvelope } from "./envelope-check.generated.js";
 
 /** Why a value is not a valid envelope: the path of the first bad field and what is wrong. */
@@ -50,13 +50,22 @@ let envelopesChecked = 0;
 export function parseEnvelope(value: unknown): ParseResult {
   const jitless = envelopesChecked < ENVELOPE_CHECKS_BEFORE_COMPILE;
   if (jitless) envelopesChecked += 1;
-  const result = OmniMessageSchema.safeParse(value, jitless ? { jitless: true } : undefined);
+  const result = envelopeSchemas().OmniMessageSchema.safeParse(
+    value,
+    jitless ? { jitless: true } : undefined,
+  );
   // The schema has checked the value; the cast only spreads the union per payload kind.
   if (result.success) return { ok: true, value: result.data as OmniMessage };
   return { ok: false, error: firstIssue(result.error) };
 }
 
-/** Parses one JSON line (a trace line, an SSE data field) into an envelope. Never throws. */
+/**
+ * Parses one JSON line (a trace line, an SSE data field) into an envelope. Never throws. A line
+ * whose value zod would return unchanged (every line a current writer wrote) is recognised by the
+ * precompiled check (scripts/gen-envelope-check.ts) and returned as parsed, so reading a trace
+ * builds no schema; zod parses the rest (an older line it fills defaults in, a broken one it
+ * explains).
+ */
 export function parseEnvelopeLine(line: string): ParseResult {
   let value: unknown;
   try {
@@ -64,6 +73,8 @@ export function parseEnvelopeLine(line: string): ParseResult {
   } catch (err) {
     return { ok: false, error: { path: "", message: `not valid JSON: ${(err as Error).message}` } };
   }
+  // The value is this function's own (fresh from JSON.parse), so no caller shares it.
+  if (isEnvelope(value)) return { ok: true, value: value as OmniMessage };
   return parseEnvelope(value);
 }
 
@@ -72,7 +83,8 @@ export function parseEnvelopeLine(line: string): ParseResult {
  * record before it stores it. A valid value is recognised by the precompiled check of the
  * protocol's JSON Schema (scripts/gen-envelope-check.ts), four to five times cheaper than zod's walk
  * of a session's first few hundred records; anything it refuses goes to zod, which is the
- * authority and explains the refusal. Tests hold the two to the same verdicts.
+ * authority and explains the refusal. Tests hold the check to accepting only what zod returns
+ * unchanged.
  */
 export function envelopeError(value: unknown): EnvelopeError | undefined {
   if (isEnvelope(value)) return undefined;

@@ -1,5 +1,6 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
+import { isDeepStrictEqual } from "node:util";
 import { describe, expect, test } from "vitest";
 import {
   envelopeCheckSchema,
@@ -7,23 +8,28 @@ import {
   generateEnvelopeCheckModule,
 } from "../scripts/gen-envelope-check.js";
 import { isEnvelope } from "../src/envelope-check.generated.js";
-import { envelopeError, parseEnvelope } from "../src/index.js";
+import { envelopeError, parseEnvelope, parseEnvelopeLine } from "../src/index.js";
 import { everyKind, viaJson, withField } from "./fixtures/every-kind.js";
 
-// The trace checks every record with the precompiled check of the protocol's JSON Schema and asks
-// zod only about what it refuses (parse.ts, `envelopeError`). The check must therefore never
-// accept what zod refuses: these tests hold the two to the same verdict on a value of every
-// kind the schema knows and on thousands of broken copies of them.
+// The trace checks every record it writes, and every line it reads, with the precompiled check
+// of the JSON Schema of zod's output, and asks zod only about what the check refuses (parse.ts).
+// A line the check accepts is returned as it was parsed, so the check must accept exactly what
+// zod accepts and returns unchanged: these tests hold the two to the same verdict on a value of
+// every kind the schema knows and on thousands of broken copies of them.
 
 type JsonSchema = { [key: string]: unknown };
 
 const PACKAGE_ROOT = join(import.meta.dirname, "..");
 const ROOT = envelopeCheckSchema();
 
-/** The check's verdict and zod's, on a JSON copy of the value (as a trace line holds it). */
+/**
+ * The check's verdict and zod's, on a JSON copy of the value (as a trace line holds it): zod's is
+ * whether it accepts the value and returns it unchanged (no default filled in, no field dropped).
+ */
 function verdicts(value: unknown): { check: boolean; zod: boolean } {
   const copy = value === undefined ? undefined : viaJson(value);
-  return { check: isEnvelope(copy), zod: parseEnvelope(copy).ok };
+  const parsed = parseEnvelope(copy);
+  return { check: isEnvelope(copy), zod: parsed.ok && isDeepStrictEqual(parsed.value, copy) };
 }
 
 function resolve(schema: JsonSchema): JsonSchema {
@@ -177,6 +183,42 @@ describe("the precompiled envelope check", () => {
   test("refuses what is not an object, as zod does", () => {
     for (const value of [undefined, null, 42, "envelope", [], [everyKind().user_text]]) {
       expect(verdicts(value)).toEqual({ check: false, zod: false });
+    }
+  });
+});
+
+describe("what zod would change", () => {
+  test("a session_meta without protocol_version (written before versioning) goes to zod, which fills it in", () => {
+    const meta = viaJson(everyKind().session_meta) as { payload: Record<string, unknown> };
+    delete meta.payload.protocol_version;
+    expect(isEnvelope(meta)).toBe(false);
+    const parsed = parseEnvelopeLine(JSON.stringify(meta));
+    expect(parsed.ok && parsed.value.type === "session_meta" && parsed.value.payload.protocol_version).toBe(
+      1,
+    );
+  });
+
+  test("a field zod drops (an unknown key of a left-out tool) goes to zod, which drops it", () => {
+    const ready = withField(everyKind().mcp_connect_end, "payload.results", [
+      {
+        server: "docs",
+        transport: "stdio",
+        status: "completed",
+        duration_ms: 5,
+        left_out: [{ tool: "t", reason: "r", extra: 1 }],
+      },
+    ]);
+    expect(isEnvelope(ready)).toBe(false);
+    const parsed = parseEnvelopeLine(JSON.stringify(ready));
+    expect(parsed.ok).toBe(true);
+    expect(JSON.stringify(parsed.ok && parsed.value)).not.toContain("extra");
+  });
+
+  test("a line the check accepts is returned as it was written, field for field", () => {
+    for (const [kind, message] of Object.entries(everyKind())) {
+      const line = JSON.stringify(message);
+      const parsed = parseEnvelopeLine(line);
+      expect(parsed.ok && JSON.stringify(parsed.value), kind).toBe(line);
     }
   });
 });

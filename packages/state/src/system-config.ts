@@ -1,4 +1,4 @@
-import { ApprovalModeSchema } from "@penguin/protocol";
+import { APPROVAL_MODES } from "@penguin/protocol";
 import { z } from "zod";
 import { CompactionSettingsSchema, DEFAULT_COMPACTION_PROMPT } from "./compaction-config.js";
 import { type ConfigResult, defaultsOf, loadYamlConfig, parseYamlConfig } from "./config-errors.js";
@@ -72,7 +72,7 @@ export const ModelSettingsSchema = z.strictObject({
 });
 
 export const ApprovalSettingsSchema = z.strictObject({
-  mode: ApprovalModeSchema,
+  mode: z.enum(APPROVAL_MODES),
 });
 
 /** Limits for one task; a limit that is absent does not apply. */

@@ -1,5 +1,6 @@
 import { existsSync, readFileSync } from "node:fs";
-import { type ModelScript, ModelScriptSchema, type ScriptTurnSchema } from "@penguin/protocol";
+import type { ModelScript } from "@penguin/protocol";
+import { ModelScriptSchema, type ScriptTurnSchema } from "@penguin/protocol/schemas";
 import { parseDocument } from "yaml";
 import type { z } from "zod";
 

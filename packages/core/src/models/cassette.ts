@@ -1,5 +1,5 @@
 import { readFileSync } from "node:fs";
-import { errorMessage, type ModelScript, ModelScriptSchema } from "@penguin/protocol";
+import { errorMessage, type ModelScript, scriptSchemas } from "@penguin/protocol";
 import { isNode, LineCounter, parseDocument } from "yaml";
 
 /**
@@ -52,7 +52,7 @@ export function parseCassette(text: string, file: string): ModelScript {
       }),
     );
   }
-  const result = ModelScriptSchema.safeParse(document.toJS());
+  const result = scriptSchemas().ModelScriptSchema.safeParse(document.toJS());
   if (result.success) return result.data;
   throw new CassetteError(
     file,

@@ -5,9 +5,9 @@ import {
   type CompleteModelPayload,
   errorMessage,
   type ModelScript,
-  ModelScriptSchema,
   type OmniMessage,
   type ScriptTurn,
+  scriptSchemas,
 } from "@penguin/protocol";
 import { stringify } from "yaml";
 import { SecretRedactor } from "../environment/redact.js";
@@ -227,7 +227,7 @@ export function createRecordingModel(
   };
   const save = () => {
     // Validated before it is written: a recording that its own replay could not read is a bug.
-    const valid = ModelScriptSchema.parse(cassette);
+    const valid = scriptSchemas().ModelScriptSchema.parse(cassette);
     writeAtomically(file, stringify(valid, { lineWidth: 0 }));
   };
   save();

@@ -1,4 +1,4 @@
-import { CommandChangesSchema } from "@penguin/protocol";
+import { CommandChangesSchema } from "@penguin/protocol/schemas";
 import { z } from "zod";
 
 // The bodies of GET /api/sessions/:id/changes and POST /api/sessions/:id/revert: a session's

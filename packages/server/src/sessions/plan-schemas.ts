@@ -1,4 +1,4 @@
-import { ApprovalModeSchema } from "@penguin/protocol";
+import { ApprovalModeSchema } from "@penguin/protocol/schemas";
 import { z } from "zod";
 import { SessionSchema, TaskStateSchema } from "./schemas.js";
 

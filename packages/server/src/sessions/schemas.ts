@@ -1,4 +1,4 @@
-import { ApprovalModeSchema as ApprovalModeValues, OmniMessageSchema } from "@penguin/protocol";
+import { ApprovalModeSchema as ApprovalModeValues, OmniMessageSchema } from "@penguin/protocol/schemas";
 import { z } from "zod";
 import { SafeIdSchema } from "../http/ids.js";
 import { allUsersParameter } from "../http/list-scope.js";
