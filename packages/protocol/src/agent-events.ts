@@ -3,16 +3,16 @@ import { commonSchemas } from "./common.js";
 import { fieldSchemas } from "./fields.js";
 import { onFirstUse } from "./on-first-use.js";
 
+// The events of agents that work together (launch_agent, stop_agent, ask, notices). Each is
+// recorded in the trace of the agent that did or received the thing, with the ids that connect
+// the traces: `agent_run_id` (`root` or `sub_N`), `question_id`, `notice_id`. Messages between
+// agents are `message_sent` / `message_delivered` (events.ts).
+
 /** The schemas of this module, built on the first call (on-first-use.ts). */
 export const agentEventSchemas = onFirstUse(() => {
   const { StopReasonSchema } = commonSchemas();
   const { anyString, nonEmptyString, nonNegativeInt, optionalNonNegativeInt, optionalString } =
     fieldSchemas();
-
-  // The events of agents that work together (launch_agent, stop_agent, ask, notices). Each is
-  // recorded in the trace of the agent that did or received the thing, with the ids that connect
-  // the traces: `agent_run_id` (`root` or `sub_N`), `question_id`, `notice_id`. Messages between
-  // agents are `message_sent` / `message_delivered` (events.ts).
 
   /**
    * launch_agent started a child (in the launcher's trace, beside the `subagent` pointer to the

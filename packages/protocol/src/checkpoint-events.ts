@@ -2,16 +2,16 @@ import { z } from "zod";
 import { fieldSchemas } from "./fields.js";
 import { onFirstUse } from "./on-first-use.js";
 
+// Checkpoints of the files a task changes, so that the task can be reverted. Every record names
+// its change set: a task of the top-level session (`"3"`, the task's number in that session's
+// trace) or a revert (`"undo-1"`), whose own changes can be reverted in turn. The records are in
+// the top-level session's trace, subagents' and named agents' changes included (they belong to
+// the task that launched them). The content they point at lives in the session's scratchpad
+// (`checkpoints/blobs/<sha256>`).
+
 /** The schemas of this module, built on the first call (on-first-use.ts). */
 export const checkpointEventSchemas = onFirstUse(() => {
   const { anyBoolean, anyString, nonEmptyString, nonNegativeInt, optionalNonEmptyString } = fieldSchemas();
-
-  // Checkpoints of the files a task changes, so that the task can be reverted. Every record names
-  // its change set: a task of the top-level session (`"3"`, the task's number in that session's
-  // trace) or a revert (`"undo-1"`), whose own changes can be reverted in turn. The records are in
-  // the top-level session's trace, subagents' and named agents' changes included (they belong to
-  // the task that launched them). The content they point at lives in the session's scratchpad
-  // (`checkpoints/blobs/<sha256>`).
 
   const sha256 = z.string().regex(/^[0-9a-f]{64}$/);
 

@@ -7,6 +7,8 @@ import { journalEventSchemas } from "./journal-events.js";
 import { onFirstUse } from "./on-first-use.js";
 import { planEventSchemas } from "./plan-events.js";
 
+// Events: everything that happens in a session besides model messages.
+
 /** The schemas of this module, built on the first call (on-first-use.ts). */
 export const eventSchemas = onFirstUse(() => {
   const {
@@ -33,8 +35,6 @@ export const eventSchemas = onFirstUse(() => {
   const { ActivityResolvedPayloadSchema, ToolDispatchedPayloadSchema, ToolEffectPayloadSchema } =
     journalEventSchemas();
   const { PlanProposedPayloadSchema, PlanUpdatedPayloadSchema } = planEventSchemas();
-
-  // Events: everything that happens in a session besides model messages.
 
   /** A tool as the model is offered it; front ends pick a call's display form from `parameters`. */
   const ToolSpecSchema = z.looseObject({

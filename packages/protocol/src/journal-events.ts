@@ -2,20 +2,20 @@ import { z } from "zod";
 import { fieldSchemas } from "./fields.js";
 import { onFirstUse } from "./on-first-use.js";
 
+// The journal of tool calls ("Work that survives a crash"). Each tool call leaves, in the trace of
+// the agent that made it, one durable record per step:
+//   intent      the complete `tool_call` (model-messages.ts), recorded as soon as it streamed in;
+//   decision    its `approval_decision`;
+//   dispatched  `tool_dispatched`, recorded before the tool starts;
+//   effect      `tool_effect`, recorded by a tool that changes files or starts a process, before
+//               it does (the evidence a resume checks);
+//   result      its `tool_call_output`.
+// A call dispatched without a result is **uncertain**: it may have had effects. `activity_resolved`
+// records the decision taken on it (`retry` or `accept`) and the evidence behind it.
+
 /** The schemas of this module, built on the first call (on-first-use.ts). */
 export const journalEventSchemas = onFirstUse(() => {
   const { nonEmptyString, optionalNonEmptyString, optionalString } = fieldSchemas();
-
-  // The journal of tool calls ("Work that survives a crash"). Each tool call leaves, in the trace of
-  // the agent that made it, one durable record per step:
-  //   intent      the complete `tool_call` (model-messages.ts), recorded as soon as it streamed in;
-  //   decision    its `approval_decision`;
-  //   dispatched  `tool_dispatched`, recorded before the tool starts;
-  //   effect      `tool_effect`, recorded by a tool that changes files or starts a process, before
-  //               it does (the evidence a resume checks);
-  //   result      its `tool_call_output`.
-  // A call dispatched without a result is **uncertain**: it may have had effects. `activity_resolved`
-  // records the decision taken on it (`retry` or `accept`) and the evidence behind it.
 
   /** The Environment starts the tool (approved, arguments valid, its locks held). */
   const ToolDispatchedPayloadSchema = z.looseObject({

@@ -18,12 +18,12 @@ export const PARTIAL_TYPES = [
   "partial_tool_call_output",
 ] as const;
 
+// Complete model messages: what the model context is made of, what a trace stores.
+
 /** The schemas of this module, built on the first call (on-first-use.ts). */
 export const modelMessageSchemas = onFirstUse(() => {
   const { FidelitySchema, SenderSchema, StopReasonSchema } = commonSchemas();
   const { anyString, nonEmptyString, optionalString } = fieldSchemas();
-
-  // Complete model messages: what the model context is made of, what a trace stores.
 
   const completeBase = {
     stop_reason: StopReasonSchema.optional(),

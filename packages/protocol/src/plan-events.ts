@@ -5,12 +5,12 @@ import { onFirstUse } from "./on-first-use.js";
 /** Where one step of the plan stands. */
 export const PLAN_STEP_STATUSES = ["pending", "in_progress", "done"] as const;
 
+// The plan of a session: the checklist the model keeps with `update_plan` (`plan_updated`), and
+// the plan a task in plan mode ends with, for the person to approve (`plan_proposed`).
+
 /** The schemas of this module, built on the first call (on-first-use.ts). */
 export const planEventSchemas = onFirstUse(() => {
   const { anyString, nonEmptyString, optionalString } = fieldSchemas();
-
-  // The plan of a session: the checklist the model keeps with `update_plan` (`plan_updated`), and
-  // the plan a task in plan mode ends with, for the person to approve (`plan_proposed`).
 
   const PlanStepStatusSchema = z.enum(PLAN_STEP_STATUSES);
 
