@@ -1,6 +1,7 @@
 // Writes dist/schema.json: the JSON Schema (draft 2020-12) of one envelope, generated from the
 // zod schemas that the package itself validates with, so clients in other languages check a
-// stream against exactly the same rules. Runs after tsup (it reads the built dist/index.js and dist/schemas.js).
+// stream against exactly the same rules. Runs after tsup (it reads the built dist/index.js and
+// dist/schemas.js).
 import { writeFileSync } from "node:fs";
 import { z } from "zod";
 import { PROTOCOL_VERSION } from "../dist/index.js";

@@ -4,6 +4,7 @@ import { onFirstUse } from "./on-first-use.js";
 
 /** Why a model request, a tool call or a task ended. */
 export const STOP_REASONS = ["completed", "failed", "aborted", "timeout", "malformed", "auth"] as const;
+
 /**
  * The approval modes, defined here once for every package and the web app: "--approve takes
  * four modes: allow-all (default) / deny-all / read-only / always-ask", and the server and web
