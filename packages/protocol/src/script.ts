@@ -93,7 +93,7 @@ export const scriptSchemas = onFirstUse(() => {
     description: optionalString,
     turns: z.array(ScriptTurnSchema),
   });
-  return { ScriptToolCallSchema, ScriptUsageSchema, ScriptErrorSchema, ScriptTurnSchema, ModelScriptSchema };
+  return { ScriptToolCallSchema, ScriptUsageSchema, ScriptTurnSchema, ModelScriptSchema };
 });
 type Schemas = ReturnType<typeof scriptSchemas>;
 export type ScriptToolCall = z.infer<Schemas["ScriptToolCallSchema"]>;
