@@ -36,6 +36,17 @@ test("loading the main entry, building envelopes and reading current lines build
   expect(built.count).toBe(0);
 });
 
+test("a trace of every kind the builders make is written and read back without a schema", async () => {
+  const protocol = await import("../src/index.js");
+  const { everyKind } = await import("./fixtures/every-kind.js");
+  for (const [kind, message] of Object.entries(everyKind())) {
+    const line = JSON.stringify(message);
+    expect(protocol.envelopeError(JSON.parse(line)), kind).toBeUndefined();
+    expect(protocol.parseEnvelopeLine(line).ok, kind).toBe(true);
+  }
+  expect(built.count).toBe(0);
+});
+
 test("a parse by zod builds the schemas it needs, once", async () => {
   const protocol = await import("../src/index.js");
   const broken = JSON.stringify({ ...protocol.userText("hi"), type: "no_such_kind" });
