@@ -80,8 +80,8 @@ export function parseEnvelopeLine(line: string): ParseResult {
 
 /**
  * Why a value is not a valid envelope, or undefined when it is one: what a writer asks of every
- * record before it stores it. A valid value is recognised by the precompiled check of the
- * protocol's JSON Schema (scripts/gen-envelope-check.ts), four to five times cheaper than zod's walk
+ * record before it stores it. A valid value is recognised by the precompiled check of the JSON
+ * Schema of zod's output (scripts/gen-envelope-check.ts), four to five times cheaper than zod's walk
  * of a session's first few hundred records; anything it refuses goes to zod, which is the
  * authority and explains the refusal. Tests hold the check to accepting only what zod returns
  * unchanged.
