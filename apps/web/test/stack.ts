@@ -4,7 +4,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type FakeLlm, type FakeLlmScript, startFakeLlm } from "@penguin/fake-llm";
 import { type RunningServer, startServer } from "@penguin/server";
-import { ProjectConfigSchema, saveProjectConfig } from "@penguin/state";
+import { saveProjectConfig } from "@penguin/state";
+import { ProjectConfigSchema } from "@penguin/state/schemas";
 import { type Browser, type BrowserContext, chromium, type Page } from "playwright-core";
 import { afterAll, beforeAll } from "vitest";
 

@@ -145,6 +145,8 @@ export {
   type ToolCallOutputPayload,
   type ToolCallPayload,
 } from "./model-messages.js";
+// Also how other packages build their own schemas on first use.
+export { onFirstUse } from "./on-first-use.js";
 export {
   type EnvelopeError,
   envelopeError,

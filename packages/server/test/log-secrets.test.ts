@@ -1,5 +1,6 @@
 import { readFile } from "node:fs/promises";
-import { createAgent, ProjectConfigSchema, REDACTED, saveProjectConfig } from "@penguin/state";
+import { createAgent, REDACTED, saveProjectConfig } from "@penguin/state";
+import { ProjectConfigSchema } from "@penguin/state/schemas";
 import { afterEach, describe, expect, it } from "vitest";
 import { defineRoute, serverLogFile } from "../src/index.js";
 import { adminSession, request, startTestServer, tempDataRoot } from "./helpers.js";

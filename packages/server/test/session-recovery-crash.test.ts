@@ -2,7 +2,8 @@ import { createHash } from "node:crypto";
 import { mkdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { startFakeLlm } from "@penguin/fake-llm";
-import { ProjectConfigSchema, saveProjectConfig } from "@penguin/state";
+import { saveProjectConfig } from "@penguin/state";
+import { ProjectConfigSchema } from "@penguin/state/schemas";
 import { readSession } from "@penguin/trace";
 import { afterEach, describe, expect, it } from "vitest";
 import {

@@ -2,6 +2,8 @@ import type { Dirent } from "node:fs";
 import { access, readdir, readFile } from "node:fs/promises";
 import { isSeq, parseDocument } from "yaml";
 import { agentFileText, withPresetTools } from "./agent-file-text.js";
+import { DEFAULT_AGENT_FILE_TEXT } from "./config-defaults.generated.js";
+import { configDefault } from "./config-defaults.js";
 import {
   type ConfigError,
   formatConfigErrors,
@@ -10,14 +12,13 @@ import {
   PARSED_ONCE,
   parseYamlConfig,
 } from "./config-errors.js";
-import { DEFAULT_AGENT_FILE_TEXT } from "./default-agent-file.generated.js";
 import { agentsDir, DEFAULT_AGENT_ID, isValidAgentId, systemConfigFile } from "./paths.js";
 import { writePrivateFile } from "./private-files.js";
 import {
   loadSystemConfig,
   type SystemConfig,
   type SystemConfigInput,
-  SystemConfigSchema,
+  systemConfigSchemas,
 } from "./system-config.js";
 import type { ToolDefinitionConfig } from "./tool-definitions.js";
 import { missingDefaultTools } from "./tool-registry.js";
@@ -47,18 +48,12 @@ export async function createAgent(
 ): Promise<AgentResult> {
   if (!isValidAgentId(agentId)) return { ok: false, message: `invalid agent id ${JSON.stringify(agentId)}` };
   const file = systemConfigFile(root, agentId);
-  const withTools = withPresetTools(config);
-  const parsed = SystemConfigSchema.safeParse(withTools, PARSED_ONCE);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    return {
-      ok: false,
-      message: `invalid agent config at ${formatFieldPath(issue.path) || "(root)"}: ${issue.message}`,
-    };
-  }
-  // Without a config of its own, the file is the build's text (default-agent-file.generated.js): a
-  // user's first run writes it without stringifying YAML.
+  // Without a config of its own, the file is the build's text and its value the build's
+  // (config-defaults.ts): a user's first run neither stringifies YAML nor builds the schemas.
   const byDefault = Object.keys(config).length === 0;
+  const withTools = withPresetTools(config);
+  const checked = byDefault ? configDefault("defaultAgent") : checkAgentConfig(withTools);
+  if (typeof checked === "string") return { ok: false, message: checked };
   const text = byDefault ? DEFAULT_AGENT_FILE_TEXT : agentFileText(withTools);
   try {
     await writePrivateFile(file, text, { overwrite: false });
@@ -70,9 +65,17 @@ export async function createAgent(
     };
   }
   // The file's value is known, so the next load need not parse the YAML either (yaml-memo.ts).
-  // test/default-agent-file.test.ts checks that the default text reads back as exactly that value.
-  if (byDefault) await writeYamlMemo(file, text, withTools);
-  return { ok: true, agent: { id: agentId, file, config: parsed.data } };
+  // test/config-defaults.test.ts checks that the default text reads back as exactly that value.
+  if (byDefault) await writeYamlMemo(file, text, withTools, checked);
+  return { ok: true, agent: { id: agentId, file, config: checked } };
+}
+
+/** `config` checked by the schema, or what is wrong with it (its first issue). */
+function checkAgentConfig(config: SystemConfigInput): SystemConfig | string {
+  const parsed = systemConfigSchemas().SystemConfigSchema.safeParse(config, PARSED_ONCE);
+  if (parsed.success) return parsed.data;
+  const issue = parsed.error.issues[0];
+  return `invalid agent config at ${formatFieldPath(issue.path) || "(root)"}: ${issue.message}`;
 }
 
 export async function loadAgent(root: string, agentId: string): Promise<AgentLoadResult> {
@@ -148,7 +151,7 @@ export async function syncAgentTools(root: string, agentId: string): Promise<Syn
     const { message } = ioError(file, error);
     return { ok: false, message: `${file}: ${message}` };
   }
-  const parsed = parseYamlConfig(text, file, SystemConfigSchema);
+  const parsed = parseYamlConfig(text, file, systemConfigSchemas().SystemConfigSchema);
   if (!parsed.ok) return { ok: false, message: formatConfigErrors(parsed.errors) };
   const builtin: ToolDefinitionConfig[] | undefined = parsed.config.tools.builtin;
   if (builtin === undefined) return { ok: true, added: [], file };

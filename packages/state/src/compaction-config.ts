@@ -1,3 +1,4 @@
+import { onFirstUse } from "@penguin/protocol";
 import { z } from "zod";
 
 /** "compaction.max_context_length … 256000": a request this large triggers a compaction. */
@@ -21,19 +22,26 @@ export const DEFAULT_COMPACTION_PROMPT = `The conversation so far is about to be
 - the current state of the work and the exact next steps.
 Keep names, paths, identifiers and numbers exact. Answer with the [summary] block only.`;
 
-/** `compaction` in system_config.yaml: when and how a long session's context is compacted. */
-export const CompactionSettingsSchema = z.strictObject({
-  max_context_length: z.number().int().positive().default(DEFAULT_COMPACTION_MAX_CONTEXT_LENGTH),
-  max_session_turns: z
-    .number()
-    .int()
-    .refine((n) => n === -1 || n > 0, "use a positive number of turns, or -1 to never compact by turns")
-    .default(DEFAULT_COMPACTION_MAX_SESSION_TURNS),
-  mode: z.enum(COMPACTION_MODES).default(DEFAULT_COMPACTION_MODE),
-  prompt: z
-    .string()
-    .refine((text) => text.trim() !== "", "compaction.prompt is empty; remove the key to use the default")
-    .optional(),
+/**
+ * The schema of `compaction` in system_config.yaml (when and how a long session's context is
+ * compacted), built on the first call: configuration is checked only when read.
+ */
+export const compactionSchemas = onFirstUse(() => {
+  const CompactionSettingsSchema = z.strictObject({
+    max_context_length: z.number().int().positive().default(DEFAULT_COMPACTION_MAX_CONTEXT_LENGTH),
+    max_session_turns: z
+      .number()
+      .int()
+      .refine((n) => n === -1 || n > 0, "use a positive number of turns, or -1 to never compact by turns")
+      .default(DEFAULT_COMPACTION_MAX_SESSION_TURNS),
+    mode: z.enum(COMPACTION_MODES).default(DEFAULT_COMPACTION_MODE),
+    prompt: z
+      .string()
+      .refine((text) => text.trim() !== "", "compaction.prompt is empty; remove the key to use the default")
+      .optional(),
+  });
+  return { CompactionSettingsSchema };
 });
+type Schemas = ReturnType<typeof compactionSchemas>;
 
-export type CompactionSettings = z.output<typeof CompactionSettingsSchema>;
+export type CompactionSettings = z.output<Schemas["CompactionSettingsSchema"]>;

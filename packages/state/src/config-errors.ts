@@ -2,7 +2,7 @@ import { readFile } from "node:fs/promises";
 import { errorMessage } from "@penguin/protocol";
 import { type Document, isMap, isNode, isPair, isScalar, LineCounter, parseDocument } from "yaml";
 import type { z } from "zod";
-import { readYamlMemo, writeYamlMemo } from "./yaml-memo.js";
+import { readYamlMemo, remembersCheckedConfigs, writeYamlMemo } from "./yaml-memo.js";
 
 /**
  * One problem with a config file, precise enough to fix without guessing: where it is (1-based
@@ -126,13 +126,14 @@ function checkConverted<S extends z.ZodType>(
 }
 
 /**
- * Reads and parses a config file; an unreadable file is one `io` error. The value its text converts
- * to is remembered beside it (yaml-memo.ts), so the next load of the same text skips the YAML parse;
- * the schema checks the value every time, and an invalid config is reported from the YAML itself.
+ * Reads and parses a config file; an unreadable file is one `io` error. What its text converts to is
+ * remembered beside it (yaml-memo.ts), so the next load of the same text skips the YAML parse, and,
+ * when this code checked it before (`rememberCheckedConfigs`), the schema too. Otherwise the schema
+ * checks the value, and an invalid config is reported from the YAML itself.
  */
 export async function loadYamlConfig<S extends z.ZodType>(
   file: string,
-  schema: S,
+  schema: () => S,
 ): Promise<ConfigResult<z.output<S>>> {
   let text: string;
   try {
@@ -141,16 +142,22 @@ export async function loadYamlConfig<S extends z.ZodType>(
     return { ok: false, errors: [ioError(file, error)] };
   }
   const memo = await readYamlMemo(file, text);
+  if (memo?.checked !== undefined) return { ok: true, config: memo.checked.config as z.output<S> };
   if (memo !== undefined) {
-    const parsed = schema.safeParse(memo.value, PARSED_ONCE);
-    if (parsed.success) return { ok: true, config: parsed.data };
+    const parsed = schema().safeParse(memo.value, PARSED_ONCE);
+    if (parsed.success) {
+      if (remembersCheckedConfigs()) await writeYamlMemo(file, text, memo.value, parsed.data);
+      return { ok: true, config: parsed.data };
+    }
   }
   const converted = convertYaml(text, file);
   if (!converted.ok) return converted;
-  // Remembered before the schema sees the value, and whether or not it passes: the memo is the
-  // YAML's value, not the config's.
-  if (memo === undefined) await writeYamlMemo(file, text, converted.data);
-  return checkConverted(converted, file, schema);
+  const result = checkConverted(converted, file, schema());
+  // The memo is the YAML's value, whether or not it passes; the checked config only when it does.
+  if (memo === undefined || (result.ok && remembersCheckedConfigs())) {
+    await writeYamlMemo(file, text, converted.data, result.ok ? result.config : undefined);
+  }
+  return result;
 }
 
 export function ioError(file: string, error: unknown): ConfigError {

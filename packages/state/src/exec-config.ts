@@ -1,5 +1,6 @@
+import { onFirstUse } from "@penguin/protocol";
 import { z } from "zod";
-import { DEFAULT_EXECUTION_PROFILE, ExecutionProfilesSchema, executionProfilesOf } from "./exec-profiles.js";
+import { DEFAULT_EXECUTION_PROFILE, execProfileSchemas, executionProfilesOf } from "./exec-profiles.js";
 
 // `exec` in system_config.yaml: how command tools (exec_command, run_command) start their shell.
 
@@ -15,22 +16,27 @@ export type LoginEnvironmentMode = (typeof LOGIN_ENVIRONMENT_MODES)[number];
 /** "Capture the login environment once per session". */
 export const DEFAULT_LOGIN_ENVIRONMENT_MODE: LoginEnvironmentMode = "once";
 
-export const ExecSettingsSchema = z
-  .strictObject({
-    login_environment: z.enum(LOGIN_ENVIRONMENT_MODES).default(DEFAULT_LOGIN_ENVIRONMENT_MODE),
-    /** The execution profile of a session that does not choose one (see exec-profiles.ts). */
-    profile: z.string().min(1).default(DEFAULT_EXECUTION_PROFILE),
-    /** Profiles besides (or replacing) the built-in `native` and `sandbox`. */
-    profiles: ExecutionProfilesSchema,
-  })
-  .superRefine((exec, ctx) => {
-    const names = Object.keys(executionProfilesOf(exec.profiles));
-    if (!names.includes(exec.profile)) {
-      ctx.addIssue({
-        code: "custom",
-        path: ["profile"],
-        message: `unknown execution profile "${exec.profile}"; the profiles are: ${names.join(", ")}`,
-      });
-    }
-  });
-export type ExecSettings = z.output<typeof ExecSettingsSchema>;
+/** The schema of `exec`, built on the first call (configuration is checked only when read). */
+export const execSettingsSchemas = onFirstUse(() => {
+  const ExecSettingsSchema = z
+    .strictObject({
+      login_environment: z.enum(LOGIN_ENVIRONMENT_MODES).default(DEFAULT_LOGIN_ENVIRONMENT_MODE),
+      /** The execution profile of a session that does not choose one (see exec-profiles.ts). */
+      profile: z.string().min(1).default(DEFAULT_EXECUTION_PROFILE),
+      /** Profiles besides (or replacing) the built-in `native` and `sandbox`. */
+      profiles: execProfileSchemas().ExecutionProfilesSchema,
+    })
+    .superRefine((exec, ctx) => {
+      const names = Object.keys(executionProfilesOf(exec.profiles));
+      if (!names.includes(exec.profile)) {
+        ctx.addIssue({
+          code: "custom",
+          path: ["profile"],
+          message: `unknown execution profile "${exec.profile}"; the profiles are: ${names.join(", ")}`,
+        });
+      }
+    });
+  return { ExecSettingsSchema };
+});
+type Schemas = ReturnType<typeof execSettingsSchemas>;
+export type ExecSettings = z.output<Schemas["ExecSettingsSchema"]>;

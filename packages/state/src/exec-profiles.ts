@@ -1,5 +1,7 @@
 import { isAbsolute } from "node:path";
+import { onFirstUse } from "@penguin/protocol";
 import { z } from "zod";
+import { configDefault } from "./config-defaults.js";
 
 // `exec.profile` and `exec.profiles` in system_config.yaml: where a session's tools run.
 
@@ -19,63 +21,68 @@ export type ExecutionProfileKind = (typeof EXECUTION_PROFILE_KINDS)[number];
 /** A profile name: what a CLI flag, an API field and a web form carry. */
 const PROFILE_NAME = /^[a-z0-9][a-z0-9_-]{0,63}$/;
 
-const absolutePath = z
-  .string()
-  .min(1)
-  .refine((value) => isAbsolute(value), { message: "must be an absolute path" })
-  .refine((value) => !value.includes("\0"), { message: "must not contain a NUL character" });
+/** The schemas of `exec.profiles`, built on the first call (configuration is checked only when read). */
+export const execProfileSchemas = onFirstUse(() => {
+  const absolutePath = z
+    .string()
+    .min(1)
+    .refine((value) => isAbsolute(value), { message: "must be an absolute path" })
+    .refine((value) => !value.includes("\0"), { message: "must not contain a NUL character" });
 
-const positiveInteger = (what: string) =>
-  z.number().int(`${what} must be a whole number`).positive(`${what} must be at least 1`).optional();
+  const positiveInteger = (what: string) =>
+    z.number().int(`${what} must be a whole number`).positive(`${what} must be at least 1`).optional();
 
-/** Resource limits of a sandboxed command, applied with `ulimit` before the command starts. */
-export const ExecutionLimitsSchema = z.strictObject({
-  /** Address space of each process (`ulimit -v`), in MiB. */
-  memory_mb: positiveInteger("memory_mb"),
-  /** Processes of the user (`ulimit -u`; the kernel counts the user's processes, not the sandbox's). */
-  processes: positiveInteger("processes"),
-  /** Largest file a process may write (`ulimit -f`), in MiB. */
-  file_size_mb: positiveInteger("file_size_mb"),
-  /** CPU time of each process (`ulimit -t`), in seconds. */
-  cpu_seconds: positiveInteger("cpu_seconds"),
+  /** Resource limits of a sandboxed command, applied with `ulimit` before the command starts. */
+  const ExecutionLimitsSchema = z.strictObject({
+    /** Address space of each process (`ulimit -v`), in MiB. */
+    memory_mb: positiveInteger("memory_mb"),
+    /** Processes of the user (`ulimit -u`; the kernel counts the user's processes, not the sandbox's). */
+    processes: positiveInteger("processes"),
+    /** Largest file a process may write (`ulimit -f`), in MiB. */
+    file_size_mb: positiveInteger("file_size_mb"),
+    /** CPU time of each process (`ulimit -t`), in seconds. */
+    cpu_seconds: positiveInteger("cpu_seconds"),
+  });
+
+  const ExecutionProfileSchema = z.strictObject({
+    kind: z.enum(EXECUTION_PROFILE_KINDS),
+    /** Whether a sandboxed command may use the network (default: no network at all, loopback included). */
+    network: z.boolean().default(false),
+    /** Extra paths a sandboxed command sees read-only (the rest of `/` is read-only anyway, minus the hidden parts). */
+    read_only_paths: z.array(absolutePath).default([]),
+    /** Extra paths a sandboxed command may change, besides the workspace (`/` makes the file system writable). */
+    writable_paths: z.array(absolutePath).default([]),
+    /** Paths a sandboxed command sees as empty folders (an empty tmpfs over each). */
+    hidden_paths: z.array(absolutePath).default([]),
+    limits: ExecutionLimitsSchema.default({}),
+  });
+
+  const ExecutionProfilesSchema = z
+    .record(z.string(), ExecutionProfileSchema)
+    .superRefine((profiles, ctx) => {
+      for (const name of Object.keys(profiles)) {
+        if (PROFILE_NAME.test(name)) continue;
+        ctx.addIssue({
+          code: "custom",
+          path: [name],
+          message: `profile name "${name}": use 1-64 lowercase letters, digits, '-' or '_', starting with a letter or digit`,
+        });
+      }
+    })
+    .default({});
+  return { ExecutionLimitsSchema, ExecutionProfileSchema, ExecutionProfilesSchema };
 });
-export type ExecutionLimits = z.output<typeof ExecutionLimitsSchema>;
-
-export const ExecutionProfileSchema = z.strictObject({
-  kind: z.enum(EXECUTION_PROFILE_KINDS),
-  /** Whether a sandboxed command may use the network (default: no network at all, loopback included). */
-  network: z.boolean().default(false),
-  /** Extra paths a sandboxed command sees read-only (the rest of `/` is read-only anyway, minus the hidden parts). */
-  read_only_paths: z.array(absolutePath).default([]),
-  /** Extra paths a sandboxed command may change, besides the workspace (`/` makes the file system writable). */
-  writable_paths: z.array(absolutePath).default([]),
-  /** Paths a sandboxed command sees as empty folders (an empty tmpfs over each). */
-  hidden_paths: z.array(absolutePath).default([]),
-  limits: ExecutionLimitsSchema.default({}),
-});
-export type ExecutionProfile = z.output<typeof ExecutionProfileSchema>;
+type Schemas = ReturnType<typeof execProfileSchemas>;
+export type ExecutionLimits = z.output<Schemas["ExecutionLimitsSchema"]>;
+export type ExecutionProfile = z.output<Schemas["ExecutionProfileSchema"]>;
 
 /** The built-in profiles, as if written in the config (a config's entry of the same name replaces one). */
 export function builtinExecutionProfiles(): Record<string, ExecutionProfile> {
   return {
-    [NATIVE_PROFILE]: ExecutionProfileSchema.parse({ kind: "native" }),
-    [SANDBOX_PROFILE]: ExecutionProfileSchema.parse({ kind: "sandbox" }),
+    [NATIVE_PROFILE]: configDefault("nativeProfile"),
+    [SANDBOX_PROFILE]: configDefault("sandboxProfile"),
   };
 }
-
-export const ExecutionProfilesSchema = z
-  .record(z.string(), ExecutionProfileSchema)
-  .superRefine((profiles, ctx) => {
-    for (const name of Object.keys(profiles)) {
-      if (PROFILE_NAME.test(name)) continue;
-      ctx.addIssue({
-        code: "custom",
-        path: [name],
-        message: `profile name "${name}": use 1-64 lowercase letters, digits, '-' or '_', starting with a letter or digit`,
-      });
-    }
-  })
-  .default({});
 
 /** A profile is "the host user's full access" when nothing stands between its commands and the host. */
 export function isFullHostAccess(profile: ExecutionProfile): boolean {

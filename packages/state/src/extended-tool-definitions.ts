@@ -1,6 +1,7 @@
+import { onFirstUse } from "@penguin/protocol";
 import { z } from "zod";
-import { defaultsOf } from "./config-errors.js";
-import { JOB_TOOL_DEFINITIONS, JobToolLimitsShape } from "./job-tool-definitions.js";
+import { configDefault } from "./config-defaults.js";
+import { JOB_TOOL_DEFINITIONS, jobToolLimitsShape } from "./job-tool-definitions.js";
 import { DEFAULT_MAX_OUTPUT_LENGTH, type ToolDefinitionConfig } from "./tool-definitions.js";
 import { AGENT_TREE_TOOL_DEFINITIONS } from "./tools/agents.js";
 import { deepFreeze, type JsonSchema, objectSchema } from "./tools/definition-parts.js";
@@ -50,58 +51,66 @@ export const DEFAULT_READ_FILE_PDF_MAX_BYTES = 20 * 1024 * 1024;
 /** read_file (rich): pages whose text is extracted at most; later pages are named, not read. */
 export const DEFAULT_READ_FILE_PDF_MAX_PAGES = 300;
 
-const positiveInt = z.number().int().positive();
+/** The schema of `tools.limits`, built on the first call (configuration is checked only when read). */
+export const toolLimitsSchemas = onFirstUse(() => {
+  const positiveInt = z.number().int().positive();
 
-export const ToolLimitsSchema = z.strictObject({
-  list_files: z
-    .strictObject({
-      maxEntries: positiveInt.default(DEFAULT_LIST_FILES_MAX_ENTRIES),
-      maxDepth: positiveInt.default(DEFAULT_LIST_FILES_MAX_DEPTH),
-    })
-    .default(() => ({ maxEntries: DEFAULT_LIST_FILES_MAX_ENTRIES, maxDepth: DEFAULT_LIST_FILES_MAX_DEPTH })),
-  search_text: z
-    .strictObject({
-      maxMatches: positiveInt.default(DEFAULT_SEARCH_TEXT_MAX_MATCHES),
-      maxFileBytes: positiveInt.default(DEFAULT_SEARCH_TEXT_MAX_FILE_BYTES),
-      maxFiles: positiveInt.default(DEFAULT_SEARCH_TEXT_MAX_FILES),
-      maxLineChars: positiveInt.default(DEFAULT_SEARCH_TEXT_MAX_LINE_CHARS),
-      regexTimeoutMs: positiveInt.default(DEFAULT_SEARCH_TEXT_REGEX_TIMEOUT_MS),
-    })
-    .default(() => ({
-      maxMatches: DEFAULT_SEARCH_TEXT_MAX_MATCHES,
-      maxFileBytes: DEFAULT_SEARCH_TEXT_MAX_FILE_BYTES,
-      maxFiles: DEFAULT_SEARCH_TEXT_MAX_FILES,
-      maxLineChars: DEFAULT_SEARCH_TEXT_MAX_LINE_CHARS,
-      regexTimeoutMs: DEFAULT_SEARCH_TEXT_REGEX_TIMEOUT_MS,
-    })),
-  apply_patch: z
-    .strictObject({ maxFileBytes: positiveInt.default(DEFAULT_APPLY_PATCH_MAX_FILE_BYTES) })
-    .default(() => ({ maxFileBytes: DEFAULT_APPLY_PATCH_MAX_FILE_BYTES })),
-  web_fetch: z
-    .strictObject({
-      maxBytes: positiveInt.default(DEFAULT_WEB_FETCH_MAX_BYTES),
-      timeoutMs: positiveInt.default(DEFAULT_WEB_FETCH_TIMEOUT_MS),
-    })
-    .default(() => ({ maxBytes: DEFAULT_WEB_FETCH_MAX_BYTES, timeoutMs: DEFAULT_WEB_FETCH_TIMEOUT_MS })),
-  read_file: z
-    .strictObject({
-      pdfMaxBytes: positiveInt.default(DEFAULT_READ_FILE_PDF_MAX_BYTES),
-      pdfMaxPages: positiveInt.default(DEFAULT_READ_FILE_PDF_MAX_PAGES),
-    })
-    .default(() => ({
-      pdfMaxBytes: DEFAULT_READ_FILE_PDF_MAX_BYTES,
-      pdfMaxPages: DEFAULT_READ_FILE_PDF_MAX_PAGES,
-    })),
-  ...JobToolLimitsShape,
+  const ToolLimitsSchema = z.strictObject({
+    list_files: z
+      .strictObject({
+        maxEntries: positiveInt.default(DEFAULT_LIST_FILES_MAX_ENTRIES),
+        maxDepth: positiveInt.default(DEFAULT_LIST_FILES_MAX_DEPTH),
+      })
+      .default(() => ({
+        maxEntries: DEFAULT_LIST_FILES_MAX_ENTRIES,
+        maxDepth: DEFAULT_LIST_FILES_MAX_DEPTH,
+      })),
+    search_text: z
+      .strictObject({
+        maxMatches: positiveInt.default(DEFAULT_SEARCH_TEXT_MAX_MATCHES),
+        maxFileBytes: positiveInt.default(DEFAULT_SEARCH_TEXT_MAX_FILE_BYTES),
+        maxFiles: positiveInt.default(DEFAULT_SEARCH_TEXT_MAX_FILES),
+        maxLineChars: positiveInt.default(DEFAULT_SEARCH_TEXT_MAX_LINE_CHARS),
+        regexTimeoutMs: positiveInt.default(DEFAULT_SEARCH_TEXT_REGEX_TIMEOUT_MS),
+      })
+      .default(() => ({
+        maxMatches: DEFAULT_SEARCH_TEXT_MAX_MATCHES,
+        maxFileBytes: DEFAULT_SEARCH_TEXT_MAX_FILE_BYTES,
+        maxFiles: DEFAULT_SEARCH_TEXT_MAX_FILES,
+        maxLineChars: DEFAULT_SEARCH_TEXT_MAX_LINE_CHARS,
+        regexTimeoutMs: DEFAULT_SEARCH_TEXT_REGEX_TIMEOUT_MS,
+      })),
+    apply_patch: z
+      .strictObject({ maxFileBytes: positiveInt.default(DEFAULT_APPLY_PATCH_MAX_FILE_BYTES) })
+      .default(() => ({ maxFileBytes: DEFAULT_APPLY_PATCH_MAX_FILE_BYTES })),
+    web_fetch: z
+      .strictObject({
+        maxBytes: positiveInt.default(DEFAULT_WEB_FETCH_MAX_BYTES),
+        timeoutMs: positiveInt.default(DEFAULT_WEB_FETCH_TIMEOUT_MS),
+      })
+      .default(() => ({ maxBytes: DEFAULT_WEB_FETCH_MAX_BYTES, timeoutMs: DEFAULT_WEB_FETCH_TIMEOUT_MS })),
+    read_file: z
+      .strictObject({
+        pdfMaxBytes: positiveInt.default(DEFAULT_READ_FILE_PDF_MAX_BYTES),
+        pdfMaxPages: positiveInt.default(DEFAULT_READ_FILE_PDF_MAX_PAGES),
+      })
+      .default(() => ({
+        pdfMaxBytes: DEFAULT_READ_FILE_PDF_MAX_BYTES,
+        pdfMaxPages: DEFAULT_READ_FILE_PDF_MAX_PAGES,
+      })),
+    ...jobToolLimitsShape(),
+  });
+  return { ToolLimitsSchema };
 });
+type Schemas = ReturnType<typeof toolLimitsSchemas>;
 
 /** The limits of the extended tools, every key filled. */
-export type ToolLimits = z.output<typeof ToolLimitsSchema>;
-export type ToolLimitsInput = z.input<typeof ToolLimitsSchema>;
+export type ToolLimits = z.output<Schemas["ToolLimitsSchema"]>;
+export type ToolLimitsInput = z.input<Schemas["ToolLimitsSchema"]>;
 
 /** The documented defaults of every limit. */
 export function defaultToolLimits(): ToolLimits {
-  return defaultsOf(ToolLimitsSchema);
+  return configDefault("toolLimits");
 }
 
 // ---- Definitions.

@@ -1,25 +1,31 @@
+import { onFirstUse } from "@penguin/protocol";
 import { z } from "zod";
 
-/**
- * One command-guardrail rule. `pattern` is a JavaScript regular expression tested against one
- * part of a shell command (core splits a command into pipeline and `;`/`&&`/`||` elements,
- * subshells and `sh -c` scripts, and tests each part); a match denies the call with `message`,
- * whatever the approval mode.
- */
-export const GuardrailRuleSchema = z.strictObject({
-  name: z.string().min(1),
-  pattern: z.string().superRefine((source, ctx) => {
-    try {
-      new RegExp(source);
-    } catch (error) {
-      ctx.addIssue({ code: "custom", message: `invalid regular expression: ${(error as Error).message}` });
-    }
-  }),
-  action: z.literal("deny").default("deny"),
-  message: z.string().min(1),
+/** The schema of a guardrail rule, built on the first call (configuration is checked only when read). */
+export const guardrailSchemas = onFirstUse(() => {
+  /**
+   * One command-guardrail rule. `pattern` is a JavaScript regular expression tested against one
+   * part of a shell command (core splits a command into pipeline and `;`/`&&`/`||` elements,
+   * subshells and `sh -c` scripts, and tests each part); a match denies the call with `message`,
+   * whatever the approval mode.
+   */
+  const GuardrailRuleSchema = z.strictObject({
+    name: z.string().min(1),
+    pattern: z.string().superRefine((source, ctx) => {
+      try {
+        new RegExp(source);
+      } catch (error) {
+        ctx.addIssue({ code: "custom", message: `invalid regular expression: ${(error as Error).message}` });
+      }
+    }),
+    action: z.literal("deny").default("deny"),
+    message: z.string().min(1),
+  });
+  return { GuardrailRuleSchema };
 });
+type Schemas = ReturnType<typeof guardrailSchemas>;
 
-export type GuardrailRule = z.output<typeof GuardrailRuleSchema>;
+export type GuardrailRule = z.output<Schemas["GuardrailRuleSchema"]>;
 
 /**
  * Commands that run the rest of their words as a command, with the short options of each that

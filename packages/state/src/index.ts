@@ -19,12 +19,14 @@ export {
   COMPACTION_MODES,
   type CompactionMode,
   type CompactionSettings,
-  CompactionSettingsSchema,
+  compactionSchemas,
   DEFAULT_COMPACTION_MAX_CONTEXT_LENGTH,
   DEFAULT_COMPACTION_MAX_SESSION_TURNS,
   DEFAULT_COMPACTION_MODE,
   DEFAULT_COMPACTION_PROMPT,
 } from "./compaction-config.js";
+// Defaults made at build time from the schemas.
+export { type ConfigDefaultName, type ConfigDefaults, configDefault } from "./config-defaults.js";
 // Config errors, shared by every config file.
 export {
   type ConfigError,
@@ -57,7 +59,7 @@ export {
 export {
   DEFAULT_LOGIN_ENVIRONMENT_MODE,
   type ExecSettings,
-  ExecSettingsSchema,
+  execSettingsSchemas,
   LOGIN_ENVIRONMENT_MODES,
   type LoginEnvironmentMode,
 } from "./exec-config.js";
@@ -70,7 +72,7 @@ export {
   type ExecutionProfile,
   type ExecutionProfileChoice,
   type ExecutionProfileKind,
-  ExecutionProfileSchema,
+  execProfileSchemas,
   executionProfilesOf,
   isFullHostAccess,
   NATIVE_PROFILE,
@@ -91,14 +93,15 @@ export {
   TOOL_PRESETS,
   type ToolLimits,
   type ToolLimitsInput,
-  ToolLimitsSchema,
   type ToolPreset,
+  toolLimitsSchemas,
   writeGuardEnabled,
 } from "./extended-tool-definitions.js";
 export {
   commandWithoutWrappers,
   DEFAULT_GUARDRAIL_RULES,
   type GuardrailRule,
+  guardrailSchemas,
   matchGuardrail,
   mightMatchGuardrail,
 } from "./guardrail.js";
@@ -110,9 +113,8 @@ export {
   defaultHooksSection,
   type HookEntry,
   type HookEntryInput,
-  HookEntrySchema,
   type HooksSection,
-  HooksSectionSchema,
+  hookSchemas,
   loadWorkspaceHooks,
   parseWorkspaceHooks,
   WORKSPACE_HOOKS_FILE,
@@ -200,10 +202,10 @@ export {
   PROVIDER_APIS,
   type ProjectConfig,
   type ProjectConfigInput,
-  ProjectConfigSchema,
   type ProjectConfigUpdate,
   type ProviderApi,
   parseModelRef,
+  projectConfigSchemas,
   providerApi,
   providerEnvPrefix,
   REPLAY_PROVIDER,
@@ -258,22 +260,18 @@ export {
   MCP_DEFER_LOADING_MODES,
   type McpServer,
   type McpServerInput,
-  McpServerSchema,
   type McpToolBudget,
-  McpToolBudgetSchema,
   parseSystemConfig,
   renderDefaultsYaml,
   resolveMcpToolBudget,
   resolveToolLimits,
   resolveToolset,
-  SkillsSettingsSchema,
   type SystemConfig,
   type SystemConfigInput,
-  SystemConfigSchema,
+  systemConfigSchemas,
   systemPromptTemplate,
   THINKING_LEVELS,
   type ThinkingLevel,
-  ThinkingLevelSchema,
 } from "./system-config.js";
 // The system prompt.
 export {
@@ -296,14 +294,13 @@ export {
 // child_agents and notices in system_config.yaml.
 export {
   type ChildAgentsSettings,
-  ChildAgentsSettingsSchema,
   DEFAULT_CHILD_AGENT_MAX_DEPTH,
   DEFAULT_CHILD_AGENT_MAX_RUNNING,
   DEFAULT_CHILD_AGENT_MAX_SESSIONS,
   DEFAULT_MAX_PENDING_NOTICES,
   DEFAULT_NOTICE_WAKES_PER_HOUR,
   type NoticesSettings,
-  NoticesSettingsSchema,
+  teamSchemas,
 } from "./team-config.js";
 // Tool definitions and the default toolset.
 export {
@@ -317,9 +314,9 @@ export {
   selectToolsForModel,
   type ToolDefinitionConfig,
   type ToolDefinitionConfigInput,
-  ToolDefinitionConfigSchema,
   type ToolParameters,
   takesCallDescription,
+  toolDefinitionSchemas,
 } from "./tool-definitions.js";
 export {
   adoptDefaultTools,
@@ -415,3 +412,5 @@ export {
   RUN_SUBAGENT_DEFINITION,
   SUBAGENT_TOOL_TIMEOUT_MS,
 } from "./tools/subagent.js";
+// Config files' parsed (and, for a named code, checked) values remembered beside them.
+export { rememberCheckedConfigs } from "./yaml-memo.js";

@@ -41,54 +41,56 @@ export const DEFAULT_LIST_JOBS_MAX_LINE_CHARS = 200;
 /** signal_job `stop`: "SIGTERM to the whole process group, then SIGKILL" after this grace. */
 export const DEFAULT_SIGNAL_JOB_GRACE_MS = 1_000;
 
-const positiveInt = z.number().int().positive();
+/** The `tools.limits` sections of the job tools (merged into ToolLimitsSchema), built when called. */
+export function jobToolLimitsShape() {
+  const positiveInt = z.number().int().positive();
 
-/** The `tools.limits` sections of the job tools (merged into ToolLimitsSchema). */
-export const JobToolLimitsShape = {
-  jobs: z
-    .strictObject({
-      maxJobs: positiveInt.default(DEFAULT_JOBS_MAX_JOBS),
-      bufferChars: positiveInt.default(DEFAULT_JOBS_BUFFER_CHARS),
-    })
-    .default(() => ({ maxJobs: DEFAULT_JOBS_MAX_JOBS, bufferChars: DEFAULT_JOBS_BUFFER_CHARS })),
-  run_command: z
-    .strictObject({ defaultTimeoutMs: positiveInt.default(DEFAULT_RUN_COMMAND_TIMEOUT_MS) })
-    .default(() => ({ defaultTimeoutMs: DEFAULT_RUN_COMMAND_TIMEOUT_MS })),
-  wait_job: z
-    .strictObject({
-      defaultTimeoutMs: positiveInt.default(DEFAULT_WAIT_JOB_TIMEOUT_MS),
-      maxLineChars: positiveInt.default(DEFAULT_WAIT_JOB_MAX_LINE_CHARS),
-      regexTimeoutMs: positiveInt.default(DEFAULT_WAIT_JOB_REGEX_TIMEOUT_MS),
-    })
-    .default(() => ({
-      defaultTimeoutMs: DEFAULT_WAIT_JOB_TIMEOUT_MS,
-      maxLineChars: DEFAULT_WAIT_JOB_MAX_LINE_CHARS,
-      regexTimeoutMs: DEFAULT_WAIT_JOB_REGEX_TIMEOUT_MS,
-    })),
-  read_job_output: z
-    .strictObject({
-      defaultLines: positiveInt.default(DEFAULT_READ_JOB_OUTPUT_LINES),
-      maxLines: positiveInt.default(DEFAULT_READ_JOB_OUTPUT_MAX_LINES),
-      maxLineChars: positiveInt.default(DEFAULT_READ_JOB_OUTPUT_MAX_LINE_CHARS),
-    })
-    .default(() => ({
-      defaultLines: DEFAULT_READ_JOB_OUTPUT_LINES,
-      maxLines: DEFAULT_READ_JOB_OUTPUT_MAX_LINES,
-      maxLineChars: DEFAULT_READ_JOB_OUTPUT_MAX_LINE_CHARS,
-    })),
-  list_jobs: z
-    .strictObject({
-      tailLines: z.number().int().nonnegative().default(DEFAULT_LIST_JOBS_TAIL_LINES),
-      maxLineChars: positiveInt.default(DEFAULT_LIST_JOBS_MAX_LINE_CHARS),
-    })
-    .default(() => ({
-      tailLines: DEFAULT_LIST_JOBS_TAIL_LINES,
-      maxLineChars: DEFAULT_LIST_JOBS_MAX_LINE_CHARS,
-    })),
-  signal_job: z
-    .strictObject({ graceMs: positiveInt.default(DEFAULT_SIGNAL_JOB_GRACE_MS) })
-    .default(() => ({ graceMs: DEFAULT_SIGNAL_JOB_GRACE_MS })),
-};
+  return {
+    jobs: z
+      .strictObject({
+        maxJobs: positiveInt.default(DEFAULT_JOBS_MAX_JOBS),
+        bufferChars: positiveInt.default(DEFAULT_JOBS_BUFFER_CHARS),
+      })
+      .default(() => ({ maxJobs: DEFAULT_JOBS_MAX_JOBS, bufferChars: DEFAULT_JOBS_BUFFER_CHARS })),
+    run_command: z
+      .strictObject({ defaultTimeoutMs: positiveInt.default(DEFAULT_RUN_COMMAND_TIMEOUT_MS) })
+      .default(() => ({ defaultTimeoutMs: DEFAULT_RUN_COMMAND_TIMEOUT_MS })),
+    wait_job: z
+      .strictObject({
+        defaultTimeoutMs: positiveInt.default(DEFAULT_WAIT_JOB_TIMEOUT_MS),
+        maxLineChars: positiveInt.default(DEFAULT_WAIT_JOB_MAX_LINE_CHARS),
+        regexTimeoutMs: positiveInt.default(DEFAULT_WAIT_JOB_REGEX_TIMEOUT_MS),
+      })
+      .default(() => ({
+        defaultTimeoutMs: DEFAULT_WAIT_JOB_TIMEOUT_MS,
+        maxLineChars: DEFAULT_WAIT_JOB_MAX_LINE_CHARS,
+        regexTimeoutMs: DEFAULT_WAIT_JOB_REGEX_TIMEOUT_MS,
+      })),
+    read_job_output: z
+      .strictObject({
+        defaultLines: positiveInt.default(DEFAULT_READ_JOB_OUTPUT_LINES),
+        maxLines: positiveInt.default(DEFAULT_READ_JOB_OUTPUT_MAX_LINES),
+        maxLineChars: positiveInt.default(DEFAULT_READ_JOB_OUTPUT_MAX_LINE_CHARS),
+      })
+      .default(() => ({
+        defaultLines: DEFAULT_READ_JOB_OUTPUT_LINES,
+        maxLines: DEFAULT_READ_JOB_OUTPUT_MAX_LINES,
+        maxLineChars: DEFAULT_READ_JOB_OUTPUT_MAX_LINE_CHARS,
+      })),
+    list_jobs: z
+      .strictObject({
+        tailLines: z.number().int().nonnegative().default(DEFAULT_LIST_JOBS_TAIL_LINES),
+        maxLineChars: positiveInt.default(DEFAULT_LIST_JOBS_MAX_LINE_CHARS),
+      })
+      .default(() => ({
+        tailLines: DEFAULT_LIST_JOBS_TAIL_LINES,
+        maxLineChars: DEFAULT_LIST_JOBS_MAX_LINE_CHARS,
+      })),
+    signal_job: z
+      .strictObject({ graceMs: positiveInt.default(DEFAULT_SIGNAL_JOB_GRACE_MS) })
+      .default(() => ({ graceMs: DEFAULT_SIGNAL_JOB_GRACE_MS })),
+  };
+}
 
 // ---- Definitions.
 

@@ -1,8 +1,10 @@
 import { access } from "node:fs/promises";
+import { onFirstUse } from "@penguin/protocol";
 import { stringify } from "yaml";
 import { z } from "zod";
-import { type ConfigResult, defaultsOf, loadYamlConfig } from "./config-errors.js";
-import { DEFAULT_GUARDRAIL_RULES, GuardrailRuleSchema } from "./guardrail.js";
+import { configDefault } from "./config-defaults.js";
+import { type ConfigResult, loadYamlConfig } from "./config-errors.js";
+import { DEFAULT_GUARDRAIL_RULES, guardrailSchemas } from "./guardrail.js";
 import { DEFAULT_PROJECT_ID, projectConfigFile } from "./paths.js";
 import { writePrivateFile } from "./private-files.js";
 
@@ -14,73 +16,80 @@ export const REPLAY_PROVIDER = "replay";
 
 const PROVIDER_NAME = /^[A-Za-z0-9][A-Za-z0-9_-]*$/;
 const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
-const nonNegative = z.number().nonnegative();
 
-/** USD per million tokens in each of the three price buckets (plus cache writes where billed). */
-export const ModelPricesSchema = z.strictObject({
-  input_per_mtok: nonNegative,
-  output_per_mtok: nonNegative,
-  cache_read_per_mtok: nonNegative.optional(),
-  cache_write_per_mtok: nonNegative.optional(),
-});
+/** The schemas of project.yaml, built on the first call (configuration is checked only when read). */
+export const projectConfigSchemas = onFirstUse(() => {
+  const { GuardrailRuleSchema } = guardrailSchemas();
+  const nonNegative = z.number().nonnegative();
 
-export const ModelEntrySchema = z.strictObject({
-  /** Display name. */
-  name: z.string().optional(),
-  /** A wire protocol (see `PROVIDER_APIS`) or any name for a provider group ("deepseek"). */
-  provider: z.string().regex(PROVIDER_NAME, "a provider name is letters, digits, '_' or '-'"),
-  model_id: z.string().min(1),
-  /** The wire protocol of a provider group; default: the provider's own name when it is one, else openai-compatible. */
-  api: z.enum(PROVIDER_APIS).optional(),
-  base_url: z.url({ protocol: /^https?$/, error: "an http(s) URL" }).optional(),
-  api_key: z.string().min(1).optional(),
-  /** Read the key from this environment variable instead of storing it. */
-  api_key_env: z.string().regex(ENV_NAME, "an environment variable name").optional(),
-  context_window: z.number().int().positive().optional(),
-  max_tokens: z.number().int().positive().optional(),
-  vision: z.boolean().default(false),
-  prices: ModelPricesSchema.optional(),
-});
-
-const modelRefField = z.string().refine((ref) => parseModelRef(ref) !== undefined, {
-  message: 'a model reference is "provider/model_id"',
-});
-
-export const GuardrailSettingsSchema = z.strictObject({
-  /** Omitted: the default rules. Written: replaces them wholesale. */
-  rules: z.array(GuardrailRuleSchema).default(() => structuredClone([...DEFAULT_GUARDRAIL_RULES])),
-});
-
-/** The whole of `projects/<projectId>/project.yaml`. */
-export const ProjectConfigSchema = z
-  .strictObject({
-    models: z.array(ModelEntrySchema).default([]),
-    /** "provider/model_id" of the model a session uses when none is named. */
-    default_model: modelRefField.optional(),
-    /** "provider/model_id" of the model describe_image asks. */
-    vision_model: modelRefField.optional(),
-    guardrail: GuardrailSettingsSchema.prefault({}),
-  })
-  .superRefine((config, ctx) => {
-    const seen = new Map<string, number>();
-    config.models.forEach((model, index) => {
-      const key = `${model.provider}/${model.model_id}`;
-      const first = seen.get(key);
-      if (first === undefined) seen.set(key, index);
-      else
-        ctx.addIssue({
-          code: "custom",
-          path: ["models", index],
-          message: `duplicate model "${key}" (also at index ${first})`,
-        });
-    });
+  /** USD per million tokens in each of the three price buckets (plus cache writes where billed). */
+  const ModelPricesSchema = z.strictObject({
+    input_per_mtok: nonNegative,
+    output_per_mtok: nonNegative,
+    cache_read_per_mtok: nonNegative.optional(),
+    cache_write_per_mtok: nonNegative.optional(),
   });
 
-export type ProjectConfig = z.output<typeof ProjectConfigSchema>;
-export type ProjectConfigInput = z.input<typeof ProjectConfigSchema>;
-export type ModelEntry = z.output<typeof ModelEntrySchema>;
-export type ModelEntryInput = z.input<typeof ModelEntrySchema>;
-export type ModelPrices = z.output<typeof ModelPricesSchema>;
+  const ModelEntrySchema = z.strictObject({
+    /** Display name. */
+    name: z.string().optional(),
+    /** A wire protocol (see `PROVIDER_APIS`) or any name for a provider group ("deepseek"). */
+    provider: z.string().regex(PROVIDER_NAME, "a provider name is letters, digits, '_' or '-'"),
+    model_id: z.string().min(1),
+    /** The wire protocol of a provider group; default: the provider's own name when it is one, else openai-compatible. */
+    api: z.enum(PROVIDER_APIS).optional(),
+    base_url: z.url({ protocol: /^https?$/, error: "an http(s) URL" }).optional(),
+    api_key: z.string().min(1).optional(),
+    /** Read the key from this environment variable instead of storing it. */
+    api_key_env: z.string().regex(ENV_NAME, "an environment variable name").optional(),
+    context_window: z.number().int().positive().optional(),
+    max_tokens: z.number().int().positive().optional(),
+    vision: z.boolean().default(false),
+    prices: ModelPricesSchema.optional(),
+  });
+
+  const modelRefField = z.string().refine((ref) => parseModelRef(ref) !== undefined, {
+    message: 'a model reference is "provider/model_id"',
+  });
+
+  const GuardrailSettingsSchema = z.strictObject({
+    /** Omitted: the default rules. Written: replaces them wholesale. */
+    rules: z.array(GuardrailRuleSchema).default(() => structuredClone([...DEFAULT_GUARDRAIL_RULES])),
+  });
+
+  /** The whole of `projects/<projectId>/project.yaml`. */
+  const ProjectConfigSchema = z
+    .strictObject({
+      models: z.array(ModelEntrySchema).default([]),
+      /** "provider/model_id" of the model a session uses when none is named. */
+      default_model: modelRefField.optional(),
+      /** "provider/model_id" of the model describe_image asks. */
+      vision_model: modelRefField.optional(),
+      guardrail: GuardrailSettingsSchema.prefault({}),
+    })
+    .superRefine((config, ctx) => {
+      const seen = new Map<string, number>();
+      config.models.forEach((model, index) => {
+        const key = `${model.provider}/${model.model_id}`;
+        const first = seen.get(key);
+        if (first === undefined) seen.set(key, index);
+        else
+          ctx.addIssue({
+            code: "custom",
+            path: ["models", index],
+            message: `duplicate model "${key}" (also at index ${first})`,
+          });
+      });
+    });
+  return { ModelPricesSchema, ModelEntrySchema, GuardrailSettingsSchema, ProjectConfigSchema };
+});
+type Schemas = ReturnType<typeof projectConfigSchemas>;
+
+export type ProjectConfig = z.output<Schemas["ProjectConfigSchema"]>;
+export type ProjectConfigInput = z.input<Schemas["ProjectConfigSchema"]>;
+export type ModelEntry = z.output<Schemas["ModelEntrySchema"]>;
+export type ModelEntryInput = z.input<Schemas["ModelEntrySchema"]>;
+export type ModelPrices = z.output<Schemas["ModelPricesSchema"]>;
 
 export interface ModelRef {
   provider: string;
@@ -117,7 +126,7 @@ export function providerApi(entry: Pick<ModelEntry, "provider"> & { api?: Provid
 }
 
 export function defaultProjectConfig(): ProjectConfig {
-  return defaultsOf(ProjectConfigSchema);
+  return configDefault("project");
 }
 
 export function findModel(config: ProjectConfig, provider: string, modelId: string): ModelEntry | undefined {
@@ -129,7 +138,7 @@ export type ProjectConfigUpdate = { ok: true; config: ProjectConfig } | { ok: fa
 
 /** Adds a model, replacing an entry with the same provider and model_id. The input is not modified. */
 export function addModel(config: ProjectConfig, entry: ModelEntryInput): ProjectConfigUpdate {
-  const parsed = ModelEntrySchema.safeParse(entry);
+  const parsed = projectConfigSchemas().ModelEntrySchema.safeParse(entry);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     return { ok: false, message: `invalid model ${issue.path.join(".") || "entry"}: ${issue.message}` };
@@ -188,7 +197,7 @@ export async function loadProjectConfig(
     if ((error as NodeJS.ErrnoException).code === "ENOENT")
       return { ok: true, config: defaultProjectConfig() };
   }
-  return loadYamlConfig(file, ProjectConfigSchema);
+  return loadYamlConfig(file, () => projectConfigSchemas().ProjectConfigSchema);
 }
 
 /** Writes a project's config atomically, mode 0600 (it may hold API keys), folders 0700. */
@@ -198,7 +207,7 @@ export async function saveProjectConfig(
   projectId: string = DEFAULT_PROJECT_ID,
 ): Promise<string> {
   const file = projectConfigFile(root, projectId);
-  const valid = ProjectConfigSchema.parse(config);
+  const valid = projectConfigSchemas().ProjectConfigSchema.parse(config);
   const header =
     "# Penguin project config (see docs/configuration.md). This file may hold API keys: keep it private.\n";
   await writePrivateFile(file, header + stringify(valid, { lineWidth: 0 }));

@@ -1,8 +1,9 @@
-import { APPROVAL_MODES } from "@penguin/protocol";
+import { APPROVAL_MODES, onFirstUse } from "@penguin/protocol";
 import { z } from "zod";
-import { CompactionSettingsSchema, DEFAULT_COMPACTION_PROMPT } from "./compaction-config.js";
-import { type ConfigResult, defaultsOf, loadYamlConfig, parseYamlConfig } from "./config-errors.js";
-import { ExecSettingsSchema } from "./exec-config.js";
+import { compactionSchemas, DEFAULT_COMPACTION_PROMPT } from "./compaction-config.js";
+import { configDefault } from "./config-defaults.js";
+import { type ConfigResult, loadYamlConfig, parseYamlConfig } from "./config-errors.js";
+import { execSettingsSchemas } from "./exec-config.js";
 import {
   applyRichRead,
   applyWriteGuard,
@@ -10,16 +11,16 @@ import {
   readFileRichEnabled,
   TOOL_PRESETS,
   type ToolLimits,
-  ToolLimitsSchema,
+  toolLimitsSchemas,
   writeGuardEnabled,
 } from "./extended-tool-definitions.js";
-import { HooksSectionSchema } from "./hooks-config.js";
+import { hookSchemas } from "./hooks-config.js";
 import { DEFAULT_SYSTEM_PROMPT } from "./system-prompt.js";
-import { ChildAgentsSettingsSchema, NoticesSettingsSchema } from "./team-config.js";
+import { teamSchemas } from "./team-config.js";
 import {
   applyCallDescription,
   type ToolDefinitionConfig,
-  ToolDefinitionConfigSchema,
+  toolDefinitionSchemas,
 } from "./tool-definitions.js";
 import { presetToolDefinitions } from "./tool-registry.js";
 import { yamlFileText } from "./yaml-file-text.js";
@@ -32,7 +33,6 @@ export const DEFAULT_MODEL_MAX_TOKENS = 32_000;
 export const DEFAULT_MODEL_TIMEOUT_MS = 120_000;
 /** How hard the model thinks, defined here once for every package (config, SDK, CLI, adapters). */
 export const THINKING_LEVELS = ["none", "low", "medium", "high", "max"] as const;
-export const ThinkingLevelSchema = z.enum(THINKING_LEVELS);
 export const DEFAULT_THINKING_LEVEL = "medium";
 /** MCP servers: how long connecting may take before the server is skipped. */
 export const DEFAULT_MCP_CONNECT_TIMEOUT_MS = 10_000;
@@ -55,147 +55,171 @@ export const DEFAULT_MCP_DEFER_ABOVE_TOOLS = 40;
 /** `tools.mcpToolBudget.deferLoading`: when MCP tools' schemas wait for `load_mcp_tools`. */
 export const MCP_DEFER_LOADING_MODES = ["auto", "always", "never"] as const;
 
-const positiveInt = z.number().int().positive();
-const positiveNumber = z.number().positive();
-const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+/** The schemas of system_config.yaml, built on the first call (configuration is checked only when read). */
+export const systemConfigSchemas = onFirstUse(() => {
+  const { CompactionSettingsSchema } = compactionSchemas();
+  const { ExecSettingsSchema } = execSettingsSchemas();
+  const { ToolLimitsSchema } = toolLimitsSchemas();
+  const { HooksSectionSchema } = hookSchemas();
+  const { ChildAgentsSettingsSchema, NoticesSettingsSchema } = teamSchemas();
+  const { ToolDefinitionConfigSchema } = toolDefinitionSchemas();
+  const ThinkingLevelSchema = z.enum(THINKING_LEVELS);
+  const positiveInt = z.number().int().positive();
+  const positiveNumber = z.number().positive();
+  const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
-export const ModelSettingsSchema = z.strictObject({
-  provider: z.string().min(1).optional(),
-  model_id: z.string().min(1).optional(),
-  max_tokens: z
-    .number()
-    .int()
-    .refine((n) => n === -1 || n > 0, "use a positive number of tokens, or -1 for the provider's default")
-    .default(DEFAULT_MODEL_MAX_TOKENS),
-  thinking_level: ThinkingLevelSchema.default(DEFAULT_THINKING_LEVEL),
-  timeoutMs: positiveInt.default(DEFAULT_MODEL_TIMEOUT_MS),
+  const ModelSettingsSchema = z.strictObject({
+    provider: z.string().min(1).optional(),
+    model_id: z.string().min(1).optional(),
+    max_tokens: z
+      .number()
+      .int()
+      .refine((n) => n === -1 || n > 0, "use a positive number of tokens, or -1 for the provider's default")
+      .default(DEFAULT_MODEL_MAX_TOKENS),
+    thinking_level: ThinkingLevelSchema.default(DEFAULT_THINKING_LEVEL),
+    timeoutMs: positiveInt.default(DEFAULT_MODEL_TIMEOUT_MS),
+  });
+
+  const ApprovalSettingsSchema = z.strictObject({
+    mode: z.enum(APPROVAL_MODES),
+  });
+
+  /** Limits for one task; a limit that is absent does not apply. */
+  const BudgetSchema = z.strictObject({
+    max_tokens: positiveInt.optional(),
+    max_cost_usd: positiveNumber.optional(),
+    max_wall_ms: positiveInt.optional(),
+  });
+
+  const McpCommonFields = {
+    connectTimeoutMs: positiveInt.default(DEFAULT_MCP_CONNECT_TIMEOUT_MS),
+    timeoutMs: z.number().int().optional(),
+    maxOutputLength: z.number().int().optional(),
+    /** auto: a tool's readOnlyHint decides r or rw. */
+    permission: z.enum(["auto", "r", "rw"]).default("auto"),
+  };
+
+  /** How to reach one MCP server ("MCP server configs (name + config)"); core connects it (see its mcp/). */
+  const McpServerConfigSchema = z.discriminatedUnion("transport", [
+    z.strictObject({
+      transport: z.literal("stdio"),
+      command: z.string().min(1),
+      args: z.array(z.string()).default([]),
+      env: z.record(z.string(), z.string()).optional(),
+      cwd: z.string().optional(),
+      ...McpCommonFields,
+    }),
+    z.strictObject({
+      transport: z.enum(["http", "sse"]),
+      url: z.url({ protocol: /^https?$/, error: "an http(s) URL" }),
+      headers: z.record(z.string(), z.string()).optional(),
+      ...McpCommonFields,
+    }),
+  ]);
+
+  const McpServerSchema = z.strictObject({
+    name: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, "a server name is 1-64 letters, digits, '_' or '-'"),
+    config: McpServerConfigSchema,
+  });
+
+  /** `tools.mcpToolBudget`: how large the tool list may grow before a warning, and deferred loading. */
+  const McpToolBudgetSchema = z.strictObject({
+    /** A warning when the first request offers more tools than this. */
+    warnToolCount: positiveInt.default(DEFAULT_MCP_WARN_TOOL_COUNT),
+    /** A warning when the first request's tool list (JSON) is larger than this many bytes. */
+    warnToolBytes: positiveInt.default(DEFAULT_MCP_WARN_TOOL_BYTES),
+    /** auto: deferred past `deferAboveTools`; always; never. */
+    deferLoading: z.enum(MCP_DEFER_LOADING_MODES).default("auto"),
+    /** With `auto`: MCP tools (all servers together) offered with their schemas up to this count. */
+    deferAboveTools: z.number().int().nonnegative().default(DEFAULT_MCP_DEFER_ABOVE_TOOLS),
+  });
+
+  const ToolsSectionSchema = z.strictObject({
+    /** Omitted: the full default toolset. Written: replaces the defaults wholesale. */
+    builtin: z.array(ToolDefinitionConfigSchema).superRefine(uniqueNames("tool")).optional(),
+    /** Which defaults an omitted `builtin` means (and what `penguin config tools sync` adopts); absent: core. */
+    preset: z.enum(TOOL_PRESETS).optional(),
+    /** Hash-guarded writes; absent: on with the extended preset, off otherwise. */
+    writeGuard: z.boolean().optional(),
+    /** read_file returns images and PDF text; absent: on with the extended preset, off otherwise. */
+    readFileRich: z.boolean().optional(),
+    /** Caps and defaults of the extended tools; absent: every documented default. */
+    limits: ToolLimitsSchema.optional(),
+    mcpServers: z.array(McpServerSchema).superRefine(uniqueNames("MCP server")).default([]),
+    /** Tool-list warnings and deferred loading of MCP tools; absent: every documented default. */
+    mcpToolBudget: McpToolBudgetSchema.optional(),
+  });
+
+  /** `skills`: the SKILL.md folders of the agent and the workspace. */
+  const SkillsSettingsSchema = z.strictObject({
+    /** false: no skills are looked for, listed or loaded. */
+    enabled: z.boolean().default(true),
+  });
+
+  /** The whole of `agents/<agentId>/system_config.yaml`. */
+  const SystemConfigSchema = z.strictObject({
+    name: z.string().optional(),
+    description: z.string().optional(),
+    version: positiveInt.default(1),
+    system_prompt: z.string().min(1, "system_prompt is empty; remove the key to use the default").optional(),
+    max_turns: z
+      .number()
+      .int()
+      .refine((n) => n === -1 || n > 0, "use a positive number of turns, or -1 for unlimited")
+      .default(DEFAULT_MAX_TURNS),
+    model: ModelSettingsSchema.prefault({}),
+    /** Absent: each front end uses its own default mode. */
+    approval: ApprovalSettingsSchema.optional(),
+    budget: BudgetSchema.optional(),
+    /** When and how a long session's context is compacted (see compaction-config.ts). */
+    compaction: CompactionSettingsSchema.prefault({}),
+    subagent_budget: BudgetSchema.optional(),
+    /** Caps of child agents (launch_agent, run_subagent): see team-config.ts. */
+    child_agents: ChildAgentsSettingsSchema.prefault({}),
+    /** Delivery of notices to event handlers: see team-config.ts. */
+    notices: NoticesSettingsSchema.prefault({}),
+    /** How command tools start their shell: see exec-config.ts. */
+    exec: ExecSettingsSchema.prefault({}),
+    tools: ToolsSectionSchema.prefault({}),
+    /**
+     * "allowed-tools": the only tools the model is offered (by name, any source). Absent: every
+     * tool. A name that no tool has is a configuration error when a session is made.
+     */
+    allowed_tools: z.array(z.string().min(1)).superRefine(uniqueStrings("allowed_tools")).optional(),
+    skills: SkillsSettingsSchema.prefault({}),
+    /** Commands run before and after tool calls (see hooks-config.ts). */
+    hooks: HooksSectionSchema.prefault({}),
+    /** Names of environment variables whose values are redacted from logs and traces. */
+    secrets: z.array(z.string().regex(ENV_NAME, "an environment variable name")).optional(),
+  });
+  return {
+    ThinkingLevelSchema,
+    ModelSettingsSchema,
+    ApprovalSettingsSchema,
+    BudgetSchema,
+    McpServerConfigSchema,
+    McpServerSchema,
+    McpToolBudgetSchema,
+    ToolsSectionSchema,
+    SkillsSettingsSchema,
+    SystemConfigSchema,
+  };
 });
+type Schemas = ReturnType<typeof systemConfigSchemas>;
 
-export const ApprovalSettingsSchema = z.strictObject({
-  mode: z.enum(APPROVAL_MODES),
-});
-
-/** Limits for one task; a limit that is absent does not apply. */
-export const BudgetSchema = z.strictObject({
-  max_tokens: positiveInt.optional(),
-  max_cost_usd: positiveNumber.optional(),
-  max_wall_ms: positiveInt.optional(),
-});
-
-const McpCommonFields = {
-  connectTimeoutMs: positiveInt.default(DEFAULT_MCP_CONNECT_TIMEOUT_MS),
-  timeoutMs: z.number().int().optional(),
-  maxOutputLength: z.number().int().optional(),
-  /** auto: a tool's readOnlyHint decides r or rw. */
-  permission: z.enum(["auto", "r", "rw"]).default("auto"),
-};
-
-/** How to reach one MCP server ("MCP server configs (name + config)"); core connects it (see its mcp/). */
-export const McpServerConfigSchema = z.discriminatedUnion("transport", [
-  z.strictObject({
-    transport: z.literal("stdio"),
-    command: z.string().min(1),
-    args: z.array(z.string()).default([]),
-    env: z.record(z.string(), z.string()).optional(),
-    cwd: z.string().optional(),
-    ...McpCommonFields,
-  }),
-  z.strictObject({
-    transport: z.enum(["http", "sse"]),
-    url: z.url({ protocol: /^https?$/, error: "an http(s) URL" }),
-    headers: z.record(z.string(), z.string()).optional(),
-    ...McpCommonFields,
-  }),
-]);
-
-export const McpServerSchema = z.strictObject({
-  name: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, "a server name is 1-64 letters, digits, '_' or '-'"),
-  config: McpServerConfigSchema,
-});
-
-/** `tools.mcpToolBudget`: how large the tool list may grow before a warning, and deferred loading. */
-export const McpToolBudgetSchema = z.strictObject({
-  /** A warning when the first request offers more tools than this. */
-  warnToolCount: positiveInt.default(DEFAULT_MCP_WARN_TOOL_COUNT),
-  /** A warning when the first request's tool list (JSON) is larger than this many bytes. */
-  warnToolBytes: positiveInt.default(DEFAULT_MCP_WARN_TOOL_BYTES),
-  /** auto: deferred past `deferAboveTools`; always; never. */
-  deferLoading: z.enum(MCP_DEFER_LOADING_MODES).default("auto"),
-  /** With `auto`: MCP tools (all servers together) offered with their schemas up to this count. */
-  deferAboveTools: z.number().int().nonnegative().default(DEFAULT_MCP_DEFER_ABOVE_TOOLS),
-});
-export type McpToolBudget = z.infer<typeof McpToolBudgetSchema>;
+export type McpToolBudget = z.infer<Schemas["McpToolBudgetSchema"]>;
 
 /** The agent's `tools.mcpToolBudget` with every absent field at its documented default. */
 export function resolveMcpToolBudget(tools: { mcpToolBudget?: McpToolBudget }): McpToolBudget {
-  return tools.mcpToolBudget ?? defaultsOf(McpToolBudgetSchema);
+  return tools.mcpToolBudget ?? configDefault("mcpToolBudget");
 }
 
-export const ToolsSectionSchema = z.strictObject({
-  /** Omitted: the full default toolset. Written: replaces the defaults wholesale. */
-  builtin: z.array(ToolDefinitionConfigSchema).superRefine(uniqueNames("tool")).optional(),
-  /** Which defaults an omitted `builtin` means (and what `penguin config tools sync` adopts); absent: core. */
-  preset: z.enum(TOOL_PRESETS).optional(),
-  /** Hash-guarded writes; absent: on with the extended preset, off otherwise. */
-  writeGuard: z.boolean().optional(),
-  /** read_file returns images and PDF text; absent: on with the extended preset, off otherwise. */
-  readFileRich: z.boolean().optional(),
-  /** Caps and defaults of the extended tools; absent: every documented default. */
-  limits: ToolLimitsSchema.optional(),
-  mcpServers: z.array(McpServerSchema).superRefine(uniqueNames("MCP server")).default([]),
-  /** Tool-list warnings and deferred loading of MCP tools; absent: every documented default. */
-  mcpToolBudget: McpToolBudgetSchema.optional(),
-});
-
-/** `skills`: the SKILL.md folders of the agent and the workspace. */
-export const SkillsSettingsSchema = z.strictObject({
-  /** false: no skills are looked for, listed or loaded. */
-  enabled: z.boolean().default(true),
-});
-
-/** The whole of `agents/<agentId>/system_config.yaml`. */
-export const SystemConfigSchema = z.strictObject({
-  name: z.string().optional(),
-  description: z.string().optional(),
-  version: positiveInt.default(1),
-  system_prompt: z.string().min(1, "system_prompt is empty; remove the key to use the default").optional(),
-  max_turns: z
-    .number()
-    .int()
-    .refine((n) => n === -1 || n > 0, "use a positive number of turns, or -1 for unlimited")
-    .default(DEFAULT_MAX_TURNS),
-  model: ModelSettingsSchema.prefault({}),
-  /** Absent: each front end uses its own default mode. */
-  approval: ApprovalSettingsSchema.optional(),
-  budget: BudgetSchema.optional(),
-  /** When and how a long session's context is compacted (see compaction-config.ts). */
-  compaction: CompactionSettingsSchema.prefault({}),
-  subagent_budget: BudgetSchema.optional(),
-  /** Caps of child agents (launch_agent, run_subagent): see team-config.ts. */
-  child_agents: ChildAgentsSettingsSchema.prefault({}),
-  /** Delivery of notices to event handlers: see team-config.ts. */
-  notices: NoticesSettingsSchema.prefault({}),
-  /** How command tools start their shell: see exec-config.ts. */
-  exec: ExecSettingsSchema.prefault({}),
-  tools: ToolsSectionSchema.prefault({}),
-  /**
-   * "allowed-tools": the only tools the model is offered (by name, any source). Absent: every
-   * tool. A name that no tool has is a configuration error when a session is made.
-   */
-  allowed_tools: z.array(z.string().min(1)).superRefine(uniqueStrings("allowed_tools")).optional(),
-  skills: SkillsSettingsSchema.prefault({}),
-  /** Commands run before and after tool calls (see hooks-config.ts). */
-  hooks: HooksSectionSchema.prefault({}),
-  /** Names of environment variables whose values are redacted from logs and traces. */
-  secrets: z.array(z.string().regex(ENV_NAME, "an environment variable name")).optional(),
-});
-
-export type SystemConfig = z.output<typeof SystemConfigSchema>;
-export type SystemConfigInput = z.input<typeof SystemConfigSchema>;
-export type McpServer = z.output<typeof McpServerSchema>;
+export type SystemConfig = z.output<Schemas["SystemConfigSchema"]>;
+export type SystemConfigInput = z.input<Schemas["SystemConfigSchema"]>;
+export type McpServer = z.output<Schemas["McpServerSchema"]>;
 /** An MCP server as written (defaults not yet filled in), e.g. one a client passes for one session. */
-export type McpServerInput = z.input<typeof McpServerSchema>;
-export type Budget = z.output<typeof BudgetSchema>;
+export type McpServerInput = z.input<Schemas["McpServerSchema"]>;
+export type Budget = z.output<Schemas["BudgetSchema"]>;
 export type ThinkingLevel = (typeof THINKING_LEVELS)[number];
 
 function uniqueStrings(key: string) {
@@ -226,16 +250,16 @@ function uniqueNames(kind: string) {
 
 /** Parses the text of a system_config.yaml; `fileName` is used in error messages. */
 export function parseSystemConfig(text: string, fileName: string): ConfigResult<SystemConfig> {
-  return parseYamlConfig(text, fileName, SystemConfigSchema);
+  return parseYamlConfig(text, fileName, systemConfigSchemas().SystemConfigSchema);
 }
 
 export function loadSystemConfig(file: string): Promise<ConfigResult<SystemConfig>> {
-  return loadYamlConfig(file, SystemConfigSchema);
+  return loadYamlConfig(file, () => systemConfigSchemas().SystemConfigSchema);
 }
 
 /** The configuration of a file that sets nothing (`tools.builtin` omitted = the default toolset). */
 export function defaultSystemConfig(): SystemConfig {
-  return defaultsOf(SystemConfigSchema);
+  return configDefault("system");
 }
 
 /** The system prompt template of a config: its own, or the default. */

@@ -1,3 +1,4 @@
+import { onFirstUse } from "@penguin/protocol";
 import { z } from "zod";
 
 // `child_agents` and `notices` in system_config.yaml: the caps of agents that launch agents and
@@ -18,19 +19,24 @@ export const DEFAULT_NOTICE_WAKES_PER_HOUR = 60;
 /** "Pending notices are bounded (256, oldest dropped and counted)". */
 export const DEFAULT_MAX_PENDING_NOTICES = 256;
 
-const positiveInt = z.number().int().positive();
+/** The schemas of `child_agents` and `notices`, built on the first call (configuration is checked only when read). */
+export const teamSchemas = onFirstUse(() => {
+  const positiveInt = z.number().int().positive();
 
-/** `child_agents` in system_config.yaml. */
-export const ChildAgentsSettingsSchema = z.strictObject({
-  max_depth: positiveInt.default(DEFAULT_CHILD_AGENT_MAX_DEPTH),
-  max_running: positiveInt.default(DEFAULT_CHILD_AGENT_MAX_RUNNING),
-  max_sessions: positiveInt.default(DEFAULT_CHILD_AGENT_MAX_SESSIONS),
-});
-export type ChildAgentsSettings = z.output<typeof ChildAgentsSettingsSchema>;
+  /** `child_agents` in system_config.yaml. */
+  const ChildAgentsSettingsSchema = z.strictObject({
+    max_depth: positiveInt.default(DEFAULT_CHILD_AGENT_MAX_DEPTH),
+    max_running: positiveInt.default(DEFAULT_CHILD_AGENT_MAX_RUNNING),
+    max_sessions: positiveInt.default(DEFAULT_CHILD_AGENT_MAX_SESSIONS),
+  });
 
-/** `notices` in system_config.yaml. */
-export const NoticesSettingsSchema = z.strictObject({
-  wakes_per_hour: z.number().int().nonnegative().default(DEFAULT_NOTICE_WAKES_PER_HOUR),
-  max_pending: positiveInt.default(DEFAULT_MAX_PENDING_NOTICES),
+  /** `notices` in system_config.yaml. */
+  const NoticesSettingsSchema = z.strictObject({
+    wakes_per_hour: z.number().int().nonnegative().default(DEFAULT_NOTICE_WAKES_PER_HOUR),
+    max_pending: positiveInt.default(DEFAULT_MAX_PENDING_NOTICES),
+  });
+  return { ChildAgentsSettingsSchema, NoticesSettingsSchema };
 });
-export type NoticesSettings = z.output<typeof NoticesSettingsSchema>;
+type Schemas = ReturnType<typeof teamSchemas>;
+export type ChildAgentsSettings = z.output<Schemas["ChildAgentsSettingsSchema"]>;
+export type NoticesSettings = z.output<Schemas["NoticesSettingsSchema"]>;

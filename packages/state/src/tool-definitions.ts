@@ -15,9 +15,8 @@ export {
   deepFreeze,
   type ToolDefinitionConfig,
   type ToolDefinitionConfigInput,
-  ToolDefinitionConfigSchema,
   type ToolParameters,
-  ToolParametersSchema,
+  toolDefinitionSchemas,
 } from "./tools/definition-parts.js";
 
 /**

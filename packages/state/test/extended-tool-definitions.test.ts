@@ -23,8 +23,8 @@ import {
   type SystemConfig,
   syncAgentTools,
   systemConfigFile,
-  ToolDefinitionConfigSchema,
 } from "../src/index.js";
+import { ToolDefinitionConfigSchema } from "../src/schemas.js";
 
 function config(text: string): SystemConfig {
   const result = parseSystemConfig(text, "system_config.yaml");

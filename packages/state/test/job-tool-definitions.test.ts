@@ -11,8 +11,8 @@ import {
   parseSystemConfig,
   presetToolDefinitions,
   resolveToolLimits,
-  ToolDefinitionConfigSchema,
 } from "../src/index.js";
+import { ToolDefinitionConfigSchema } from "../src/schemas.js";
 
 function parse(text: string) {
   const result = parseSystemConfig(text, "system_config.yaml");

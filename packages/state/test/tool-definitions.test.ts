@@ -9,10 +9,10 @@ import {
   presetToolDefinitions,
   selectToolsForModel,
   type ToolDefinitionConfig,
-  ToolDefinitionConfigSchema,
   takesCallDescription,
   UPDATE_PLAN_DEFINITION,
 } from "../src/index.js";
+import { ToolDefinitionConfigSchema } from "../src/schemas.js";
 
 const byName = (name: string): ToolDefinitionConfig => {
   const tool = DEFAULT_TOOL_DEFINITIONS.find((t) => t.name === name);

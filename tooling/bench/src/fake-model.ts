@@ -3,7 +3,8 @@ import { writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { FakeLlmScript } from "@penguin/fake-llm";
-import { ProjectConfigSchema, saveProjectConfig } from "@penguin/state";
+import { saveProjectConfig } from "@penguin/state";
+import { ProjectConfigSchema } from "@penguin/state/schemas";
 
 /** The model reference benchmarks pass to `createSession` (an OpenAI-compatible entry). */
 export const FAKE_MODEL = "fake/fake-model";

@@ -7,7 +7,7 @@ import {
   loadProjectConfig,
   type ProjectConfig,
   type SystemConfig,
-  SystemConfigSchema,
+  systemConfigSchemas,
 } from "@penguin/state";
 import type { CreateAgentOptions } from "./agent-options.js";
 import { SetupError } from "./setup-error.js";
@@ -22,7 +22,7 @@ export async function loadAgentConfig(
   options: CreateAgentOptions,
 ): Promise<SystemConfig> {
   if (options.config) {
-    const parsed = SystemConfigSchema.safeParse(options.config);
+    const parsed = systemConfigSchemas().SystemConfigSchema.safeParse(options.config);
     if (!parsed.success) {
       const issue = parsed.error.issues[0];
       throw new SetupError(

@@ -1,4 +1,4 @@
-import { type ToolDefinitionConfigInput, ToolDefinitionConfigSchema } from "@penguin/state";
+import { type ToolDefinitionConfigInput, toolDefinitionSchemas } from "@penguin/state";
 import type { BuiltinTool } from "../environment/types.js";
 import { SetupError } from "./setup-error.js";
 
@@ -25,7 +25,7 @@ export function customTools(
 ): BuiltinTool[] {
   const seen = new Set<string>();
   return registrations.map((registration) => {
-    const parsed = ToolDefinitionConfigSchema.safeParse({
+    const parsed = toolDefinitionSchemas().ToolDefinitionConfigSchema.safeParse({
       ...registration.definition,
       name: registration.name,
     });

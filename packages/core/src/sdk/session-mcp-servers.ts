@@ -1,4 +1,4 @@
-import { type McpServer, type McpServerInput, McpServerSchema } from "@penguin/state";
+import { type McpServer, type McpServerInput, systemConfigSchemas } from "@penguin/state";
 import { SetupError } from "./setup-error.js";
 
 // A session may bring MCP servers of its own (an editor passes its servers with each ACP
@@ -30,7 +30,7 @@ export function sessionMcpServers(
   const configuredNames = new Set(configured.map((server) => server.name));
   const extraNames = new Set<string>();
   for (const [index, definition] of extra.entries()) {
-    const parsed = McpServerSchema.safeParse(definition);
+    const parsed = systemConfigSchemas().McpServerSchema.safeParse(definition);
     const label = typeof definition?.name === "string" ? `"${definition.name}"` : `#${index + 1}`;
     if (!parsed.success) {
       throw new SetupError(

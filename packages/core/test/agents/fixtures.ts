@@ -6,10 +6,10 @@ import type { OmniMessage } from "@penguin/protocol";
 import {
   agentNamedAgentsDir,
   DEFAULT_AGENT_ID,
-  ProjectConfigSchema,
   type SystemConfigInput,
   saveProjectConfig,
 } from "@penguin/state";
+import { ProjectConfigSchema } from "@penguin/state/schemas";
 import { createAgent } from "../../src/sdk/agent.js";
 import { kind, sessionRecords } from "../subagent/fixtures.js";
 

@@ -1,4 +1,4 @@
-import { ToolDefinitionConfigSchema } from "@penguin/state";
+import { ToolDefinitionConfigSchema } from "@penguin/state/schemas";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEFAULT_MAX_OUTPUT_LENGTH } from "../../src/environment/limits.js";
 import { truncationMarker } from "../../src/environment/markers.js";

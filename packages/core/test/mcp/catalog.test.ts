@@ -1,5 +1,5 @@
 import type { ToolSpec } from "@penguin/protocol";
-import { McpToolBudgetSchema } from "@penguin/state";
+import { McpToolBudgetSchema } from "@penguin/state/schemas";
 import { describe, expect, it } from "vitest";
 import { McpToolCatalog, oneLineDescription } from "../../src/mcp/catalog.js";
 import { defersLoading, toolBudgetWarnings, toolListBytes } from "../../src/mcp/tool-budget.js";

@@ -3,7 +3,8 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { type FakeLlm, type FakeLlmScript, startFakeLlm } from "@penguin/fake-llm";
 import type { OmniMessage } from "@penguin/protocol";
-import { type McpServer, ProjectConfigSchema, saveProjectConfig } from "@penguin/state";
+import { type McpServer, saveProjectConfig } from "@penguin/state";
+import { ProjectConfigSchema } from "@penguin/state/schemas";
 import { createAgent } from "../../src/sdk/agent.js";
 
 export { chatMessages, collect, kind, MODEL, RETRY_FAST, traceRecords } from "../sdk/fixtures.js";

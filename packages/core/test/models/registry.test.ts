@@ -1,6 +1,6 @@
 import { type FakeLlm, startFakeLlm } from "@penguin/fake-llm";
 import { userText } from "@penguin/protocol";
-import { ProjectConfigSchema } from "@penguin/state";
+import { ProjectConfigSchema } from "@penguin/state/schemas";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createModelAdapter, type ModelAdapterResult } from "../../src/models/registry.js";
 import type { ModelAdapter } from "../../src/models/types.js";

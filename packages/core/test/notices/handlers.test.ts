@@ -1,7 +1,7 @@
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import type { OmniMessage } from "@penguin/protocol";
-import { NoticesSettingsSchema } from "@penguin/state";
+import { NoticesSettingsSchema } from "@penguin/state/schemas";
 import { describe, expect, it } from "vitest";
 import { allowAll } from "../../src/approval/policies.js";
 import { HandlerCatalog, NoticeBoard } from "../../src/notices/index.js";

@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { ExecutionProfileSchema } from "@penguin/state";
+import { ExecutionProfileSchema } from "@penguin/state/schemas";
 import { afterEach, describe, expect, it } from "vitest";
 import { bwrapArguments, limitedCommand } from "../../src/processes/sandbox-command.js";
 

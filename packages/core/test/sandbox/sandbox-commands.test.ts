@@ -2,7 +2,8 @@ import { mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
-import { builtinExecutionProfiles, type ExecutionProfile, ExecutionProfileSchema } from "@penguin/state";
+import { builtinExecutionProfiles, type ExecutionProfile } from "@penguin/state";
+import { ExecutionProfileSchema } from "@penguin/state/schemas";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { Environment } from "../../src/environment/environment.js";
 import { ProcessManager } from "../../src/processes/process-manager.js";

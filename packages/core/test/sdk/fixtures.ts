@@ -3,7 +3,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type FakeLlm, type FakeLlmOptions, type FakeLlmScript, startFakeLlm } from "@penguin/fake-llm";
 import type { OmniMessage } from "@penguin/protocol";
-import { ProjectConfigSchema, type SystemConfigInput, saveProjectConfig } from "@penguin/state";
+import { type SystemConfigInput, saveProjectConfig } from "@penguin/state";
+import { ProjectConfigSchema } from "@penguin/state/schemas";
 import { createAgent } from "../../src/sdk/agent.js";
 
 export const MODEL = "fake/fake-model";

@@ -3,7 +3,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type FakeLlm, type FakeLlmScript, startFakeLlm } from "@penguin/fake-llm";
 import type { OmniMessage } from "@penguin/protocol";
-import { ProjectConfigSchema, type SystemConfigInput, saveProjectConfig } from "@penguin/state";
+import { type SystemConfigInput, saveProjectConfig } from "@penguin/state";
+import { ProjectConfigSchema } from "@penguin/state/schemas";
 import { findSessionFiles } from "@penguin/trace";
 import { createAgent } from "../../src/sdk/agent.js";
 

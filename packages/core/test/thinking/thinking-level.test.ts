@@ -1,5 +1,6 @@
 import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
-import { ProjectConfigSchema, saveProjectConfig, systemConfigFile, tracesDir } from "@penguin/state";
+import { saveProjectConfig, systemConfigFile, tracesDir } from "@penguin/state";
+import { ProjectConfigSchema } from "@penguin/state/schemas";
 import { afterEach, describe, expect, it } from "vitest";
 import { parse, stringify } from "yaml";
 import { allowAll } from "../../src/approval/policies.js";

@@ -20,7 +20,8 @@ const STREAM_CAP_MARGIN = 8;
 export async function runConfiguration(configuration, load, round) {
   const { startFakeLlm } = await import("@penguin/fake-llm");
   const { createParser } = await import("eventsource-parser");
-  const { saveProjectConfig, ProjectConfigSchema } = await import("@penguin/state");
+  const { saveProjectConfig } = await import("@penguin/state");
+  const { ProjectConfigSchema } = await import("@penguin/state/schemas");
   const teardown = [];
   try {
     const root = mkdtempSync(join(tmpdir(), "penguin-server-load-"));

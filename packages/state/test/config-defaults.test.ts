@@ -3,9 +3,14 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { parse } from "yaml";
-import { GENERATED_MODULE, generateDefaultAgentModule } from "../scripts/gen-default-agent.js";
+import {
+  configDefaultsFromSchemas,
+  GENERATED_MODULE,
+  generateConfigDefaultsModule,
+} from "../scripts/gen-config-defaults.js";
 import { agentFileText, withPresetTools } from "../src/agent-file-text.js";
-import { DEFAULT_AGENT_FILE_TEXT } from "../src/default-agent-file.generated.js";
+import { DEFAULT_AGENT_FILE_TEXT } from "../src/config-defaults.generated.js";
+import { type ConfigDefaultName, configDefault } from "../src/config-defaults.js";
 import {
   createAgent,
   ensureDefaultAgent,
@@ -15,8 +20,9 @@ import {
 } from "../src/index.js";
 import { yamlMemoFile } from "../src/yaml-memo.js";
 
-// A user's first run writes the default agent's file from text made at build time, and remembers
-// its value beside it: neither that run nor the next one runs yaml over it.
+// What a config that sets nothing means is made at build time from the schemas, and a user's first
+// run writes the default agent's file from text made at build time, remembering its value beside
+// it: neither that run nor the next one runs yaml over it, and neither builds a schema for it.
 
 const PACKAGE_ROOT = join(import.meta.dirname, "..");
 
@@ -28,11 +34,23 @@ afterEach(async () => {
   await rm(root, { recursive: true, force: true });
 });
 
+describe("the defaults made at build time", () => {
+  it("are what the schemas give today, each handed out as a copy of its own", () => {
+    const fromSchemas = configDefaultsFromSchemas();
+    for (const name of Object.keys(fromSchemas) as ConfigDefaultName[]) {
+      expect(configDefault(name), name).toStrictEqual(fromSchemas[name]);
+    }
+    const limits = configDefault("toolLimits");
+    limits.jobs.maxJobs = 1;
+    expect(configDefault("toolLimits").jobs.maxJobs).toBe(fromSchemas.toolLimits.jobs.maxJobs);
+  });
+});
+
 describe("the default agent's file, written from the build's text", () => {
-  it("the checked-in module is what the generator makes from the current tool definitions", async () => {
+  it("the checked-in module is what the generator makes from the current schemas and tool definitions", async () => {
     const checkedIn = await readFile(join(PACKAGE_ROOT, GENERATED_MODULE), "utf8");
-    // Stale: run `pnpm --filter @penguin/state gen:default-agent`.
-    expect(checkedIn === generateDefaultAgentModule(), `${GENERATED_MODULE} is stale`).toBe(true);
+    // Stale: run `pnpm --filter @penguin/state gen:config-defaults`.
+    expect(checkedIn === generateConfigDefaultsModule(), `${GENERATED_MODULE} is stale`).toBe(true);
     // Its escapes read back as the very text (backquotes in tool descriptions, the header's `sync`).
     expect(DEFAULT_AGENT_FILE_TEXT).toBe(agentFileText(withPresetTools({})));
   });
