@@ -1,6 +1,6 @@
 import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { errorMessage } from "@penguin/protocol";
+import { errorMessage, onFirstUse } from "@penguin/protocol";
 import { ensurePrivateDir } from "@penguin/state";
 import { parse, stringify } from "yaml";
 import { z } from "zod";
@@ -13,10 +13,14 @@ import { GOAL_FILE_NAME } from "./limits.js";
  * whatever the file says later.
  */
 
-const GoalFileSchema = z.looseObject({
-  objective: z.string().optional(),
-  status: z.enum(["active", "complete", "blocked"]),
-  reason: z.string().optional(),
+/** The schema of the goal file, built when a goal's status is first read. */
+const goalFileSchemas = onFirstUse(() => {
+  const GoalFileSchema = z.looseObject({
+    objective: z.string().optional(),
+    status: z.enum(["active", "complete", "blocked"]),
+    reason: z.string().optional(),
+  });
+  return { GoalFileSchema };
 });
 
 /** Where a goal stands, as its file says. */
@@ -53,7 +57,7 @@ export async function readGoalStatus(path: string): Promise<GoalStatus> {
   } catch (error) {
     return invalid(`the goal file ${path} is not valid YAML (${firstLine(errorMessage(error))})`);
   }
-  const parsed = GoalFileSchema.safeParse(value);
+  const parsed = goalFileSchemas().GoalFileSchema.safeParse(value);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     const where = issue?.path.length ? `${issue.path.join(".")}: ` : "";

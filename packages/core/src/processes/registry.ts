@@ -9,6 +9,7 @@ import {
   writeFileSync,
 } from "node:fs";
 import { join } from "node:path";
+import { onFirstUse } from "@penguin/protocol";
 import { z } from "zod";
 
 // The process registry: a record per command session or job of an agent session, kept up to date
@@ -35,36 +36,41 @@ export function spoolFileName(id: string): string {
   return `${id}.out`;
 }
 
-const ExitSchema = z.discriminatedUnion("kind", [
-  z.object({ kind: z.literal("code"), code: z.number().int() }),
-  z.object({ kind: z.literal("signal"), signal: z.string() }),
-  z.object({ kind: z.literal("spawn-error"), message: z.string() }),
-]);
+/** The schema of a record, built when a registry is first read (a session's start reads none). */
+const processRecordSchemas = onFirstUse(() => {
+  const ExitSchema = z.discriminatedUnion("kind", [
+    z.object({ kind: z.literal("code"), code: z.number().int() }),
+    z.object({ kind: z.literal("signal"), signal: z.string() }),
+    z.object({ kind: z.literal("spawn-error"), message: z.string() }),
+  ]);
 
-export const ProcessRecordSchema = z.object({
-  id: z.string().regex(/^[A-Za-z0-9_-]+$/),
-  origin: z.enum(["exec_command", "run_command"]),
-  command: z.string(),
-  cwd: z.string(),
-  purpose: z.string().optional(),
-  pid: z.number().int().positive().optional(),
-  /** The process group: the command is its group's leader, so it equals the pid. */
-  pgid: z.number().int().positive().optional(),
-  /** /proc/<pid>/stat field 22 and the boot id: together they tell this process from a later one with its pid. */
-  start_ticks: z.string().optional(),
-  boot_id: z.string().optional(),
-  started_at: z.number(),
-  /** File name of the output spool in the registry folder; absent when output went through a pipe only. */
-  output_file: z.string().optional(),
-  /** `running` as last known; `exited` with its exit status; `interrupted`: ended while Penguin was down. */
-  state: z.enum(["running", "exited", "interrupted"]),
-  exit: ExitSchema.optional(),
-  ended_at: z.number().optional(),
-  /** Set when the pid was found to belong to another program: it is never signalled. */
-  pid_reused: z.boolean().optional(),
+  const ProcessRecordSchema = z.object({
+    id: z.string().regex(/^[A-Za-z0-9_-]+$/),
+    origin: z.enum(["exec_command", "run_command"]),
+    command: z.string(),
+    cwd: z.string(),
+    purpose: z.string().optional(),
+    pid: z.number().int().positive().optional(),
+    /** The process group: the command is its group's leader, so it equals the pid. */
+    pgid: z.number().int().positive().optional(),
+    /** /proc/<pid>/stat field 22 and the boot id: together they tell this process from a later one with its pid. */
+    start_ticks: z.string().optional(),
+    boot_id: z.string().optional(),
+    started_at: z.number(),
+    /** File name of the output spool in the registry folder; absent when output went through a pipe only. */
+    output_file: z.string().optional(),
+    /** `running` as last known; `exited` with its exit status; `interrupted`: ended while Penguin was down. */
+    state: z.enum(["running", "exited", "interrupted"]),
+    exit: ExitSchema.optional(),
+    ended_at: z.number().optional(),
+    /** Set when the pid was found to belong to another program: it is never signalled. */
+    pid_reused: z.boolean().optional(),
+  });
+  return { ProcessRecordSchema };
 });
+type Schemas = ReturnType<typeof processRecordSchemas>;
 
-export type ProcessRecord = z.infer<typeof ProcessRecordSchema>;
+export type ProcessRecord = z.infer<Schemas["ProcessRecordSchema"]>;
 
 /** The registry's file in its folder: one JSON line per change of a record. */
 export const REGISTRY_FILE = "records.jsonl";
@@ -180,7 +186,7 @@ function isObjectWithId(value: unknown): value is { id: string } {
 function validRecords(latest: Map<string, unknown>): ProcessRecord[] {
   const records: ProcessRecord[] = [];
   for (const value of latest.values()) {
-    const record = ProcessRecordSchema.safeParse(value);
+    const record = processRecordSchemas().ProcessRecordSchema.safeParse(value);
     if (record.success) records.push(record.data);
   }
   return records.sort((a, b) => idNumber(a.id) - idNumber(b.id) || a.id.localeCompare(b.id));
@@ -194,6 +200,7 @@ export function readProcessRecords(dir: string): ProcessRecord[] {
 /** The record of one id, or undefined when it has none that is readable and names that id. */
 export function readProcessRecord(dir: string, id: string): ProcessRecord | undefined {
   // An id from elsewhere (a trace) is checked like a recorded one.
+  const { ProcessRecordSchema } = processRecordSchemas();
   if (!ProcessRecordSchema.shape.id.safeParse(id).success) return undefined;
   const record = ProcessRecordSchema.safeParse(readRegistry(dir).latest.get(id));
   return record.success ? record.data : undefined;
