@@ -13,6 +13,8 @@ export interface BenchRow {
    * GC: the runtime can hand pages back); every other figure is a positive measurement.
    */
   signed?: boolean;
+  /** The figure counts things that may be none (zod schemas built before a request): zero is a figure. */
+  count?: boolean;
 }
 
 function format(value: number): string {
