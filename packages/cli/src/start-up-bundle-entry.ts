@@ -2,9 +2,8 @@
 // V8's code cache (see launch/start-up-bundle.ts). The same command line as the ES module build.
 import { join } from "node:path";
 import { rememberCheckedConfigs } from "@penguin/state";
-import { readManifest } from "./launch/code-cache.js";
+import { MANIFEST_FILE, readManifest } from "./launch/code-cache.js";
 import { distDir } from "./launch/dist-dir.js";
-import { MANIFEST_FILE } from "./launch/start-up-bundle.js";
 import { runCli } from "./run-cli.js";
 
 // This file holds all the code that checks a config (state's schemas, their refinements, zod), so

@@ -2,9 +2,10 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { isDeepStrictEqual } from "node:util";
+import type { z } from "zod";
 import { agentFileText, withPresetTools } from "../src/agent-file-text.js";
 import type { ConfigDefaults } from "../src/config-defaults.js";
-import { defaultsOf, PARSED_ONCE } from "../src/config-errors.js";
+import { PARSED_ONCE } from "../src/config-errors.js";
 import { execProfileSchemas } from "../src/exec-profiles.js";
 import { toolLimitsSchemas } from "../src/extended-tool-definitions.js";
 import { hookSchemas } from "../src/hooks-config.js";
@@ -22,9 +23,14 @@ import { systemConfigSchemas } from "../src/system-config.js";
 /** The generated module, from the package's folder (where the package script runs). */
 export const GENERATED_MODULE = "src/config-defaults.generated.js";
 
+/** What a config (or a section of one) that sets nothing means: every field at its default. */
+function defaultsOf<S extends z.ZodType>(schema: S): z.output<S> {
+  return schema.parse({}, PARSED_ONCE);
+}
+
 /** Each default as the schemas make it. */
 export function configDefaultsFromSchemas(): ConfigDefaults {
-  const { SystemConfigSchema } = systemConfigSchemas();
+  const { SystemConfigSchema, McpToolBudgetSchema } = systemConfigSchemas();
   const { ExecutionProfileSchema } = execProfileSchemas();
   return {
     system: defaultsOf(SystemConfigSchema),
@@ -32,7 +38,7 @@ export function configDefaultsFromSchemas(): ConfigDefaults {
     project: defaultsOf(projectConfigSchemas().ProjectConfigSchema),
     toolLimits: defaultsOf(toolLimitsSchemas().ToolLimitsSchema),
     hooks: defaultsOf(hookSchemas().HooksSectionSchema),
-    mcpToolBudget: defaultsOf(systemConfigSchemas().McpToolBudgetSchema),
+    mcpToolBudget: defaultsOf(McpToolBudgetSchema),
     nativeProfile: ExecutionProfileSchema.parse({ kind: "native" }),
     sandboxProfile: ExecutionProfileSchema.parse({ kind: "sandbox" }),
   };

@@ -2,7 +2,7 @@ import { readFile } from "node:fs/promises";
 import { errorMessage } from "@penguin/protocol";
 import { type Document, isMap, isNode, isPair, isScalar, LineCounter, parseDocument } from "yaml";
 import type { z } from "zod";
-import { readYamlMemo, remembersCheckedConfigs, writeYamlMemo } from "./yaml-memo.js";
+import { readYamlMemo, rememberCheckedConfig, writeYamlMemo } from "./yaml-memo.js";
 
 /**
  * One problem with a config file, precise enough to fix without guessing: where it is (1-based
@@ -52,11 +52,6 @@ export function formatFieldPath(path: readonly PropertyKey[]): string {
  * section a config leaves out is filled by parsing `{}` in the same parse (`.prefault({})`).
  */
 export const PARSED_ONCE = { jitless: true } as const;
-
-/** What a config (or a section of one) that sets nothing means: every field at its default. */
-export function defaultsOf<S extends z.ZodType>(schema: S): z.output<S> {
-  return schema.parse({}, PARSED_ONCE);
-}
 
 /**
  * Parses YAML `text` and validates it with `schema`. Invalid YAML reports yaml's own line and
@@ -146,7 +141,7 @@ export async function loadYamlConfig<S extends z.ZodType>(
   if (memo !== undefined) {
     const parsed = schema().safeParse(memo.value, PARSED_ONCE);
     if (parsed.success) {
-      if (remembersCheckedConfigs()) await writeYamlMemo(file, text, memo.value, parsed.data);
+      await rememberCheckedConfig(file, text, memo.value, parsed.data);
       return { ok: true, config: parsed.data };
     }
   }
@@ -154,9 +149,9 @@ export async function loadYamlConfig<S extends z.ZodType>(
   if (!converted.ok) return converted;
   const result = checkConverted(converted, file, schema());
   // The memo is the YAML's value, whether or not it passes; the checked config only when it does.
-  if (memo === undefined || (result.ok && remembersCheckedConfigs())) {
-    await writeYamlMemo(file, text, converted.data, result.ok ? result.config : undefined);
-  }
+  const checked = result.ok ? result.config : undefined;
+  if (memo === undefined) await writeYamlMemo(file, text, converted.data, checked);
+  else if (result.ok) await rememberCheckedConfig(file, text, converted.data, checked);
   return result;
 }
 

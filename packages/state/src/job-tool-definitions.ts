@@ -44,7 +44,6 @@ export const DEFAULT_SIGNAL_JOB_GRACE_MS = 1_000;
 /** The `tools.limits` sections of the job tools (merged into ToolLimitsSchema), built when called. */
 export function jobToolLimitsShape() {
   const positiveInt = z.number().int().positive();
-
   return {
     jobs: z
       .strictObject({

@@ -81,7 +81,7 @@ export const projectConfigSchemas = onFirstUse(() => {
           });
       });
     });
-  return { ModelPricesSchema, ModelEntrySchema, GuardrailSettingsSchema, ProjectConfigSchema };
+  return { ModelPricesSchema, ModelEntrySchema, ProjectConfigSchema };
 });
 type Schemas = ReturnType<typeof projectConfigSchemas>;
 

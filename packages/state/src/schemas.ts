@@ -5,7 +5,6 @@ import { compactionSchemas } from "./compaction-config.js";
 import { execSettingsSchemas } from "./exec-config.js";
 import { execProfileSchemas } from "./exec-profiles.js";
 import { toolLimitsSchemas } from "./extended-tool-definitions.js";
-import { guardrailSchemas } from "./guardrail.js";
 import { hookSchemas } from "./hooks-config.js";
 import { projectConfigSchemas } from "./project-config.js";
 import { systemConfigSchemas } from "./system-config.js";
@@ -14,24 +13,16 @@ import { toolDefinitionSchemas } from "./tools/definition-parts.js";
 
 export const { CompactionSettingsSchema } = compactionSchemas();
 export const { ExecSettingsSchema } = execSettingsSchemas();
-export const { ExecutionLimitsSchema, ExecutionProfileSchema, ExecutionProfilesSchema } =
-  execProfileSchemas();
+export const { ExecutionProfileSchema } = execProfileSchemas();
 export const { ToolLimitsSchema } = toolLimitsSchemas();
-export const { GuardrailRuleSchema } = guardrailSchemas();
-export const { HookEntrySchema, HooksSectionSchema, WorkspaceHooksFileSchema } = hookSchemas();
-export const { ModelPricesSchema, ModelEntrySchema, GuardrailSettingsSchema, ProjectConfigSchema } =
-  projectConfigSchemas();
+export const { HookEntrySchema, HooksSectionSchema } = hookSchemas();
+export const { ProjectConfigSchema } = projectConfigSchemas();
 export const {
   ThinkingLevelSchema,
-  ModelSettingsSchema,
-  ApprovalSettingsSchema,
-  BudgetSchema,
-  McpServerConfigSchema,
   McpServerSchema,
   McpToolBudgetSchema,
-  ToolsSectionSchema,
   SkillsSettingsSchema,
   SystemConfigSchema,
 } = systemConfigSchemas();
 export const { ChildAgentsSettingsSchema, NoticesSettingsSchema } = teamSchemas();
-export const { ToolParametersSchema, ToolDefinitionConfigSchema } = toolDefinitionSchemas();
+export const { ToolDefinitionConfigSchema } = toolDefinitionSchemas();

@@ -192,15 +192,12 @@ export const systemConfigSchemas = onFirstUse(() => {
     /** Names of environment variables whose values are redacted from logs and traces. */
     secrets: z.array(z.string().regex(ENV_NAME, "an environment variable name")).optional(),
   });
+  // What something outside this accessor uses: a type, a caller, the schemas entry.
   return {
     ThinkingLevelSchema,
-    ModelSettingsSchema,
-    ApprovalSettingsSchema,
     BudgetSchema,
-    McpServerConfigSchema,
     McpServerSchema,
     McpToolBudgetSchema,
-    ToolsSectionSchema,
     SkillsSettingsSchema,
     SystemConfigSchema,
   };

@@ -53,11 +53,6 @@ export function rememberCheckedConfigs(code: string | undefined): void {
   checkingCode = code;
 }
 
-/** Whether a config checked now should be added to the memo: only when a checking code is named. */
-export function remembersCheckedConfigs(): boolean {
-  return checkingCode !== undefined;
-}
-
 /** `agents/default/system_config.yaml` -> `agents/default/.system_config.yaml.parsed.json`. */
 export function yamlMemoFile(file: string): string {
   return join(dirname(file), `.${basename(file)}.parsed.json`);
@@ -113,4 +108,17 @@ export async function writeYamlMemo(
       : `,"checked":{"code":${JSON.stringify(checkingCode)},"config":${checkedJson}}`;
   const memo = `{"format":${YAML_MEMO_FORMAT},"sha256":"${textHash(text)}","value":${json}${checkedPart}}\n`;
   await writePrivateFile(yamlMemoFile(file), memo, { durable: false }).catch(() => {});
+}
+
+/**
+ * Adds `config`, the schema's result for `value`, to the memo of `text`, when a checking code is
+ * named (`rememberCheckedConfigs`); without one there is nothing to add and the memo is left as it is.
+ */
+export async function rememberCheckedConfig(
+  file: string,
+  text: string,
+  value: unknown,
+  config: unknown,
+): Promise<void> {
+  if (checkingCode !== undefined) await writeYamlMemo(file, text, value, config);
 }

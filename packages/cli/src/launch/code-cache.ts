@@ -18,6 +18,9 @@ export const CODE_CACHE_ENV = "PENGUIN_CODE_CACHE";
 /** When set, the launcher says on stderr which cache it used (for tests and bug reports). */
 export const CODE_CACHE_DEBUG_ENV = "PENGUIN_DEBUG_CODE_CACHE";
 
+/** What the build wrote about the bundle, beside it. */
+export const MANIFEST_FILE = "cli.cjs.json";
+
 /** What the build wrote beside the bundle (`cli.cjs.json`). */
 export interface BundleManifest {
   /** SHA-256 of `cli.cjs`: V8 checks a cache against the source's length only, so the name carries it. */

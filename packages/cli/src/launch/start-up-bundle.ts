@@ -5,12 +5,17 @@ import { join } from "node:path";
 import { Script } from "node:vm";
 import { REQUEST_CREATED_CHANNEL } from "../request-created-channel.js";
 import { withStartWasmFlags } from "../wasm-compiler.js";
-import { CODE_CACHE_DEBUG_ENV, type CodeCache, codeCacheFor, readManifest } from "./code-cache.js";
+import {
+  CODE_CACHE_DEBUG_ENV,
+  type CodeCache,
+  codeCacheFor,
+  MANIFEST_FILE,
+  readManifest,
+} from "./code-cache.js";
 import { distDir } from "./dist-dir.js";
 
-/** The one-file CommonJS build of the CLI, and what the build wrote about it, beside this file. */
+/** The one-file CommonJS build of the CLI, beside this file (its manifest: code-cache.ts). */
 export const BUNDLE_FILE = "cli.cjs";
-export const MANIFEST_FILE = "cli.cjs.json";
 
 /**
  * The request at whose creation a new cache is made: the second, so the cache holds what the start
