@@ -6,6 +6,7 @@ import type { Benchmark, BenchOptions } from "../benchmark.js";
 import { MiB, median, timeMs } from "../measure.js";
 import { nodeStartEnv } from "../node-start-env.js";
 import { penguinBin } from "../penguin-bin.js";
+import { type ProcessCpu, processCpu } from "../process-cpu.js";
 import { sampleTreeRss, type TreeRssSampler } from "../process-tree.js";
 import { runProcess, runProcessOk } from "../processes.js";
 import type { BenchRow } from "../table.js";
@@ -86,11 +87,19 @@ interface LoopRun {
   peakRootRssBytes: number;
   firstRequestBytes: number;
   allRequestsBytes: number;
+  /**
+   * CPU time per round, from the first model request to the last: the loop's own work, which a
+   * busy machine does not stretch the way it stretches the wall-clock figures. Undefined where
+   * /proc gives no thread times.
+   */
+  cpuPerRound: { mainMs: number; allMs: number } | undefined;
 }
 
 interface Arrival {
   atNs: bigint;
   request: RecordedRequest;
+  /** The loop's CPU time as its request arrived (it is then waiting for the answer). */
+  cpu: ProcessCpu | undefined;
 }
 
 export const endToEnd: Benchmark = {
@@ -104,9 +113,16 @@ export const endToEnd: Benchmark = {
     const baselineBin = baselineFromEnv(process.env);
     const dirs = makeBenchDirs("end-to-end");
     let arrivals: Arrival[] = [];
+    /** The process of the loop being run. */
+    let loopPid: number | undefined;
     const llm = await startFakeLlm({
       apiKey: API_KEY,
-      onRequest: (request) => arrivals.push({ atNs: process.hrtime.bigint(), request }),
+      onRequest: (request) =>
+        arrivals.push({
+          atNs: process.hrtime.bigint(),
+          request,
+          cpu: loopPid === undefined ? undefined : processCpu(loopPid),
+        }),
     });
     const bin = penguinBin();
     /**
@@ -135,9 +151,11 @@ export const endToEnd: Benchmark = {
         cwd: dirs.workspace,
         stdout: "discard",
         onSpawn: (pid) => {
+          loopPid = pid;
           sampler = sampleTreeRss(pid);
         },
       });
+      loopPid = undefined;
       const peak = sampler?.stop() ?? { treeBytes: 0, rootBytes: 0 };
       if (exit.code !== 0) throw new Error(`${label} exited with ${exit.code}: ${exit.stderr.trim()}`);
       const answered = arrivals.filter((arrival) => arrival.request.outcome === "answered");
@@ -162,6 +180,7 @@ export const endToEnd: Benchmark = {
         peakRootRssBytes: peak.rootBytes,
         firstRequestBytes: bytes[0],
         allRequestsBytes: bytes.reduce((sum, n) => sum + n, 0),
+        cpuPerRound: cpuPerRound(arrivals[0].cpu, arrivals[rounds].cpu, rounds),
       };
     };
 
@@ -228,6 +247,19 @@ interface Samples {
   baseline: LoopRun[];
 }
 
+/** CPU milliseconds per round between two readings, if both were taken. */
+function cpuPerRound(
+  first: ProcessCpu | undefined,
+  last: ProcessCpu | undefined,
+  rounds: number,
+): LoopRun["cpuPerRound"] {
+  if (first === undefined || last === undefined) return undefined;
+  return {
+    mainMs: (last.mainNs - first.mainNs) / 1e6 / rounds,
+    allMs: (last.allNs - first.allNs) / 1e6 / rounds,
+  };
+}
+
 /** The median of one figure over runs. */
 function medianOf(runs: LoopRun[], pick: (run: LoopRun) => number): number {
   return median(runs.map(pick));
@@ -286,6 +318,7 @@ function rows(benchmark: string, s: Samples): BenchRow[] {
     ...bothLoops("first round", (run) => run.firstRoundMs, "ms"),
     ...bothLoops("median round", (run) => run.medianRoundMs, "ms"),
     row("penguin per round / bare loop per round", perRoundRatio, "ratio", ["<= 1.3", perRoundRatio <= 1.3]),
+    ...cpuRows(s, row),
     row("bare loop: peak RSS of the process tree", medianOf(s.loop, (run) => run.peakRssBytes) / MiB, "MiB"),
     row("penguin run: peak RSS of the process tree", peakRss, "MiB", ["<= 100", peakRss <= 100]),
     row(
@@ -296,6 +329,33 @@ function rows(benchmark: string, s: Samples): BenchRow[] {
     ...bothLoops("bytes of the first request", (run) => run.firstRequestBytes, "bytes"),
     ...bothLoops("bytes of all requests", (run) => run.allRequestsBytes, "bytes"),
     ...(s.baseline.length > 0 ? baselineRows(s, row) : []),
+  ];
+}
+
+/**
+ * The CPU each loop's process spends per round (its shells not counted): its main thread's, where
+ * the JavaScript runs, and all its threads'. No rows where /proc gave no thread times.
+ */
+function cpuRows(s: Samples, row: (metric: string, value: number, unit: string) => BenchRow): BenchRow[] {
+  const runs = [...s.loop, ...s.penguin];
+  if (runs.some((run) => run.cpuPerRound === undefined)) return [];
+  const cpu = (run: LoopRun) => run.cpuPerRound as { mainMs: number; allMs: number };
+  const loopMain = medianOf(s.loop, (run) => cpu(run).mainMs);
+  const penguinMain = medianOf(s.penguin, (run) => cpu(run).mainMs);
+  return [
+    row("bare loop: CPU per round, main thread", loopMain, "ms"),
+    row("penguin run: CPU per round, main thread", penguinMain, "ms"),
+    row(
+      "bare loop: CPU per round, all threads",
+      medianOf(s.loop, (run) => cpu(run).allMs),
+      "ms",
+    ),
+    row(
+      "penguin run: CPU per round, all threads",
+      medianOf(s.penguin, (run) => cpu(run).allMs),
+      "ms",
+    ),
+    row("penguin main-thread CPU per round / bare loop's", penguinMain / loopMain, "ratio"),
   ];
 }
 
