@@ -92,7 +92,14 @@ interface LoopRun {
    * busy machine does not stretch the way it stretches the wall-clock figures. Undefined where
    * /proc gives no thread times.
    */
-  cpuPerRound: { mainMs: number; allMs: number } | undefined;
+  cpuPerRound: CpuPerRound | undefined;
+}
+
+interface CpuPerRound {
+  /** The main thread's, where the JavaScript runs. */
+  mainMs: number;
+  /** All the process's threads' together. */
+  allMs: number;
 }
 
 interface Arrival {
@@ -252,7 +259,7 @@ function cpuPerRound(
   first: ProcessCpu | undefined,
   last: ProcessCpu | undefined,
   rounds: number,
-): LoopRun["cpuPerRound"] {
+): CpuPerRound | undefined {
   if (first === undefined || last === undefined) return undefined;
   return {
     mainMs: (last.mainNs - first.mainNs) / 1e6 / rounds,
@@ -337,26 +344,22 @@ function rows(benchmark: string, s: Samples): BenchRow[] {
  * the JavaScript runs, and all its threads'. No rows where /proc gave no thread times.
  */
 function cpuRows(s: Samples, row: (metric: string, value: number, unit: string) => BenchRow): BenchRow[] {
-  const runs = [...s.loop, ...s.penguin];
-  if (runs.some((run) => run.cpuPerRound === undefined)) return [];
-  const cpu = (run: LoopRun) => run.cpuPerRound as { mainMs: number; allMs: number };
-  const loopMain = medianOf(s.loop, (run) => cpu(run).mainMs);
-  const penguinMain = medianOf(s.penguin, (run) => cpu(run).mainMs);
+  const loop = s.loop.map((run) => run.cpuPerRound);
+  const penguin = s.penguin.map((run) => run.cpuPerRound);
+  if (!allTaken(loop) || !allTaken(penguin)) return [];
+  const loopMain = median(loop.map((cpu) => cpu.mainMs));
+  const penguinMain = median(penguin.map((cpu) => cpu.mainMs));
   return [
     row("bare loop: CPU per round, main thread", loopMain, "ms"),
     row("penguin run: CPU per round, main thread", penguinMain, "ms"),
-    row(
-      "bare loop: CPU per round, all threads",
-      medianOf(s.loop, (run) => cpu(run).allMs),
-      "ms",
-    ),
-    row(
-      "penguin run: CPU per round, all threads",
-      medianOf(s.penguin, (run) => cpu(run).allMs),
-      "ms",
-    ),
+    row("bare loop: CPU per round, all threads", median(loop.map((cpu) => cpu.allMs)), "ms"),
+    row("penguin run: CPU per round, all threads", median(penguin.map((cpu) => cpu.allMs)), "ms"),
     row("penguin main-thread CPU per round / bare loop's", penguinMain / loopMain, "ratio"),
   ];
+}
+
+function allTaken(readings: (CpuPerRound | undefined)[]): readings is CpuPerRound[] {
+  return readings.every((reading) => reading !== undefined);
 }
 
 /** This build beside the baseline build, run for run: their figures and this build's share of its. */
