@@ -149,9 +149,9 @@ export async function loadYamlConfig<S extends z.ZodType>(
   if (!converted.ok) return converted;
   const result = checkConverted(converted, file, schema());
   // The memo is the YAML's value, whether or not it passes; the checked config only when it does.
-  const checked = result.ok ? result.config : undefined;
-  if (memo === undefined) await writeYamlMemo(file, text, converted.data, checked);
-  else if (result.ok) await rememberCheckedConfig(file, text, converted.data, checked);
+  // A memo of this text was already there only if its value failed the schema above, as it does here.
+  if (memo === undefined)
+    await writeYamlMemo(file, text, converted.data, result.ok ? result.config : undefined);
   return result;
 }
 
