@@ -30,9 +30,14 @@ export function processCpu(pid: number): ProcessCpu | undefined {
   } catch {
     return undefined;
   }
-  const mainNs = threadRunNs(pid, String(pid));
-  if (mainNs === undefined) return undefined;
+  // The main thread's id is the process's; each thread's file is read once.
+  let mainNs: number | undefined;
   let allNs = 0;
-  for (const tid of tids) allNs += threadRunNs(pid, tid) ?? 0;
-  return { mainNs, allNs };
+  for (const tid of tids) {
+    const ns = threadRunNs(pid, tid);
+    if (ns === undefined) continue;
+    allNs += ns;
+    if (tid === String(pid)) mainNs = ns;
+  }
+  return mainNs === undefined ? undefined : { mainNs, allNs };
 }

@@ -1,4 +1,5 @@
 import { execFile } from "node:child_process";
+import { existsSync } from "node:fs";
 import { resolve } from "node:path";
 import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
@@ -110,6 +111,14 @@ describe("the runner", () => {
         "baseline build: peak RSS of the process tree",
       ]) {
         expect(value(metric), metric).toBeGreaterThan(0);
+      }
+      // Where /proc has thread times, each loop's CPU per round is there, its main thread's within all.
+      if (existsSync("/proc/self/schedstat")) {
+        for (const loop of ["bare loop", "penguin run"]) {
+          const main = value(`${loop}: CPU per round, main thread`) ?? 0;
+          expect(main, loop).toBeGreaterThan(0);
+          expect(value(`${loop}: CPU per round, all threads`) ?? 0, loop).toBeGreaterThanOrEqual(main);
+        }
       }
       const missing = await runner(["--quick", "--json", "end_to_end"], {
         ...process.env,
