@@ -22,8 +22,9 @@ describe("processCpu", () => {
     const after = processCpu(process.pid);
     expect(after).toBeDefined();
     if (before === undefined || after === undefined) return;
-    // 60 ms by getrusage; schedstat counts the same thread's time, in nanoseconds.
-    expect((after.mainNs - before.mainNs) / 1e6).toBeGreaterThanOrEqual(50);
+    // getrusage counts every thread of the process (the test runner's and V8's too), schedstat the
+    // main thread alone: most of the 60 ms, not all of it (47 ms in one CI run), is the main thread's.
+    expect((after.mainNs - before.mainNs) / 1e6).toBeGreaterThanOrEqual(25);
     expect(after.allNs).toBeGreaterThanOrEqual(after.mainNs);
   });
 
