@@ -111,6 +111,7 @@ export {
   createRecordingModel,
   createReplayModel,
   createToolCallIdRegistry,
+  FetchHeaders,
   loadCassette,
   type ModelAdapterOptions,
   type ModelAdapterResult,

@@ -20,6 +20,9 @@ const CODES_OF_A_SERVER_NOT_REACHED = new Set([
   "UND_ERR_CONNECT_TIMEOUT",
 ]);
 
+/** Any system error of the `connect` call (a connect that timed out included) is a server not reached. */
+const CONNECT_SYSCALL = "connect";
+
 /** "dropped": errors of a connection that was open (the fetch layer's, then the system's). */
 const CODES_OF_A_DROPPED_CONNECTION = new Set([
   "UND_ERR_SOCKET",
@@ -38,9 +41,9 @@ const MAX_CAUSE_DEPTH = 5;
 export function connectionFailureKind(error: unknown): ConnectionFailureKind {
   let sawCutBody = false;
   for (let cause = error, depth = 0; cause && depth < MAX_CAUSE_DEPTH; depth++) {
-    const { code, message } = cause as { code?: unknown; message?: unknown };
+    const { code, message, syscall } = cause as { code?: unknown; message?: unknown; syscall?: unknown };
     if (typeof code === "string") {
-      if (CODES_OF_A_SERVER_NOT_REACHED.has(code)) return "unreachable";
+      if (CODES_OF_A_SERVER_NOT_REACHED.has(code) || syscall === CONNECT_SYSCALL) return "unreachable";
       if (CODES_OF_A_DROPPED_CONNECTION.has(code)) return "dropped";
     }
     if (message === BODY_CUT_MESSAGE) sawCutBody = true;

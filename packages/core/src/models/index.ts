@@ -8,6 +8,9 @@ export {
 } from "./anthropic-messages.js";
 export { ANTHROPIC_DEFAULT_MAX_TOKENS, ANTHROPIC_THINKING_BUDGET } from "./anthropic-request.js";
 export { CassetteError, type CassetteProblem, loadCassette, parseCassette } from "./cassette.js";
+// The header list of the provider fetch (http/node-http-fetch.ts, loaded with an SDK): the CLI's
+// bundle gives it to the SDKs' modules in place of Node's `Headers`.
+export { FetchHeaders } from "./http/fetch-headers.js";
 export { chatUsage, createOpenAIChatModel, type OpenAIChatOptions } from "./openai-chat.js";
 export {
   COMPATIBLE_REASONING_EFFORT,

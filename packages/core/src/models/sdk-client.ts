@@ -48,6 +48,14 @@ async function importSdk<T>(packageName: string, load: () => Promise<{ default: 
 }
 
 /**
+ * The SDKs send their requests through Penguin's fetch over node:http(s) (http/node-http-fetch.ts),
+ * not Node's own: loaded with the SDK, on the first request.
+ */
+async function providerFetch() {
+  return (await import("./http/node-http-fetch.js")).nodeHttpFetch;
+}
+
+/**
  * One client per adapter, created on its first request. A failed import is not remembered, so a
  * later request tries again.
  */
@@ -65,15 +73,21 @@ function lazyClient<T>(create: () => Promise<T>): () => Promise<T> {
 export function lazyOpenAIClient(connection: AdapterConnection): () => Promise<OpenAI> {
   const settings = sdkClientOptions(connection);
   return lazyClient(async () => {
-    const OpenAISdk = await importSdk("openai", () => import("openai"));
-    return new OpenAISdk(settings);
+    const [OpenAISdk, fetch] = await Promise.all([
+      importSdk("openai", () => import("openai")),
+      providerFetch(),
+    ]);
+    return new OpenAISdk({ ...settings, fetch });
   });
 }
 
 export function lazyAnthropicClient(connection: AdapterConnection): () => Promise<Anthropic> {
   const settings = sdkClientOptions(connection);
   return lazyClient(async () => {
-    const AnthropicSdk = await importSdk("@anthropic-ai/sdk", () => import("@anthropic-ai/sdk"));
-    return new AnthropicSdk(settings);
+    const [AnthropicSdk, fetch] = await Promise.all([
+      importSdk("@anthropic-ai/sdk", () => import("@anthropic-ai/sdk")),
+      providerFetch(),
+    ]);
+    return new AnthropicSdk({ ...settings, fetch });
   });
 }
