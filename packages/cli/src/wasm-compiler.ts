@@ -1,12 +1,14 @@
 import { subscribe, unsubscribe } from "node:diagnostics_channel";
 import { setFlagsFromString } from "node:v8";
-import { REQUEST_CREATED_CHANNEL } from "./request-created-channel.js";
+import { FETCH_REQUEST_CREATED_CHANNEL } from "./request-created-channel.js";
 
 /**
  * Keeps WebAssembly on V8's baseline compiler (Liftoff) for the CLI's process.
  *
- * The only WebAssembly a session runs is the HTTP parser of Node's `fetch` (undici's llhttp),
- * which reads the model's responses. Once it has parsed a few responses V8 recompiles it with
+ * The only WebAssembly a session runs is the HTTP parser of Node's `fetch` (undici's llhttp).
+ * The model's responses no longer go through it (the provider SDKs use Penguin's fetch over
+ * node:http, whose parser is native), but `web_fetch` and an MCP server's HTTP transport do.
+ * Once it has parsed a few responses V8 recompiles it with
  * its optimising compiler on background threads, and that compilation holds some 20 MiB of
  * memory for a moment: the peak resident set of a whole `penguin run` (111 MiB with it, 87 MiB
  * without, see docs/benchmarks.md section 11). The baseline code parses a model's response,
@@ -24,10 +26,10 @@ import { REQUEST_CREATED_CHANNEL } from "./request-created-channel.js";
 export function keepWasmOnBaselineCompiler(): void {
   if (userChoseWasmTiering()) return;
   const onFirstRequest = () => {
-    unsubscribe(REQUEST_CREATED_CHANNEL, onFirstRequest);
+    unsubscribe(FETCH_REQUEST_CREATED_CHANNEL, onFirstRequest);
     setBaseline(true);
   };
-  subscribe(REQUEST_CREATED_CHANNEL, onFirstRequest);
+  subscribe(FETCH_REQUEST_CREATED_CHANNEL, onFirstRequest);
 }
 
 /** Whether Node was started with a flag about WebAssembly tiering (on its command line or NODE_OPTIONS). */

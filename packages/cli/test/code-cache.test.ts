@@ -96,22 +96,33 @@ describe("a session's start", () => {
     expect(second).not.toContain("code cache: saved");
   });
 
-  test("a cache made after a tool round, with the WebAssembly flags changed, is accepted by the next start", async () => {
+  test("a cache made after a round that used Node's fetch, with the WebAssembly flags changed, is accepted by the next start", async () => {
     const folder = join(tempDir("cache"), "penguin");
     mkdirSync(folder, { recursive: true });
     const file = userCacheFile(folder, manifest());
     writeFileSync(file, "refused");
-    const { env } = await startFake([
-      { tool_calls: [{ name: "exec_command", arguments: { description: "one round", cmd: "echo one" } }] },
+    // Model requests go over node:http; web_fetch goes through Node's fetch, whose first request
+    // sets the WebAssembly flags (wasm-compiler.ts) before the cache is made at the second model request.
+    const { llm, env } = await startFake([]);
+    llm.setScript([
+      { tool_calls: [{ name: "web_fetch", arguments: { url: `${llm.url}/v1/models` } }] },
       { text: "Cached after a round." },
     ]);
-    const run = () =>
-      penguin(["run", "--model", "openai/fake-model", "-w", tempDir("ws"), "-m", "hi"], {
-        env: { ...env, [CODE_CACHE_ENV]: folder, [CODE_CACHE_DEBUG_ENV]: "1" },
-      });
-    const first = await run();
+    mkdirSync(join(env.PENGUIN_HOME, "agents", "default"), { recursive: true });
+    writeFileSync(
+      join(env.PENGUIN_HOME, "agents", "default", "system_config.yaml"),
+      "tools:\n  preset: extended\n",
+    );
+    const first = await penguin(["run", "--model", "openai/fake-model", "-w", tempDir("ws"), "-m", "hi"], {
+      env: { ...env, [CODE_CACHE_ENV]: folder, [CODE_CACHE_DEBUG_ENV]: "1" },
+    });
     expect(first.exitCode, first.stderr).toBe(0);
     expect(first.stdout).toContain("Cached after a round.");
+    expect(llm.requests.map((request) => request.path)).toEqual([
+      "/v1/chat/completions",
+      "/v1/models",
+      "/v1/chat/completions",
+    ]);
     expect(first.stderr).toContain("code cache: user rejected");
     expect(first.stderr.split("code cache: saved").length).toBe(2);
     const second = await penguin(["run", "--model", "openai/fake-model", "-w", tempDir("ws"), "-m", "hi"], {

@@ -8,7 +8,7 @@ import { dirname, join } from "node:path";
  * in `__esm` (ES modules) or `__commonJS` (CommonJS): the copy's helpers time each wrapped module,
  * less the modules it evaluates in turn, and counts the zod schemas each builds; it writes both
  * (ModuleTimes) to the file named by MODULE_TIMES_ENV as the first model request is created
- * (Node's `undici:request:create`).
+ * (node:http's `http.client.request.start`, which the provider SDKs' requests go through).
  */
 export const MODULE_TIMES_ENV = "PENGUIN_BENCH_MODULE_TIMES";
 
@@ -40,7 +40,7 @@ const TIMED_HELPERS = [
   "try{return run()}finally{__benchInit.current=outer;const took=performance.now()-start;const inner=__benchInit.stack.pop();",
   "__benchInit.self.set(name,(__benchInit.self.get(name)??0)+took-inner);",
   "if(__benchInit.stack.length>0)__benchInit.stack[__benchInit.stack.length-1]+=took}};",
-  'require("node:diagnostics_channel").subscribe("undici:request:create",()=>{if(__benchInit.done)return;__benchInit.done=true;',
+  'require("node:diagnostics_channel").subscribe("http.client.request.start",()=>{if(__benchInit.done)return;__benchInit.done=true;',
   `require("node:fs").writeFileSync(process.env.${MODULE_TIMES_ENV},JSON.stringify({ms:[...__benchInit.self],schemas:[...__benchInit.schemas]}))});`,
   "var __esm=(fn,res)=>function(){if(!fn)return res;const name=__getOwnPropNames(fn)[0];const init=fn[name];fn=0;",
   "res=__benchTimed(name,()=>init(0));return res};",

@@ -3,7 +3,7 @@ import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join } from "node:path";
 import { Script } from "node:vm";
-import { REQUEST_CREATED_CHANNEL } from "../request-created-channel.js";
+import { REQUEST_CREATED_CHANNELS } from "../request-created-channel.js";
 import { withStartWasmFlags } from "../wasm-compiler.js";
 import {
   CODE_CACHE_DEBUG_ENV,
@@ -53,7 +53,7 @@ function saveAfterFirstRound(script: Script, save: CodeCache["save"], env: NodeJ
   const saveNow = () => {
     if (saved || requests === 0) return;
     saved = true;
-    unsubscribe(REQUEST_CREATED_CHANNEL, onRequest);
+    for (const channel of REQUEST_CREATED_CHANNELS) unsubscribe(channel, onRequest);
     save(withStartWasmFlags(() => script.createCachedData()));
     debug(env, "saved");
   };
@@ -61,7 +61,7 @@ function saveAfterFirstRound(script: Script, save: CodeCache["save"], env: NodeJ
     requests += 1;
     if (requests >= CACHE_AT_REQUEST) saveNow();
   };
-  subscribe(REQUEST_CREATED_CHANNEL, onRequest);
+  for (const channel of REQUEST_CREATED_CHANNELS) subscribe(channel, onRequest);
   process.once("exit", saveNow);
 }
 
