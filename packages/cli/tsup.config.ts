@@ -1,4 +1,5 @@
 import { readFileSync } from "node:fs";
+import { readFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { defineConfig, type Options } from "tsup";
 
@@ -38,6 +39,33 @@ export const englishOnlyZodLocales: NonNullable<Options["esbuildPlugins"]>[numbe
 };
 
 /**
+ * The provider SDKs send their requests through Penguin's fetch over node:http (@penguin/core), but
+ * they still build each request's headers with the global `Headers` and ask whether its body is a
+ * global `FormData`; in Node both are undici's, and the first touch of either loads all of Node's
+ * `fetch` (some 20 ms before the first request, and more CPU a round, docs/benchmarks.md section 11).
+ * In the bundle, an SDK module that names either gets them from src/sdk-web-globals.ts instead: an
+ * import of those names shadows the globals in that module alone. A module that declared either
+ * name itself would fail the build, not be changed silently.
+ */
+const SDK_MODULE = /[\\/]node_modules[\\/](?:openai|@anthropic-ai[\\/]sdk)[\\/].+\.m?js$/;
+const NAMES_WEB_GLOBALS = /(?<![\w$.])(?:Headers|FormData)(?![\w$])/;
+const SDK_WEB_GLOBALS = join(import.meta.dirname, "src", "sdk-web-globals.ts");
+
+export const sdkWebGlobals: NonNullable<Options["esbuildPlugins"]>[number] = {
+  name: "sdk-web-globals",
+  setup(build) {
+    build.onLoad({ filter: SDK_MODULE }, async (args) => {
+      const source = await readFile(args.path, "utf8");
+      if (!NAMES_WEB_GLOBALS.test(source)) return undefined;
+      const shadow = args.path.endsWith(".mjs")
+        ? `import { Headers, FormData } from ${JSON.stringify(SDK_WEB_GLOBALS)};`
+        : `const { Headers, FormData } = require(${JSON.stringify(SDK_WEB_GLOBALS)});`;
+      return { contents: `${shadow}\n${source}`, loader: "js", resolveDir: dirname(args.path) };
+    });
+  },
+};
+
+/**
  * The package's version as a constant of the build (src/version.ts), read from package.json when
  * the build starts: a start then reads no package.json.
  */
@@ -70,7 +98,7 @@ export default defineConfig({
   splitting: true,
   noExternal: INLINED,
   external: ["@penguin/server"],
-  esbuildPlugins: [englishOnlyZodLocales],
+  esbuildPlugins: [englishOnlyZodLocales, sdkWebGlobals],
   define: VERSION_DEFINE,
   banner: {
     js: 'import { createRequire as __penguinCreateRequire } from "node:module"; const require = __penguinCreateRequire(import.meta.url);',

@@ -5,7 +5,7 @@ import {
   BUNDLE_WRAPPER_HEAD,
   BUNDLE_WRAPPER_TAIL,
 } from "./src/launch/bundle-wrapper.js";
-import { englishOnlyZodLocales, INLINED, VERSION_DEFINE } from "./tsup.config.js";
+import { englishOnlyZodLocales, INLINED, sdkWebGlobals, VERSION_DEFINE } from "./tsup.config.js";
 
 /**
  * `dist/cli.cjs`: the whole CLI in one CommonJS file, for `bin.cjs` to compile with V8's code cache
@@ -44,7 +44,7 @@ export default defineConfig([
     minifySyntax: true,
     noExternal: INLINED,
     external: ["@penguin/server"],
-    esbuildPlugins: [englishOnlyZodLocales],
+    esbuildPlugins: [englishOnlyZodLocales, sdkWebGlobals],
     // The CommonJS module wrapper is in the file itself, so the launcher compiles the file's text as
     // read: adding it at run time would copy the 2.5 MB source once more at every start.
     banner: { js: `${BUNDLE_WRAPPER_HEAD}${BUNDLE_IMPORT_META_URL_LINE}` },

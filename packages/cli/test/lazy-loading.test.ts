@@ -28,6 +28,8 @@ const ACP_SDK = "@agentclientprotocol/sdk";
 const ON_FIRST_USE = ["ajv", "diff", "pino", "pdfjs-dist", "html-to-text", "@penguin/server", "marked"];
 const CASSETTE = join(REPO_ROOT, "examples/quickstart.cassette.yaml");
 const HIDE_PACKAGES = join(import.meta.dirname, "fixtures/hide-packages.mjs");
+/** How the load log (fixtures/record-loads.mjs) names Node's own `fetch` (undici) once it has loaded. */
+const NODE_FETCH_MODULE = "node:internal/deps/undici/undici";
 
 /** The files of ajv's compiler (anything of ajv but its runtime helpers) in a load log, as `ajv/dist/…`. */
 function ajvCompilerFiles(loads: string): string[] {
@@ -107,6 +109,9 @@ describe("penguin run loads only the SDKs its session uses", () => {
       expect(loads).not.toContain(ACP_SDK);
       // The first request needs none of these: no tool was called, nothing edited or logged.
       for (const name of ON_FIRST_USE) expect(loads, name).not.toContain(name);
+      // The SDK's request goes through Penguin's fetch over node:http, and the bundle gives the SDK
+      // Penguin's Headers (tsup.config.ts, sdkWebGlobals): nothing of Node's fetch is loaded.
+      expect(run.loads()).not.toContain(NODE_FETCH_MODULE);
       // zod's messages come in English only: its other 48 locales are not compiled at each start.
       const locales = loadedChunkSources(run.loads())
         .map((source) => /zod\/v4\/locales\/([^/]+)\.js$/.exec(source)?.[1])
