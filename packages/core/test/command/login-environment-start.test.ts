@@ -3,14 +3,15 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { nodeHttpFetch } from "../../src/models/http/node-http-fetch.js";
 import { ProcessManager } from "../../src/tools/command/index.js";
 import { alive, waitUntil } from "../jobs/support.js";
 import { context, execTool, runCall, runToEnd, tempWorkspace } from "./helpers.js";
 
 // A session's login-environment capture waits for the session's first model request to be sent
 // (`start: "after-request"`), so that spawning the login shell does not delay that request. A
-// real HTTP request through `fetch` (what the model SDKs use) to a local server starts it; a
-// command that comes first starts it too. The profile counts its runs (a line in `sourced.log`).
+// real HTTP request to a local server starts it, through the provider fetch over node:http (what
+// the model SDKs use) or Node's own `fetch` (a tool's); a command that comes first starts it too. The profile counts its runs (a line in `sourced.log`).
 
 let workspace: { dir: string; cleanup: () => void };
 let managers: ProcessManager[] = [];
@@ -49,8 +50,10 @@ function deferredManager(): ProcessManager {
   return processes;
 }
 
-/** One POST through Node's fetch to a local server, as a model request is sent. */
-async function sendRequest(): Promise<void> {
+type Client = typeof fetch | typeof nodeHttpFetch;
+
+/** One POST to a local server, as a model request is sent (through the provider fetch by default). */
+async function sendRequest(client: Client = nodeHttpFetch): Promise<void> {
   server ??= await new Promise<Server>((resolve) => {
     const s = createServer((req, res) => {
       req.resume();
@@ -59,7 +62,7 @@ async function sendRequest(): Promise<void> {
     s.listen(0, "127.0.0.1", () => resolve(s));
   });
   const { port } = server.address() as AddressInfo;
-  const response = await fetch(`http://127.0.0.1:${port}/v1/chat/completions`, {
+  const response = await client(`http://127.0.0.1:${port}/v1/chat/completions`, {
     method: "POST",
     body: JSON.stringify({ messages: [] }),
   });
@@ -75,21 +78,27 @@ async function captureStarted(processes: ProcessManager): Promise<void> {
 const run = (processes: ProcessManager, cmd: string) => runToEnd(processes, cmd, workspace.dir);
 
 describe("a login-environment capture that starts after the first request", () => {
-  it("runs no shell until a request is sent, then captures once; commands source it", async () => {
-    const processes = deferredManager();
-    await pause(300);
-    expect(sourcedCount()).toBe(0);
-    await sendRequest();
-    await captureStarted(processes);
-    expect(sourcedCount()).toBe(1);
-    expect(
-      await run(processes, 'echo "$FROM_PROFILE"; shopt -q login_shell && echo login || echo plain'),
-    ).toBe("yes\nplain");
-    // Later requests start nothing more.
-    await sendRequest();
-    await pause(100);
-    expect(sourcedCount()).toBe(1);
-  });
+  it.each([
+    ["the provider fetch (node:http)", nodeHttpFetch],
+    ["Node's fetch", fetch],
+  ])(
+    "runs no shell until a request is sent through %s, then captures once; commands source it",
+    async (_name, client) => {
+      const processes = deferredManager();
+      await pause(300);
+      expect(sourcedCount()).toBe(0);
+      await sendRequest(client);
+      await captureStarted(processes);
+      expect(sourcedCount()).toBe(1);
+      expect(
+        await run(processes, 'echo "$FROM_PROFILE"; shopt -q login_shell && echo login || echo plain'),
+      ).toBe("yes\nplain");
+      // Later requests start nothing more.
+      await sendRequest();
+      await pause(100);
+      expect(sourcedCount()).toBe(1);
+    },
+  );
 
   it("a command before any request runs as a login shell and starts the capture", async () => {
     const processes = deferredManager();

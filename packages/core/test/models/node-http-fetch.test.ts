@@ -230,8 +230,12 @@ describe("nodeHttpFetch", () => {
     expect(other.seen[0]?.headers["x-kept"]).toBe("yes");
   });
 
-  it("gives up after the redirect limit, and leaves a redirect alone when asked to", async () => {
+  it("gives up after the redirect limit or at a Location that is not a URL, and leaves a redirect alone when asked to", async () => {
     const server = await serve((request, response) => {
+      if (request.url === "/bad") {
+        response.writeHead(301, { Location: "http://[::1" }).end();
+        return;
+      }
       const hop = Number(request.url?.slice(1) ?? 0);
       response.writeHead(302, { Location: `/${hop + 1}` }).end();
     });
@@ -241,6 +245,10 @@ describe("nodeHttpFetch", () => {
       cause: { message: `more than ${MAX_REDIRECTS} redirects` },
     });
     expect(server.seen).toHaveLength(MAX_REDIRECTS + 1);
+    await expect(nodeHttpFetch(`${server.url}/bad`)).rejects.toMatchObject({
+      message: "fetch failed",
+      cause: { message: 'redirected to "http://[::1", which is not a URL' },
+    });
     const manual = await nodeHttpFetch(`${server.url}/0`, { redirect: "manual" });
     expect(manual.status).toBe(302);
     expect(manual.headers.get("location")).toBe("/1");

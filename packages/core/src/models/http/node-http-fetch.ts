@@ -104,7 +104,7 @@ export function createNodeHttpFetch(options: NodeHttpFetchOptions = {}): Provide
       if (init.redirect === "error")
         throw networkError(`redirected to ${location}, and redirects are an error here`);
       if (redirects === MAX_REDIRECTS) throw networkError(`more than ${MAX_REDIRECTS} redirects`);
-      followRedirect(exchange, status, new URL(location, exchange.url));
+      followRedirect(exchange, status, redirectTarget(location, exchange.url));
     }
   };
 }
@@ -161,6 +161,14 @@ function wireBodyOf(body: RequestBody | undefined, headers: FetchHeaders): WireB
 function textBody(text: string, headers: FetchHeaders, contentType: string): Buffer {
   if (!headers.has("content-type")) headers.set("content-type", contentType);
   return Buffer.from(text, "utf8");
+}
+
+function redirectTarget(location: string, from: URL): URL {
+  try {
+    return new URL(location, from);
+  } catch {
+    throw networkError(`redirected to ${JSON.stringify(location)}, which is not a URL`);
+  }
 }
 
 /** Fetch's "HTTP-redirect fetch", steps 11 to 13: method, body and credentials for the next hop. */
