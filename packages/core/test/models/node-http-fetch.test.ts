@@ -121,6 +121,21 @@ describe("nodeHttpFetch", () => {
     });
   });
 
+  it("clones a response whose body is unread, each copy with the whole body; reads bytes and a blob", async () => {
+    const server = await serve((_request, response) => {
+      response.writeHead(200, { "Content-Type": "text/plain" }).end("twice");
+    });
+    const response = await nodeHttpFetch(server.url);
+    const copy = response.clone();
+    expect(await copy.text()).toBe("twice");
+    const blob = await response.blob();
+    expect(blob.type).toBe("text/plain");
+    expect(await blob.text()).toBe("twice");
+    expect(() => response.clone()).toThrow(/has been read/);
+    const bytes = await (await nodeHttpFetch(server.url)).arrayBuffer();
+    expect(Buffer.from(bytes).toString()).toBe("twice");
+  });
+
   it("gives a body that is not 2xx as it came, and no body for HEAD and 204", async () => {
     const server = await serve((request, response) => {
       if (request.url === "/empty") response.writeHead(204).end();
