@@ -45,7 +45,8 @@ export const englishOnlyZodLocales: NonNullable<Options["esbuildPlugins"]>[numbe
  * `fetch` (some 20 ms before the first request, and more CPU a round, docs/benchmarks.md section 11).
  * In the bundle, an SDK module that names either gets them from src/sdk-web-globals.ts instead: an
  * import of those names shadows the globals in that module alone. A module that declared either
- * name itself would fail the build, not be changed silently.
+ * name itself would fail the build, not be changed silently. Only an inlined SDK is rewritten: the
+ * OpenAI SDK (START_UP); the Anthropic SDK loads from node_modules, with Node's `Headers`.
  */
 const SDK_MODULE = /[\\/]node_modules[\\/](?:openai|@anthropic-ai[\\/]sdk)[\\/].+\.m?js$/;
 const NAMES_WEB_GLOBALS = /(?<![\w$.])(?:Headers|FormData)(?![\w$])/;

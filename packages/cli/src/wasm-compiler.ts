@@ -7,12 +7,12 @@ import { FETCH_REQUEST_CREATED_CHANNEL } from "./request-created-channel.js";
  *
  * The only WebAssembly a session runs is the HTTP parser of Node's `fetch` (undici's llhttp).
  * The model's responses no longer go through it (the provider SDKs use Penguin's fetch over
- * node:http, whose parser is native), but `web_fetch` and an MCP server's HTTP transport do.
- * Once it has parsed a few responses V8 recompiles it with
- * its optimising compiler on background threads, and that compilation holds some 20 MiB of
- * memory for a moment: the peak resident set of a whole `penguin run` (111 MiB with it, 87 MiB
- * without, see docs/benchmarks.md section 11). The baseline code parses a model's response,
- * a few kilobytes, in microseconds either way.
+ * node:http, whose parser is native), but `web_fetch` and an MCP server's HTTP transport do. Once
+ * it has parsed a few responses V8 recompiles it with its optimising compiler on background
+ * threads, and that compilation holds some 20 MiB of memory for a moment: the peak resident set of
+ * a whole `penguin run` when the model's replies still came through it (111 MiB with it, 87 MiB
+ * without, see docs/benchmarks.md section 11). The baseline code parses a response of a few
+ * kilobytes in microseconds either way.
  *
  * The flags are set when the first request is created: after `fetch`'s JavaScript has loaded and
  * before the parser is compiled on the first connection. Set any earlier, they would cost that
