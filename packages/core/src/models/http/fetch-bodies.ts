@@ -1,7 +1,6 @@
 import type { IncomingMessage } from "node:http";
 import { pipeline, Readable } from "node:stream";
 import { ReadableStream } from "node:stream/web";
-import { constants, createBrotliDecompress, createGunzip, createInflate } from "node:zlib";
 import type { FetchHeaders } from "./fetch-headers.js";
 
 // The bodies of the provider fetch (node-http-fetch.ts): a request's as node:http sends it, and a
@@ -54,6 +53,10 @@ export function decoded(message: IncomingMessage, contentEncoding: string | null
     .split(",")
     .map((coding) => coding.trim())
     .filter((coding) => coding !== "" && coding !== "identity");
+  if (codings.length === 0) return message;
+  // node:zlib is loaded by the first encoded body: provider replies seldom are.
+  const { constants, createBrotliDecompress, createGunzip, createInflate } =
+    process.getBuiltinModule("node:zlib");
   const decoders = [];
   for (const coding of codings.reverse()) {
     if (coding === "gzip" || coding === "x-gzip") {

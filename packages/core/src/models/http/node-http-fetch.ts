@@ -1,5 +1,5 @@
 import { type Agent as HttpAgent, request as httpRequest, type IncomingMessage } from "node:http";
-import { type Agent as HttpsAgent, request as httpsRequest } from "node:https";
+import type { Agent as HttpsAgent } from "node:https";
 import { pipeline, Readable } from "node:stream";
 import { abortReason, bodyStreamOf, decoded, type WireBody, wireBodyOf } from "./fetch-bodies.js";
 import { FetchHeaders } from "./fetch-headers.js";
@@ -156,6 +156,14 @@ function followRedirect(exchange: Exchange, status: number, next: URL): void {
   exchange.url = next;
 }
 
+/**
+ * node:https, and TLS with it, is loaded by the first https: request: a session whose model
+ * answers over http: (a local server) never loads it, and one over https: only once it sends.
+ */
+function requestFunction(url: URL): typeof httpRequest {
+  return url.protocol === "https:" ? process.getBuiltinModule("node:https").request : httpRequest;
+}
+
 /** Sends one request; resolves with the response's head, its body not yet read. */
 function send(
   exchange: Exchange,
@@ -175,7 +183,7 @@ function send(
     const wireHeaders: Record<string, string> = {};
     for (const [name, value] of headers) wireHeaders[name] = value;
     if (Buffer.isBuffer(body)) wireHeaders["content-length"] = String(body.length);
-    const request = (url.protocol === "https:" ? httpsRequest : httpRequest)(url, {
+    const request = requestFunction(url)(url, {
       method,
       headers: wireHeaders,
       agent,
