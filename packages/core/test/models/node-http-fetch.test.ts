@@ -88,6 +88,8 @@ describe("FetchHeaders", () => {
   it("copies Node's own Headers and pairs, and refuses names and values HTTP cannot carry", () => {
     expect([...new FetchHeaders(new Headers({ A: "1" }))]).toEqual([["a", "1"]]);
     expect([...new FetchHeaders([["b", "2"]])]).toEqual([["b", "2"]]);
+    expect(new FetchHeaders({ Accept: ["a", "b"] }).get("accept")).toBe("a, b");
+    expect(() => new FetchHeaders([["only-a-name"]])).toThrow(/must have a name and a value/);
     expect(() => new FetchHeaders({ "bad name": "x" })).toThrow(/invalid header name/);
     expect(() => new FetchHeaders({ ok: "line\r\nInjected: yes" })).toThrow(/invalid value for header "ok"/);
   });

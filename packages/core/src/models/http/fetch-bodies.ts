@@ -74,7 +74,6 @@ export function decoded(message: IncomingMessage, contentEncoding: string | null
       return message;
     }
   }
-  if (decoders.length === 0) return message;
   const streams: NodeJS.ReadWriteStream[] = decoders;
   // pipeline ends every stream with the first error, so a broken connection reaches the reader.
   pipeline([message, ...streams], () => {});

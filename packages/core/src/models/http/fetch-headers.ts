@@ -19,7 +19,11 @@ const EDGE_WHITESPACE = /^[\t\n\r ]+|[\t\n\r ]+$/g;
 
 const SET_COOKIE = "set-cookie";
 
-export type FetchHeadersInit = Headers | Iterable<readonly [string, string]> | Record<string, string>;
+/** What a `RequestInit` may carry as headers: a `Headers`, name-value pairs, or a record (a value may be a list). */
+export type FetchHeadersInit =
+  | Headers
+  | Iterable<readonly string[]>
+  | Record<string, string | readonly string[]>;
 
 function checkedName(name: string): string {
   if (!FIELD_NAME.test(name)) throw new TypeError(`invalid header name: ${JSON.stringify(name)}`);
@@ -32,7 +36,7 @@ function checkedValue(name: string, value: string): string {
   return trimmed;
 }
 
-function isPairs(init: FetchHeadersInit): init is Iterable<readonly [string, string]> {
+function isPairs(init: FetchHeadersInit): init is Iterable<readonly string[]> {
   return typeof (init as Iterable<unknown>)[Symbol.iterator] === "function";
 }
 
@@ -45,10 +49,13 @@ export class FetchHeaders implements Headers {
     if (isPairs(init)) {
       for (const pair of init) {
         if (pair.length !== 2) throw new TypeError("a header pair must have a name and a value");
-        this.append(pair[0], pair[1]);
+        this.append(pair[0] as string, pair[1] as string);
       }
     } else {
-      for (const [name, value] of Object.entries(init)) this.append(name, value);
+      for (const [name, value] of Object.entries(init)) {
+        if (typeof value === "string") this.append(name, value);
+        else for (const item of value) this.append(name, item);
+      }
     }
   }
 

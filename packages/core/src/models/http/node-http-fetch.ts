@@ -21,8 +21,6 @@ import { FetchResponse } from "./fetch-response.js";
  */
 export type ProviderFetch = (input: string | URL | Request, init?: RequestInit) => Promise<Response>;
 
-type RequestHeadersInit = NonNullable<RequestInit["headers"]>;
-
 /** Fetch: "If request's redirect count is 20, then return a network error." */
 export const MAX_REDIRECTS = 20;
 
@@ -78,7 +76,7 @@ export function createNodeHttpFetch(options: NodeHttpFetchOptions = {}): Provide
     if (typeof input !== "string" && !(input instanceof URL)) {
       throw new TypeError("the provider fetch takes a URL and an init, not a Request");
     }
-    const headers = headersOf(init.headers);
+    const headers = new FetchHeaders(init.headers);
     const exchange: Exchange = {
       url: new URL(input),
       method: (init.method ?? "GET").toUpperCase(),
@@ -110,23 +108,6 @@ export const nodeHttpFetch: ProviderFetch = createNodeHttpFetch();
 /** Fetch's "network error": a TypeError whose cause says what happened (as Node's fetch gives it). */
 function networkError(reason: string | Error): TypeError {
   return new TypeError("fetch failed", { cause: typeof reason === "string" ? new Error(reason) : reason });
-}
-
-function headersOf(init: RequestHeadersInit | undefined): FetchHeaders {
-  const headers = new FetchHeaders();
-  if (init === undefined) return headers;
-  if (Symbol.iterator in init) {
-    for (const pair of init as Iterable<readonly string[]>) {
-      if (pair.length !== 2) throw new TypeError("a header pair must have a name and a value");
-      headers.append(pair[0] as string, pair[1] as string);
-    }
-    return headers;
-  }
-  for (const [name, value] of Object.entries(init as Record<string, string | readonly string[]>)) {
-    if (typeof value === "string") headers.append(name, value);
-    else for (const item of value) headers.append(name, item);
-  }
-  return headers;
 }
 
 function redirectTarget(location: string, from: URL): URL {
