@@ -46,9 +46,11 @@ export const englishOnlyZodLocales: NonNullable<Options["esbuildPlugins"]>[numbe
  * In the bundle, an SDK module that names either gets them from src/sdk-web-globals.ts instead: an
  * import of those names shadows the globals in that module alone. A module that declared either
  * name itself would fail the build, not be changed silently. Only an inlined SDK is rewritten: the
- * OpenAI SDK (START_UP); the Anthropic SDK loads from node_modules, with Node's `Headers`.
+ * OpenAI SDK (START_UP); the Anthropic SDK loads from node_modules, with Node's `Headers`. Both
+ * builds resolve the SDK through its "import" condition, to its ES module files (.mjs); the
+ * lazy-loading test fails if a run loads undici all the same.
  */
-const SDK_MODULE = /[\\/]node_modules[\\/](?:openai|@anthropic-ai[\\/]sdk)[\\/].+\.m?js$/;
+const SDK_MODULE = /[\\/]node_modules[\\/](?:openai|@anthropic-ai[\\/]sdk)[\\/].+\.mjs$/;
 const NAMES_WEB_GLOBALS = /(?<![\w$.])(?:Headers|FormData)(?![\w$])/;
 const SDK_WEB_GLOBALS = join(import.meta.dirname, "src", "sdk-web-globals.ts");
 
@@ -58,9 +60,7 @@ export const sdkWebGlobals: NonNullable<Options["esbuildPlugins"]>[number] = {
     build.onLoad({ filter: SDK_MODULE }, async (args) => {
       const source = await readFile(args.path, "utf8");
       if (!NAMES_WEB_GLOBALS.test(source)) return undefined;
-      const shadow = args.path.endsWith(".mjs")
-        ? `import { Headers, FormData } from ${JSON.stringify(SDK_WEB_GLOBALS)};`
-        : `const { Headers, FormData } = require(${JSON.stringify(SDK_WEB_GLOBALS)});`;
+      const shadow = `import { Headers, FormData } from ${JSON.stringify(SDK_WEB_GLOBALS)};`;
       return { contents: `${shadow}\n${source}`, loader: "js", resolveDir: dirname(args.path) };
     });
   },
